@@ -1,0 +1,57 @@
+"""Run a coroutine to completion from synchronous code, inside or outside a running event loop.
+
+All synchronous calls share one private event loop on a daemon thread, started on first use. Sharing it
+matters: async clients (``openai.AsyncOpenAI`` over httpx) bind their connection pools to the loop that
+first used them, so a fresh loop per call would break the second call with "Event loop is closed". Running
+on a separate thread is also what makes ``score()`` work from a notebook cell, where the caller's thread
+already runs a loop, without patching asyncio.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+__all__ = ["run_sync"]
+
+T = TypeVar("T")
+
+_lock = threading.Lock()
+_loop: asyncio.AbstractEventLoop | None = None
+
+
+def _runner_loop() -> asyncio.AbstractEventLoop:
+    global _loop
+    with _lock:
+        if _loop is None or _loop.is_closed():
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="ragrecall-sync", daemon=True)
+            thread.start()
+            _loop = loop
+        return _loop
+
+
+def run_sync(coro: Coroutine[Any, Any, T]) -> T:
+    """Run ``coro`` on ragrecall's background loop and return its result (or raise its exception).
+
+    Safe to call from plain scripts, from threads and from code already inside a running event loop (it
+    blocks the calling thread until done). Calling it from ragrecall's own loop thread would deadlock and
+    raises RuntimeError instead. KeyboardInterrupt while waiting cancels the coroutine.
+    """
+    loop = _runner_loop()
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:
+        coro.close()
+        raise RuntimeError("run_sync() was called from ragrecall's own event loop; await the coroutine instead")
+    future: concurrent.futures.Future[T] = asyncio.run_coroutine_threadsafe(coro, loop)
+    try:
+        return future.result()
+    except KeyboardInterrupt:
+        future.cancel()
+        raise

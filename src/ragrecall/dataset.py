@@ -1,0 +1,217 @@
+"""A Dataset is an ordered list of Samples, with loaders (records, JSONL, CSV, pandas) and a JSONL writer.
+
+Loaders validate every record and raise :class:`~ragrecall.errors.InvalidSampleError` naming the record
+(line number, row or index, plus its ``id``), the field and what was expected; malformed file syntax raises
+:class:`~ragrecall.errors.FileFormatError` with the line number.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import math
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, overload
+
+from .errors import FileFormatError, InvalidSampleError
+from .schema import Sample
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["Dataset"]
+
+PathLike = str | os.PathLike[str]
+
+# Fields that hold lists or mappings; in CSV cells they are written as JSON.
+_JSON_FIELDS = frozenset(
+    {
+        "retrieved_contexts",
+        "reference_contexts",
+        "retrieved_context_ids",
+        "reference_context_ids",
+        "relevance",
+        "metadata",
+    }
+)
+
+
+class Dataset(Sequence[Sample]):
+    """An ordered, immutable collection of validated :class:`Sample` objects."""
+
+    __slots__ = ("_samples",)
+
+    def __init__(self, samples: Iterable[Sample | Mapping[str, Any]] = ()) -> None:
+        self._samples: tuple[Sample, ...] = tuple(
+            s if isinstance(s, Sample) else Sample.from_dict(s, where=f"record {i}") for i, s in enumerate(samples)
+        )
+
+    # -- loaders --------------------------------------------------------------------------------------
+
+    @classmethod
+    def from_records(cls, records: Iterable[Mapping[str, Any]]) -> Dataset:
+        """Build from dicts; a bad record raises naming its index (``record 3``) and id."""
+        return cls(records)
+
+    @classmethod
+    def from_jsonl(cls, source: PathLike | IO[str]) -> Dataset:
+        """Read one JSON object per line (``.gz`` paths are decompressed); blank lines are skipped."""
+        name, handle = _open_text(source)
+        samples: list[Sample] = []
+        try:
+            for line_no, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise FileFormatError(
+                        f"invalid JSON: {exc.msg} (column {exc.colno})", path=name, line=line_no
+                    ) from exc
+                if not isinstance(record, dict):
+                    raise FileFormatError(
+                        f"expected a JSON object per line, got {type(record).__name__}", path=name, line=line_no
+                    )
+                samples.append(Sample.from_dict(record, where=f"line {line_no} of {name}"))
+        finally:
+            if handle is not source:
+                handle.close()
+        return cls(samples)
+
+    @classmethod
+    def from_csv(cls, source: PathLike | IO[str]) -> Dataset:
+        """Read a CSV file with a header row of field names.
+
+        Cells of list and mapping fields hold JSON (``["a", "b"]``); an empty cell means the field is absent.
+        Errors name the line where the record starts.
+        """
+        name, handle = _open_text(source, newline="")
+        samples: list[Sample] = []
+        try:
+            reader = csv.DictReader(handle)
+            start = 2  # line of the first record, after the header
+            for row in reader:
+                samples.append(_csv_record(row, f"line {start} of {name}"))
+                start = reader.line_num + 1
+        finally:
+            if handle is not source:
+                handle.close()
+        return cls(samples)
+
+    @classmethod
+    def from_pandas(cls, frame: pd.DataFrame) -> Dataset:
+        """Build from a DataFrame whose columns are Sample fields; NaN/None cells mean absent."""
+        records = [
+            {str(k): _from_cell(v) for k, v in row.items() if not _is_missing(v)}
+            for row in frame.to_dict(orient="records")
+        ]
+        return cls(records)
+
+    @classmethod
+    def load(cls, path: PathLike) -> Dataset:
+        """Read a ``.jsonl``/``.json`` (one object per line) or ``.csv`` file, optionally ``.gz``-compressed."""
+        suffixes = [s.lower() for s in Path(path).suffixes]
+        if suffixes and suffixes[-1] == ".gz":
+            suffixes = suffixes[:-1]
+        kind = suffixes[-1] if suffixes else ""
+        if kind in (".jsonl", ".json", ".ndjson"):
+            return cls.from_jsonl(path)
+        if kind == ".csv":
+            return cls.from_csv(path)
+        raise FileFormatError(
+            f"unknown dataset format {kind or '(no suffix)'!r}; expected .jsonl or .csv", path=str(path)
+        )
+
+    # -- writers --------------------------------------------------------------------------------------
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """The samples as plain dicts, absent fields left out."""
+        return [s.model_dump(exclude_none=True, exclude_defaults=True) for s in self._samples]
+
+    def to_jsonl(self, target: PathLike | IO[str]) -> None:
+        """Write one JSON object per line (UTF-8, non-ASCII kept as is); ``.gz`` paths are compressed."""
+        lines = (json.dumps(record, ensure_ascii=False) + "\n" for record in self.to_records())
+        if isinstance(target, (str, os.PathLike)):
+            opener = gzip.open if str(target).endswith(".gz") else open
+            with opener(target, "wt", encoding="utf-8") as out:
+                out.writelines(lines)
+        else:
+            target.writelines(lines)
+
+    def to_pandas(self) -> pd.DataFrame:
+        """A DataFrame with one row per sample and one column per field (requires pandas)."""
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError("to_pandas() needs pandas: pip install 'ragrecall[pandas]'") from exc
+        frame: pd.DataFrame = pd.DataFrame([s.model_dump() for s in self._samples])
+        return frame
+
+    # -- sequence protocol ----------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._samples)
+
+    @overload
+    def __getitem__(self, index: int) -> Sample: ...
+    @overload
+    def __getitem__(self, index: slice) -> Dataset: ...
+    def __getitem__(self, index: int | slice) -> Sample | Dataset:
+        if isinstance(index, slice):
+            return Dataset(self._samples[index])
+        return self._samples[index]
+
+    def __iter__(self) -> Iterator[Sample]:
+        return iter(self._samples)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Dataset) and self._samples == other._samples
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        return f"Dataset({len(self)} samples)"
+
+
+def _open_text(source: PathLike | IO[str], newline: str | None = None) -> tuple[str, IO[str]]:
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        if path.endswith(".gz"):
+            return path, io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline=newline)
+        return path, open(path, encoding="utf-8", newline=newline)
+    return getattr(source, "name", None) or "<stream>", source
+
+
+def _csv_record(row: dict[str | Any, str | Any], where: str) -> Sample:
+    if None in row:
+        raise FileFormatError(f"{where}: more cells than header columns")
+    record: dict[str, Any] = {}
+    for key, cell in row.items():
+        if cell is None or cell == "":
+            continue
+        if key in _JSON_FIELDS:
+            try:
+                record[key] = json.loads(cell)
+            except json.JSONDecodeError as exc:
+                raise InvalidSampleError(
+                    f'expected a JSON value in the cell (e.g. ["a", "b"]), got {cell[:60]!r}', where=where, field=key
+                ) from exc
+        else:
+            record[key] = cell
+    return Sample.from_dict(record, where=where)
+
+
+def _is_missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _from_cell(value: Any) -> Any:
+    # Parquet and Arrow hand list cells over as numpy arrays; numpy scalars stand for plain numbers.
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return value

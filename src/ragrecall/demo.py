@@ -1,0 +1,19 @@
+"""The built-in demo dataset: realistic English and Chinese RAG samples, shipped in the package."""
+
+from __future__ import annotations
+
+import io
+
+from ._resources import data_file
+from .dataset import Dataset
+
+__all__ = ["demo_dataset"]
+
+
+def demo_dataset() -> Dataset:
+    """Samples with a question, an answer, a reference answer, reference passages, IDs and graded judgments.
+
+    Needs no network; used by the quickstart example and by ``ragrecall demo``.
+    """
+    text = data_file("demo.jsonl").read_text(encoding="utf-8")
+    return Dataset.from_jsonl(io.StringIO(text))

@@ -1,0 +1,225 @@
+"""What every metric has: ``ascore``/``score`` on one sample, ``abatch_score``/``batch_score`` on many.
+
+A metric is configuration plus a pure computation: nothing about a scored sample is kept on ``self``, so one
+metric object can score many samples at once. The logic of a metric is written once:
+
+- LLM metrics subclass :class:`Metric` and implement the async ``_ascore_sample``; the sync ``score`` is the
+  shared wrapper (:func:`ragrecall._sync.run_sync`), not a second copy;
+- pure metrics (IDs, strings, rankings) subclass :class:`SyncMetric` and implement ``_score_sample``; their
+  ``ascore`` simply returns that result, and ``_score_samples`` may vectorise a whole batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Literal
+
+from .._sync import run_sync
+from ..errors import ConfigurationError, RagrecallError
+from ..results import MetricResult
+from ..schema import Sample
+
+__all__ = ["Metric", "OnError", "SampleLike", "SyncMetric"]
+
+SampleLike = Sample | Mapping[str, Any]
+"""A :class:`Sample`, or a mapping of its fields."""
+
+OnError = Literal["record", "raise"]
+
+
+class Metric(ABC):
+    """Base of every metric.
+
+    Subclasses are frozen dataclasses whose fields are their settings, and set ``required_fields``: the
+    Sample fields that must be present (not None) for the metric to run.
+    """
+
+    required_fields: ClassVar[tuple[str, ...]] = ()
+    metric_name: ClassVar[str] = "metric"
+
+    @property
+    def name(self) -> str:
+        """The name results carry, e.g. ``"id_based_context_recall"``."""
+        return self.metric_name
+
+    def settings(self) -> dict[str, Any]:
+        """The metric's settings as plain data (what makes two metric objects score differently)."""
+        if not dataclasses.is_dataclass(self):
+            return {}
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is None or isinstance(value, (str, int, float, bool)):
+                out[f.name] = value
+            else:
+                out[f.name] = getattr(value, "__name__", type(value).__name__)
+        return out
+
+    # -- one sample -------------------------------------------------------------------------------------
+
+    async def ascore(self, sample: SampleLike | None = None, /, **fields: Any) -> MetricResult:
+        """Score one sample, given as a :class:`Sample`, a mapping, or its fields as keyword arguments.
+
+        Raises:
+            InvalidSampleError: a field has the wrong type, or is unknown.
+            MissingFieldError: a field this metric needs is absent.
+            LLMError: (LLM metrics) the LLM could not produce a valid answer.
+        """
+        return await self._ascore_sample(self._prepare(sample, fields))
+
+    def score(self, sample: SampleLike | None = None, /, **fields: Any) -> MetricResult:
+        """Synchronous :meth:`ascore`; works in scripts and inside a running event loop (notebooks)."""
+        return self._score_sync(self._prepare(sample, fields))
+
+    async def single_turn_ascore(self, sample: SampleLike) -> MetricResult:
+        """Ragas spelling of :meth:`ascore`."""
+        return await self.ascore(sample)
+
+    def single_turn_score(self, sample: SampleLike) -> MetricResult:
+        """Ragas spelling of :meth:`score`."""
+        return self.score(sample)
+
+    # -- many samples -----------------------------------------------------------------------------------
+
+    async def abatch_score(
+        self,
+        samples: Iterable[SampleLike],
+        *,
+        max_concurrency: int = 16,
+        on_error: OnError = "record",
+    ) -> list[MetricResult]:
+        """Score many samples; results come back in input order.
+
+        At most ``max_concurrency`` samples are in flight at once. With ``on_error="record"`` (default) a
+        sample that fails (invalid, missing a field, LLM failure) becomes a result with status ``"failed"``
+        and its cause, and every other sample is still scored; with ``"raise"`` the first error propagates.
+        """
+        prepared = self._prepare_batch(samples, max_concurrency, on_error)
+        semaphore = asyncio.Semaphore(max_concurrency)
+
+        async def one(item: Sample | MetricResult) -> MetricResult:
+            if isinstance(item, MetricResult):
+                return item
+            async with semaphore:
+                try:
+                    return await self._ascore_sample(item)
+                except Exception as exc:  # recorded with its traceback, never swallowed
+                    if on_error == "raise":
+                        raise
+                    return MetricResult.failed(self.name, exc, sample_id=item.id)
+
+        return list(await asyncio.gather(*(one(item) for item in prepared)))
+
+    def batch_score(
+        self,
+        samples: Iterable[SampleLike],
+        *,
+        max_concurrency: int = 16,
+        on_error: OnError = "record",
+    ) -> list[MetricResult]:
+        """Synchronous :meth:`abatch_score`."""
+        return run_sync(self.abatch_score(samples, max_concurrency=max_concurrency, on_error=on_error))
+
+    # -- for subclasses ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def _ascore_sample(self, sample: Sample) -> MetricResult:
+        """Score a validated sample whose required fields are present."""
+
+    def _score_sync(self, sample: Sample) -> MetricResult:
+        return run_sync(self._ascore_sample(sample))
+
+    def _check(self, sample: Sample, where: str | None) -> None:
+        """Raise MissingFieldError when a field this metric needs is absent; override for richer rules."""
+        sample.require(*self.required_fields, where=where)
+
+    def _prepare(self, sample: SampleLike | None, fields: Mapping[str, Any], where: str | None = None) -> Sample:
+        if sample is None:
+            sample = Sample.from_dict(fields, where=where)
+        elif fields:
+            raise TypeError("pass a sample or its fields as keyword arguments, not both")
+        elif not isinstance(sample, Sample):
+            sample = Sample.from_dict(sample, where=where)
+        self._check(sample, where)
+        return sample
+
+    def _prepare_batch(
+        self, samples: Iterable[SampleLike], max_concurrency: int, on_error: OnError
+    ) -> list[Sample | MetricResult]:
+        if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
+            raise ConfigurationError(f"max_concurrency must be a positive integer, got {max_concurrency!r}")
+        if on_error not in ("record", "raise"):
+            raise ConfigurationError(f"on_error must be 'record' or 'raise', got {on_error!r}")
+        out: list[Sample | MetricResult] = []
+        for index, raw in enumerate(samples):
+            try:
+                out.append(self._prepare(raw, {}, where=f"sample {index}"))
+            except RagrecallError as exc:
+                if on_error == "raise":
+                    raise
+                sample_id = raw.id if isinstance(raw, Sample) else raw.get("id") if isinstance(raw, Mapping) else None
+                out.append(MetricResult.failed(self.name, exc, sample_id=_plain_id(sample_id)))
+        return out
+
+
+class SyncMetric(Metric):
+    """A metric that computes without I/O; ``ascore`` returns the synchronous result."""
+
+    @abstractmethod
+    def _score_sample(self, sample: Sample) -> MetricResult:
+        """Score a validated sample whose required fields are present."""
+
+    def _score_samples(self, samples: Sequence[Sample]) -> list[MetricResult]:
+        """Score many validated samples; override to vectorise. Must return one result per sample, in order."""
+        return [self._score_sample(s) for s in samples]
+
+    async def _ascore_sample(self, sample: Sample) -> MetricResult:
+        return self._score_sample(sample)
+
+    def _score_sync(self, sample: Sample) -> MetricResult:
+        return self._score_sample(sample)
+
+    async def abatch_score(
+        self,
+        samples: Iterable[SampleLike],
+        *,
+        max_concurrency: int = 16,
+        on_error: OnError = "record",
+    ) -> list[MetricResult]:
+        """Score many samples in one vectorised pass, off the event loop; results in input order.
+
+        ``max_concurrency`` is accepted for a uniform signature; pure metrics do not need it.
+        """
+        return await asyncio.to_thread(self.batch_score, samples, max_concurrency=max_concurrency, on_error=on_error)
+
+    def batch_score(
+        self,
+        samples: Iterable[SampleLike],
+        *,
+        max_concurrency: int = 16,
+        on_error: OnError = "record",
+    ) -> list[MetricResult]:
+        """Score many samples in one vectorised pass; results in input order (see :meth:`abatch_score`)."""
+        prepared = self._prepare_batch(samples, max_concurrency, on_error)
+        valid = [item for item in prepared if isinstance(item, Sample)]
+        try:
+            computed = iter(self._score_samples(valid))
+        except Exception:
+            if on_error == "raise":
+                raise
+            # One bad sample must not sink the batch: score one by one to isolate it.
+            computed = iter(self._score_one_recorded(s) for s in valid)
+        return [next(computed) if isinstance(item, Sample) else item for item in prepared]
+
+    def _score_one_recorded(self, sample: Sample) -> MetricResult:
+        try:
+            return self._score_sample(sample)
+        except Exception as exc:  # recorded with its traceback, never swallowed
+            return MetricResult.failed(self.name, exc, sample_id=sample.id)
+
+
+def _plain_id(value: Any) -> str | int | None:
+    return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None

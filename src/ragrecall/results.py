@@ -1,0 +1,250 @@
+"""Results of scoring one sample: the value or the reason there is none, plus the evidence.
+
+A :class:`MetricResult` is in exactly one of three states:
+
+- ``"scored"``: ``value`` is a finite float in [0, 1];
+- ``"unscorable"``: there was nothing to measure (e.g. an empty reference); ``value`` is None and ``reason``
+  says why. Aggregates count these apart, never as 0;
+- ``"failed"``: scoring raised (e.g. the LLM kept answering out of schema); ``value`` is None and ``failure``
+  holds the exception's type and message. Only batch APIs produce this state: a single ``score()`` raises.
+
+Evidence records are typed per metric family. Each derives from :class:`Evidence` with a distinct ``kind``;
+they are registered on definition so that a result read back from JSON gets its evidence's own class.
+"""
+
+from __future__ import annotations
+
+import math
+import traceback as _traceback
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator, model_validator
+
+from .usage import Usage
+
+__all__ = [
+    "ContextMatch",
+    "Evidence",
+    "Failure",
+    "FoundID",
+    "IDRecallEvidence",
+    "MetricResult",
+    "Status",
+    "StringRecallEvidence",
+]
+
+Status = Literal["scored", "unscorable", "failed"]
+
+
+class Evidence(BaseModel):
+    """Base of the per-metric evidence records; ``kind`` names the record type."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    """Discriminator naming the evidence type."""
+
+    _registry: ClassVar[dict[str, type[Evidence]]] = {}
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        default = cls.model_fields["kind"].default
+        if isinstance(default, str):
+            Evidence._registry[default] = cls
+
+    @classmethod
+    def parse_any(cls, data: Any) -> Any:
+        """Turn a dict carrying a registered ``kind`` into an instance of that evidence class."""
+        if isinstance(data, dict):
+            target = Evidence._registry.get(str(data.get("kind")))
+            if target is not None:
+                return target.model_validate(data)
+        return data
+
+
+class Failure(BaseModel):
+    """Why a sample could not be scored: the exception that ended its attempt."""
+
+    model_config = ConfigDict(frozen=True)
+
+    type: str
+    """The exception's class name, e.g. ``"LLMOutputError"``."""
+    message: str
+    """The exception's message, including its chained cause when there is one."""
+    traceback: str | None = None
+    """The formatted traceback, when it was captured."""
+
+    @classmethod
+    def from_exception(cls, exc: BaseException, *, with_traceback: bool = True) -> Failure:
+        """Record ``exc`` (and its direct cause) as a failure."""
+        message = str(exc) or exc.__class__.__name__
+        cause = exc.__cause__
+        if cause is not None and str(cause) and str(cause) not in message:
+            message = f"{message} (caused by {cause.__class__.__name__}: {cause})"
+        tb = "".join(_traceback.format_exception(exc)) if with_traceback else None
+        return cls(type=exc.__class__.__name__, message=message, traceback=tb)
+
+
+class MetricResult(BaseModel):
+    """The outcome of one metric on one sample."""
+
+    model_config = ConfigDict(frozen=True)
+
+    metric: str
+    """Name of the metric that produced the result, e.g. ``"id_based_context_recall"``."""
+    status: Status
+    """``"scored"``, ``"unscorable"`` or ``"failed"``."""
+    value: float | None = None
+    """The score in [0, 1] when scored, else None."""
+    reason: str | None = None
+    """Why the sample is unscorable (None otherwise)."""
+    failure: Failure | None = None
+    """What went wrong when the status is ``"failed"``."""
+    evidence: SerializeAsAny[Evidence] | None = None
+    """Typed evidence: which reference items were found, where, and why."""
+    sample_id: str | int | None = None
+    """The scored sample's ``id``, when it has one."""
+    usage: Usage = Field(default_factory=Usage)
+    """LLM tokens and cost spent on this result (zero for metrics without an LLM)."""
+
+    @field_validator("evidence", mode="before")
+    @classmethod
+    def _evidence_subclass(cls, v: Any) -> Any:
+        return Evidence.parse_any(v)
+
+    @model_validator(mode="after")
+    def _check_state(self) -> MetricResult:
+        if self.status == "scored":
+            if self.value is None or not math.isfinite(self.value) or not 0.0 <= self.value <= 1.0:
+                raise ValueError(f"a scored result needs a finite value in [0, 1], got {self.value!r}")
+        elif self.value is not None:
+            raise ValueError(f"a {self.status} result has no value, got {self.value!r}")
+        if self.status == "unscorable" and not self.reason:
+            raise ValueError("an unscorable result needs a reason")
+        if self.status == "failed" and self.failure is None:
+            raise ValueError("a failed result needs a failure record")
+        return self
+
+    @property
+    def is_scored(self) -> bool:
+        """True when the result carries a value."""
+        return self.status == "scored"
+
+    @classmethod
+    def scored(
+        cls,
+        metric: str,
+        value: float,
+        evidence: Evidence | None = None,
+        *,
+        sample_id: str | int | None = None,
+        usage: Usage | None = None,
+    ) -> MetricResult:
+        """A result with a value in [0, 1]."""
+        return cls(
+            metric=metric,
+            status="scored",
+            value=float(value),
+            evidence=evidence,
+            sample_id=sample_id,
+            usage=usage or Usage(),
+        )
+
+    @classmethod
+    def unscorable(
+        cls,
+        metric: str,
+        reason: str,
+        evidence: Evidence | None = None,
+        *,
+        sample_id: str | int | None = None,
+        usage: Usage | None = None,
+    ) -> MetricResult:
+        """A result for a sample with nothing to measure; ``reason`` says why."""
+        return cls(
+            metric=metric,
+            status="unscorable",
+            reason=reason,
+            evidence=evidence,
+            sample_id=sample_id,
+            usage=usage or Usage(),
+        )
+
+    @classmethod
+    def failed(
+        cls,
+        metric: str,
+        exc: BaseException,
+        *,
+        sample_id: str | int | None = None,
+        usage: Usage | None = None,
+    ) -> MetricResult:
+        """A result recording that scoring raised ``exc``."""
+        return cls(
+            metric=metric,
+            status="failed",
+            failure=Failure.from_exception(exc),
+            sample_id=sample_id,
+            usage=usage or Usage(),
+        )
+
+    def __repr__(self) -> str:
+        head = f"{self.metric}={self.value:.4f}" if self.value is not None else f"{self.metric}: {self.status}"
+        if self.status == "unscorable":
+            head += f" ({self.reason})"
+        elif self.failure is not None:
+            head += f" ({self.failure.type}: {self.failure.message})"
+        return f"MetricResult({head})"
+
+
+class FoundID(BaseModel):
+    """A reference ID that was retrieved, and where."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    """The reference ID, as a string."""
+    rank: int
+    """1-based position of its first occurrence in the retrieved IDs."""
+
+
+class IDRecallEvidence(Evidence):
+    """Which reference IDs were retrieved (with their ranks) and which were missed."""
+
+    kind: Literal["id_recall"] = "id_recall"
+    found: list[FoundID]
+    """Reference IDs found in the retrieved IDs considered, in reference order."""
+    missing: list[str]
+    """Reference IDs not found, in reference order."""
+    k: int | None
+    """The cutoff applied to the retrieved IDs (None: all)."""
+    retrieved_considered: int
+    """How many retrieved IDs were looked at (``min(k, len(retrieved))``)."""
+
+
+class ContextMatch(BaseModel):
+    """For one reference context: its closest retrieved context and their similarity."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reference_index: int
+    """0-based index into ``reference_contexts``."""
+    best_retrieved_index: int | None
+    """0-based index into ``retrieved_contexts`` of the most similar one (first on ties); None if none."""
+    similarity: float
+    """Similarity in [0, 1] between the reference context and its best retrieved context."""
+    recalled: bool
+    """True when ``similarity >= threshold``."""
+
+
+class StringRecallEvidence(Evidence):
+    """Per reference context, the best retrieved match and whether it passed the threshold."""
+
+    kind: Literal["string_recall"] = "string_recall"
+    scorer: str
+    """Name of the similarity function."""
+    threshold: float
+    """Similarity at or above which a reference context counts as recalled."""
+    matches: list[ContextMatch]
+    """One entry per reference context, in reference order."""

@@ -1,0 +1,197 @@
+"""The one sample schema every metric reads.
+
+Field names follow Ragas (``SingleTurnSample``) so that migrating costs an import line. The schema knows
+nothing about files: loaders live in :mod:`ragrecall.dataset`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    ValidationError,
+    WithJsonSchema,
+)
+
+from .errors import InvalidSampleError, MissingFieldError
+
+__all__ = ["ContextId", "Sample", "SingleTurnSample", "describe_record", "id_key"]
+
+
+def _check_id(value: Any) -> str | int:
+    # bool is a subclass of int, and 1.0 == 1: neither is accepted as an ID, on purpose.
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise ValueError(f"expected a str or int ID, got {value!r} ({type(value).__name__})")
+    return value
+
+
+ContextId = Annotated[
+    str | int,
+    PlainValidator(_check_id),
+    WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "integer"}]}),
+]
+"""A document or context ID: str or int, compared as a string (``1`` equals ``"1"``)."""
+
+
+def _check_grades(value: Any) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"expected a mapping of ID to integer grade, got {type(value).__name__}")
+    out: dict[str, int] = {}
+    for key, grade in value.items():
+        _check_id(key)
+        if isinstance(grade, bool) or not isinstance(grade, int):
+            raise ValueError(f"expected an integer grade for ID {key!r}, got {grade!r} ({type(grade).__name__})")
+        out[str(key)] = grade
+    return out
+
+
+Grades = Annotated[
+    dict[str, int],
+    PlainValidator(_check_grades),
+    WithJsonSchema({"type": "object", "additionalProperties": {"type": "integer"}}),
+]
+
+
+def id_key(value: str | int) -> str:
+    """The form under which IDs are compared: ``1`` and ``"1"`` are the same ID."""
+    return value if isinstance(value, str) else str(value)
+
+
+# What each field expects, in words, for error messages.
+_EXPECTED: dict[str, str] = {
+    "id": "a str or int sample ID",
+    "user_input": "a string (the question)",
+    "response": "a string (the generated answer)",
+    "reference": "a string (the reference answer)",
+    "retrieved_contexts": "a list of strings (the retrieved passages, in rank order)",
+    "reference_contexts": "a list of strings (the passages that should be retrieved)",
+    "retrieved_context_ids": "a list of str or int IDs (in rank order)",
+    "reference_context_ids": "a list of str or int IDs",
+    "relevance": "a mapping of ID to integer grade",
+    "metadata": "a mapping of string keys to values",
+}
+
+
+class Sample(BaseModel):
+    """One question of an evaluation set: what was asked, retrieved and answered, and what was expected.
+
+    Every field is optional; each metric states which it needs and raises :class:`MissingFieldError`
+    naming the field when it is absent. An *empty* list or string is not absent: it means "nothing", and
+    metrics treat it as such (an empty reference is unscorable, an empty retrieval scores 0).
+
+    Unknown fields are an error, so that a typo cannot silently score nothing.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
+
+    id: ContextId | None = None
+    """Optional identifier, echoed in results and error messages."""
+    user_input: str | None = None
+    """The question or query."""
+    response: str | None = None
+    """The answer generated from the retrieved contexts."""
+    reference: str | None = None
+    """The reference (ground-truth) answer."""
+    retrieved_contexts: list[str] | None = None
+    """Retrieved passages, in rank order."""
+    reference_contexts: list[str] | None = None
+    """Passages that should have been retrieved."""
+    retrieved_context_ids: list[ContextId] | None = None
+    """IDs of the retrieved passages, in rank order."""
+    reference_context_ids: list[ContextId] | None = None
+    """IDs of the passages that should have been retrieved."""
+    relevance: Grades | None = None
+    """Graded judgments: ID → grade (≥ 1 relevant by default, 0 judged not relevant)."""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    """Free data carried along, never read by metrics."""
+
+    def __init__(self, **data: Any) -> None:
+        # pydantic also routes model_validate() through a custom __init__, so this is the one entry point.
+        check_fields(data, where=None)
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise _to_sample_error(exc, data, where=None) from exc
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, where: str | None = None) -> Sample:
+        """Validate a mapping into a Sample.
+
+        Raises:
+            InvalidSampleError: naming ``where`` (e.g. ``"line 3 of data.jsonl"``), the record's id when it
+                has one, the field and what was expected.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidSampleError(
+                f"expected a mapping of field names to values, got {type(data).__name__}", where=where
+            )
+        try:
+            return cls(**data)
+        except InvalidSampleError as exc:
+            # Re-raise with the caller's location; the pydantic error stays chained as the cause.
+            raise type(exc)(exc.problem, where=describe_record(where, data), field=exc.field) from exc.__cause__
+
+    def require(self, *fields: str, where: str | None = None) -> None:
+        """Raise :class:`MissingFieldError` for the first of ``fields`` that is None."""
+        for name in fields:
+            if getattr(self, name) is None:
+                raise MissingFieldError(
+                    f"this metric needs it, but it is missing; expected {_EXPECTED.get(name, 'a value')}",
+                    where=describe_record(where, {"id": self.id}),
+                    field=name,
+                )
+
+
+SingleTurnSample = Sample
+"""Alias for users migrating from Ragas."""
+
+
+def describe_record(where: str | None, data: Mapping[str, Any]) -> str | None:
+    """Add the record's id to a location string: ``"sample 3"`` → ``"sample 3 (id='q7')"``."""
+    sample_id = data.get("id")
+    if sample_id is None:
+        return where
+    return f"{where} (id={sample_id!r})" if where else f"sample id={sample_id!r}"
+
+
+def check_fields(data: Mapping[str, Any], *, where: str | None) -> None:
+    """Reject keys that are not Sample fields, with a "did you mean" hint for near misses."""
+    known = Sample.model_fields
+    for key in data:
+        if key in known:
+            continue
+        hint = difflib.get_close_matches(str(key), list(known), n=1, cutoff=0.6)
+        suggestion = f"; did you mean {hint[0]!r}?" if hint else f"; known fields: {', '.join(known)}"
+        raise InvalidSampleError(f"unknown field{suggestion}", where=describe_record(where, data), field=str(key))
+
+
+def _to_sample_error(exc: ValidationError, data: Mapping[str, Any], *, where: str | None) -> InvalidSampleError:
+    err = exc.errors(include_url=False)[0]
+    loc = err.get("loc", ())
+    field = str(loc[0]) if loc else None
+    position = "".join(f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in loc[1:2])
+    expected = _EXPECTED.get(field or "", "a valid value")
+    if position and field in ("retrieved_contexts", "reference_contexts"):
+        expected = "a string"
+    given = err.get("input")
+    detail = err.get("msg", "")
+    if err.get("type") == "value_error":
+        problem = detail.removeprefix("Value error, ")
+    else:
+        problem = f"expected {expected}, got {_short(given)} ({type(given).__name__})"
+        if not position and isinstance(given, str) and field in ("retrieved_contexts", "reference_contexts"):
+            problem += "; wrap a single passage in a list"
+    if position:
+        problem = f"item {position}: {problem}"
+    return InvalidSampleError(problem, where=describe_record(where, data), field=field)
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
