@@ -7,6 +7,7 @@ from .dataset import Dataset
 from .demo import demo_dataset
 from .errors import (
     CacheMissError,
+    CheckpointError,
     ConfigurationError,
     FileFormatError,
     InputError,
@@ -17,6 +18,7 @@ from .errors import (
     MissingFieldError,
     RagrecallError,
 )
+from .evaluation import Comparison, EvaluationResult, aevaluate, compare, evaluate
 from .metrics import IDBasedContextRecall, Metric, NonLLMContextRecall, SyncMetric
 from .results import (
     ContextMatch,
@@ -34,9 +36,12 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CacheMissError",
+    "CheckpointError",
+    "Comparison",
     "ConfigurationError",
     "ContextMatch",
     "Dataset",
+    "EvaluationResult",
     "Evidence",
     "Failure",
     "FileFormatError",
@@ -59,5 +64,8 @@ __all__ = [
     "SyncMetric",
     "Usage",
     "__version__",
+    "aevaluate",
+    "compare",
     "demo_dataset",
+    "evaluate",
 ]

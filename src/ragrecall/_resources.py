@@ -7,9 +7,14 @@ so the repository copy is used instead.
 
 from __future__ import annotations
 
+import sys
 from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+else:
+    from importlib.abc import Traversable
 
 __all__ = ["data_file", "prompts_root"]
 

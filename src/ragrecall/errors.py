@@ -7,6 +7,7 @@ Every exception raised on purpose by ragrecall derives from :class:`RagrecallErr
     │   ├── InvalidSampleError              a sample field has the wrong type or shape
     │   │   └── MissingFieldError           a field the metric needs is absent
     │   ├── FileFormatError                 a malformed line or record in a file
+    │   ├── CheckpointError                 a checkpoint written for other metrics or samples
     │   └── ConfigurationError              a metric or client built with bad settings
     └── LLMError                            the LLM path could not produce an answer
         ├── LLMRequestError                 transport failures that outlived the retries
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 __all__ = [
     "CacheMissError",
+    "CheckpointError",
     "ConfigurationError",
     "FileFormatError",
     "InputError",
@@ -97,3 +99,7 @@ class LLMOutputError(LLMError):
 
 class CacheMissError(LLMError):
     """The response cache is replay-only and holds no answer for this request."""
+
+
+class CheckpointError(InputError):
+    """A checkpoint file cannot be resumed: written for other metrics, settings or samples."""

@@ -18,11 +18,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from .._sync import run_sync
-from ..errors import ConfigurationError, RagrecallError
+from ..errors import ConfigurationError
 from ..results import MetricResult
 from ..schema import Sample
 
-__all__ = ["Metric", "OnError", "SampleLike", "SyncMetric"]
+__all__ = ["Metric", "OnError", "SampleLike", "SyncMetric", "sample_id_of"]
 
 SampleLike = Sample | Mapping[str, Any]
 """A :class:`Sample`, or a mapping of its fields."""
@@ -97,21 +97,19 @@ class Metric(ABC):
         sample that fails (invalid, missing a field, LLM failure) becomes a result with status ``"failed"``
         and its cause, and every other sample is still scored; with ``"raise"`` the first error propagates.
         """
-        prepared = self._prepare_batch(samples, max_concurrency, on_error)
+        _check_batch_args(max_concurrency, on_error)
         semaphore = asyncio.Semaphore(max_concurrency)
 
-        async def one(item: Sample | MetricResult) -> MetricResult:
-            if isinstance(item, MetricResult):
-                return item
+        async def one(index: int, raw: SampleLike) -> MetricResult:
             async with semaphore:
-                try:
-                    return await self._ascore_sample(item)
-                except Exception as exc:  # recorded with its traceback, never swallowed
-                    if on_error == "raise":
-                        raise
-                    return MetricResult.failed(self.name, exc, sample_id=item.id)
+                return await self._ascore_item(raw, f"sample {index}", on_error)
 
-        return list(await asyncio.gather(*(one(item) for item in prepared)))
+        tasks = [asyncio.ensure_future(one(i, raw)) for i, raw in enumerate(samples)]
+        try:
+            return list(await asyncio.gather(*tasks))
+        finally:
+            for task in tasks:  # only left running when one raised under on_error="raise"
+                task.cancel()
 
     def batch_score(
         self,
@@ -122,6 +120,15 @@ class Metric(ABC):
     ) -> list[MetricResult]:
         """Synchronous :meth:`abatch_score`."""
         return run_sync(self.abatch_score(samples, max_concurrency=max_concurrency, on_error=on_error))
+
+    async def _ascore_item(self, raw: SampleLike, where: str, on_error: OnError) -> MetricResult:
+        """Validate and score one batch item; with ``on_error="record"`` any failure becomes a failed result."""
+        try:
+            return await self._ascore_sample(self._prepare(raw, {}, where=where))
+        except Exception as exc:  # recorded with its traceback, never swallowed
+            if on_error == "raise":
+                raise
+            return MetricResult.failed(self.name, exc, sample_id=sample_id_of(raw))
 
     # -- for subclasses ---------------------------------------------------------------------------------
 
@@ -149,19 +156,15 @@ class Metric(ABC):
     def _prepare_batch(
         self, samples: Iterable[SampleLike], max_concurrency: int, on_error: OnError
     ) -> list[Sample | MetricResult]:
-        if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
-            raise ConfigurationError(f"max_concurrency must be a positive integer, got {max_concurrency!r}")
-        if on_error not in ("record", "raise"):
-            raise ConfigurationError(f"on_error must be 'record' or 'raise', got {on_error!r}")
+        _check_batch_args(max_concurrency, on_error)
         out: list[Sample | MetricResult] = []
         for index, raw in enumerate(samples):
             try:
                 out.append(self._prepare(raw, {}, where=f"sample {index}"))
-            except RagrecallError as exc:
+            except Exception as exc:  # recorded with its traceback, never swallowed
                 if on_error == "raise":
                     raise
-                sample_id = raw.id if isinstance(raw, Sample) else raw.get("id") if isinstance(raw, Mapping) else None
-                out.append(MetricResult.failed(self.name, exc, sample_id=_plain_id(sample_id)))
+                out.append(MetricResult.failed(self.name, exc, sample_id=sample_id_of(raw)))
         return out
 
 
@@ -221,5 +224,14 @@ class SyncMetric(Metric):
             return MetricResult.failed(self.name, exc, sample_id=sample.id)
 
 
-def _plain_id(value: Any) -> str | int | None:
+def sample_id_of(raw: Any) -> str | int | None:
+    """The ``id`` of a Sample or of a raw mapping, when it is a valid ID."""
+    value = raw.id if isinstance(raw, Sample) else raw.get("id") if isinstance(raw, Mapping) else None
     return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+
+
+def _check_batch_args(max_concurrency: int, on_error: str) -> None:
+    if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
+        raise ConfigurationError(f"max_concurrency must be a positive integer, got {max_concurrency!r}")
+    if on_error not in ("record", "raise"):
+        raise ConfigurationError(f"on_error must be 'record' or 'raise', got {on_error!r}")

@@ -1,0 +1,274 @@
+"""The outcome of an evaluation run: per-sample rows, failures, per-metric aggregates, usage and exports."""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+from collections.abc import Iterator, Sequence
+from functools import cached_property
+from typing import IO, TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import FileFormatError
+from ..results import MetricResult
+from ..usage import Usage
+from ._stats import bootstrap_ci
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["EvaluationResult", "FailureRecord", "MetricSummary", "SampleRow"]
+
+PathLike = str | os.PathLike[str]
+
+
+class SampleRow(BaseModel):
+    """One input sample and its result for every metric."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    """0-based position of the sample in the input."""
+    sample_id: str | int | None = None
+    """The sample's ``id``, when it has one."""
+    results: dict[str, MetricResult]
+    """Metric name → result."""
+
+
+class FailureRecord(BaseModel):
+    """A sample-metric pair that failed after its retries."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    sample_id: str | int | None
+    metric: str
+    type: str
+    """Exception class name."""
+    message: str
+
+
+class MetricSummary(BaseModel):
+    """Aggregate of one metric over a run. The mean is over scored samples only."""
+
+    model_config = ConfigDict(frozen=True)
+
+    metric: str
+    mean: float | None
+    """Mean value over scored samples; None when none was scored."""
+    scored: int
+    unscorable: int
+    """Samples with nothing to measure (counted apart, never as 0)."""
+    failed: int
+    ci_low: float | None = None
+    """Lower end of the 95% percentile-bootstrap interval of the mean (2,000 resamples, seed 0)."""
+    ci_high: float | None = None
+    usage: Usage = Field(default_factory=Usage)
+
+
+class EvaluationResult:
+    """Everything an evaluation produced, in input order."""
+
+    def __init__(self, rows: Sequence[SampleRow], metrics: Sequence[str], *, wall_time_s: float = 0.0) -> None:
+        self.rows: tuple[SampleRow, ...] = tuple(rows)
+        self.metrics: tuple[str, ...] = tuple(metrics)
+        self.wall_time_s = wall_time_s
+
+    # -- views ------------------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[SampleRow]:
+        return iter(self.rows)
+
+    def results(self, metric: str) -> list[MetricResult]:
+        """Every sample's result for ``metric``, in input order."""
+        self._check_metric(metric)
+        return [row.results[metric] for row in self.rows]
+
+    def values(self, metric: str) -> list[float | None]:
+        """Every sample's value for ``metric`` (None where not scored), in input order."""
+        return [r.value for r in self.results(metric)]
+
+    @cached_property
+    def failures(self) -> list[FailureRecord]:
+        """The failed sample-metric pairs, in input order."""
+        return [
+            FailureRecord(
+                index=row.index,
+                sample_id=row.sample_id,
+                metric=name,
+                type=result.failure.type,
+                message=result.failure.message,
+            )
+            for row in self.rows
+            for name, result in row.results.items()
+            if result.failure is not None
+        ]
+
+    @cached_property
+    def summary(self) -> dict[str, MetricSummary]:
+        """Per-metric aggregates, in metric order."""
+        out: dict[str, MetricSummary] = {}
+        for name in self.metrics:
+            results = self.results(name)
+            values = [r.value for r in results if r.value is not None]
+            ci = bootstrap_ci(values)
+            out[name] = MetricSummary(
+                metric=name,
+                mean=math.fsum(values) / len(values) if values else None,
+                scored=len(values),
+                unscorable=sum(r.status == "unscorable" for r in results),
+                failed=sum(r.status == "failed" for r in results),
+                ci_low=ci[0] if ci else None,
+                ci_high=ci[1] if ci else None,
+                usage=Usage.total([r.usage for r in results]),
+            )
+        return out
+
+    @property
+    def usage(self) -> Usage:
+        """Tokens and cost summed over every result."""
+        return Usage.total([s.usage for s in self.summary.values()])
+
+    # -- exports ----------------------------------------------------------------------------------------
+
+    def to_jsonl(self, target: PathLike | IO[str]) -> None:
+        """One JSON object per sample: ``{"index", "sample_id", "results": {metric: result}}``."""
+        lines = (
+            row.model_dump_json(exclude={"results": {"__all__": {"failure": {"traceback"}}}}) + "\n"
+            for row in self.rows
+        )
+        if isinstance(target, (str, os.PathLike)):
+            with open(target, "w", encoding="utf-8") as out:
+                out.writelines(lines)
+        else:
+            target.writelines(lines)
+
+    @classmethod
+    def from_jsonl(cls, source: PathLike | IO[str]) -> EvaluationResult:
+        """Read back what :meth:`to_jsonl` wrote."""
+        name = os.fspath(source) if isinstance(source, (str, os.PathLike)) else getattr(source, "name", "<stream>")
+        handle = open(source, encoding="utf-8") if isinstance(source, (str, os.PathLike)) else source  # noqa: SIM115
+        rows: list[SampleRow] = []
+        metrics: dict[str, None] = {}
+        try:
+            for line_no, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    row = SampleRow.model_validate_json(line)
+                except ValueError as exc:
+                    raise FileFormatError(
+                        f"not a result row: {str(exc).splitlines()[0]}", path=name, line=line_no
+                    ) from exc
+                rows.append(row)
+                metrics.update(dict.fromkeys(row.results))
+        finally:
+            if handle is not source:
+                handle.close()
+        return cls(rows, list(metrics))
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """Flat rows: index, sample_id, and per metric its value, status and detail (reason or failure)."""
+        records = []
+        for row in self.rows:
+            record: dict[str, Any] = {"index": row.index, "sample_id": row.sample_id}
+            for name in self.metrics:
+                result = row.results.get(name)
+                record[name] = result.value if result else None
+                record[f"{name}:status"] = result.status if result else None
+                record[f"{name}:detail"] = _detail(result)
+            records.append(record)
+        return records
+
+    def to_csv(self, target: PathLike | IO[str]) -> None:
+        """Write :meth:`to_records` as CSV with a header row."""
+        fields = ["index", "sample_id"] + [
+            f"{n}{suffix}" for n in self.metrics for suffix in ("", ":status", ":detail")
+        ]
+        if isinstance(target, (str, os.PathLike)):
+            with open(target, "w", encoding="utf-8", newline="") as out:
+                _write_csv(out, fields, self.to_records())
+        else:
+            _write_csv(target, fields, self.to_records())
+
+    def to_pandas(self) -> pd.DataFrame:
+        """:meth:`to_records` as a DataFrame (requires pandas)."""
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError("to_pandas() needs pandas: pip install 'ragrecall[pandas]'") from exc
+        frame: pd.DataFrame = pd.DataFrame(self.to_records())
+        return frame
+
+    # -- display ----------------------------------------------------------------------------------------
+
+    def summary_table(self) -> str:
+        """A plain-text table of the per-metric aggregates, usage and wall time."""
+        header = ("metric", "mean", "95% CI", "scored", "unscorable", "failed", "tokens")
+        lines = [header]
+        for s in self.summary.values():
+            ci = f"[{s.ci_low:.3f}, {s.ci_high:.3f}]" if s.ci_low is not None and s.ci_high is not None else "-"
+            mean = f"{s.mean:.4f}" if s.mean is not None else "-"
+            lines.append(
+                (s.metric, mean, ci, str(s.scored), str(s.unscorable), str(s.failed), str(s.usage.total_tokens))
+            )
+        widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+        text = [
+            "  ".join(
+                cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=True))
+            )
+            for line in lines
+        ]
+        usage = self.usage
+        cost = f", cost ${usage.cost_usd:.4f}" if usage.cost_usd is not None else ""
+        text.append(
+            f"{len(self.rows)} samples in {self.wall_time_s:.2f}s; {usage.requests} LLM requests "
+            f"({usage.cached_requests} cached), {usage.prompt_tokens} prompt + "
+            f"{usage.completion_tokens} completion tokens{cost}"
+        )
+        return "\n".join(text)
+
+    def __str__(self) -> str:
+        return self.summary_table()
+
+    def __repr__(self) -> str:
+        return (
+            f"EvaluationResult({len(self.rows)} samples, metrics={list(self.metrics)}, failures={len(self.failures)})"
+        )
+
+    def _repr_html_(self) -> str:
+        import html
+
+        cells = "".join(
+            f"<th>{html.escape(h)}</th>" for h in ("metric", "mean", "95% CI", "scored", "unscorable", "failed")
+        )
+        body = []
+        for s in self.summary.values():
+            ci = f"[{s.ci_low:.3f}, {s.ci_high:.3f}]" if s.ci_low is not None and s.ci_high is not None else "-"
+            mean = f"{s.mean:.4f}" if s.mean is not None else "-"
+            row = (s.metric, mean, ci, s.scored, s.unscorable, s.failed)
+            body.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>")
+        return f"<table><thead><tr>{cells}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+    def _check_metric(self, metric: str) -> None:
+        if metric not in self.metrics:
+            raise KeyError(f"no metric named {metric!r} in this result; it has {', '.join(self.metrics)}")
+
+
+def _detail(result: MetricResult | None) -> str | None:
+    if result is None:
+        return None
+    if result.failure is not None:
+        return f"{result.failure.type}: {result.failure.message}"
+    return result.reason
+
+
+def _write_csv(out: IO[str], fields: list[str], records: list[dict[str, Any]]) -> None:
+    writer = csv.DictWriter(out, fieldnames=fields)
+    writer.writeheader()
+    writer.writerows(records)

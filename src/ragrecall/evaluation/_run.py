@@ -1,0 +1,153 @@
+"""``evaluate`` / ``aevaluate``: many samples × many metrics, bounded, ordered, resumable."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .._sync import run_sync
+from ..dataset import Dataset
+from ..errors import ConfigurationError
+from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, sample_id_of
+from ..results import MetricResult
+from ._checkpoint import Checkpoint, sample_fingerprint
+from ._progress import Progress
+from ._result import EvaluationResult, SampleRow
+
+__all__ = ["DatasetLike", "aevaluate", "evaluate"]
+
+DatasetLike = Dataset | Iterable[SampleLike] | str | os.PathLike[str]
+"""A Dataset, a list of Samples or dicts, or the path of a JSONL/CSV file."""
+
+
+async def aevaluate(
+    dataset: DatasetLike,
+    metrics: Sequence[Metric],
+    *,
+    max_concurrency: int = 16,
+    show_progress: bool = True,
+    checkpoint: str | os.PathLike[str] | None = None,
+    on_error: OnError = "record",
+) -> EvaluationResult:
+    """Score every sample with every metric; results in input order.
+
+    Concurrency is one limit over every sample-metric pair of every LLM metric (pure metrics compute in one
+    vectorised pass off the event loop). A pair that fails becomes a failure record with its cause
+    (``on_error="record"``) or stops the run (``"raise"``); no failure changes another sample's score.
+
+    With ``checkpoint``, each finished pair is appended to that JSONL file as it finishes; running again with
+    the same file does only what is missing (failed pairs included) and returns the same result as an
+    uninterrupted run. A checkpoint written for other metrics, settings or samples is refused.
+
+    Raises:
+        ConfigurationError: no metrics, two metrics with one name, or bad arguments.
+        CheckpointError: the checkpoint does not belong to this run.
+    """
+    started = time.perf_counter()
+    samples = _load(dataset)
+    by_name = _check_metrics(metrics)
+    if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
+        raise ConfigurationError(f"max_concurrency must be a positive integer, got {max_concurrency!r}")
+    if on_error not in ("record", "raise"):
+        raise ConfigurationError(f"on_error must be 'record' or 'raise', got {on_error!r}")
+
+    fingerprints = [sample_fingerprint(s) for s in samples]
+    store = Checkpoint(checkpoint, {n: _identity(m) for n, m in by_name.items()}) if checkpoint else None
+    results: dict[tuple[int, str], MetricResult] = store.load(fingerprints) if store else {}
+    progress = Progress(len(samples) * len(by_name), initial=len(results), enabled=show_progress)
+
+    def finish(index: int, name: str, result: MetricResult) -> None:
+        results[(index, name)] = result
+        if store is not None:
+            store.append(index, fingerprints[index], name, result)
+        progress.update(result)
+
+    semaphore = asyncio.Semaphore(max_concurrency)
+
+    async def llm_pair(index: int, name: str, metric: Metric) -> None:
+        async with semaphore:
+            result = await metric._ascore_item(samples[index], f"sample {index}", on_error)
+        finish(index, name, result)
+
+    async def pure_metric(name: str, metric: SyncMetric, pending: list[int]) -> None:
+        scored = await asyncio.to_thread(metric.batch_score, [samples[i] for i in pending], on_error=on_error)
+        for index, result in zip(pending, scored, strict=True):
+            finish(index, name, result)
+
+    tasks: list[asyncio.Future[None]] = []
+    for name, metric in by_name.items():
+        pending = [i for i in range(len(samples)) if (i, name) not in results]
+        if not pending:
+            continue
+        if isinstance(metric, SyncMetric):
+            tasks.append(asyncio.ensure_future(pure_metric(name, metric, pending)))
+        else:
+            tasks.extend(asyncio.ensure_future(llm_pair(i, name, metric)) for i in pending)
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:  # left running only when one raised (on_error="raise") or on cancellation
+            task.cancel()
+        progress.close()
+        if store is not None:
+            store.close()
+
+    rows = [
+        SampleRow(index=i, sample_id=sample_id_of(s), results={n: results[(i, n)] for n in by_name})
+        for i, s in enumerate(samples)
+    ]
+    return EvaluationResult(rows, list(by_name), wall_time_s=time.perf_counter() - started)
+
+
+def evaluate(
+    dataset: DatasetLike,
+    metrics: Sequence[Metric],
+    *,
+    max_concurrency: int = 16,
+    show_progress: bool = True,
+    checkpoint: str | os.PathLike[str] | None = None,
+    on_error: OnError = "record",
+) -> EvaluationResult:
+    """Synchronous :func:`aevaluate`; works in scripts and inside a running event loop (notebooks)."""
+    return run_sync(
+        aevaluate(
+            dataset,
+            metrics,
+            max_concurrency=max_concurrency,
+            show_progress=show_progress,
+            checkpoint=checkpoint,
+            on_error=on_error,
+        )
+    )
+
+
+def _load(dataset: DatasetLike) -> list[SampleLike]:
+    if isinstance(dataset, (str, os.PathLike)):
+        return list(Dataset.load(dataset))
+    if isinstance(dataset, Mapping):
+        raise ConfigurationError("dataset must be a Dataset, a list of samples or dicts, or a file path; got a mapping")
+    return list(dataset)
+
+
+def _check_metrics(metrics: Sequence[Metric]) -> dict[str, Metric]:
+    if isinstance(metrics, Metric):
+        metrics = [metrics]
+    by_name: dict[str, Metric] = {}
+    for metric in metrics:
+        if not isinstance(metric, Metric):
+            raise ConfigurationError(f"expected Metric objects, got {type(metric).__name__}")
+        if metric.name in by_name:
+            raise ConfigurationError(
+                f"two metrics are named {metric.name!r}; results are keyed by name, so each must be unique"
+            )
+        by_name[metric.name] = metric
+    if not by_name:
+        raise ConfigurationError("no metrics given")
+    return by_name
+
+
+def _identity(metric: Metric) -> dict[str, Any]:
+    return {"class": type(metric).__name__, "settings": metric.settings()}

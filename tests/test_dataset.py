@@ -1,0 +1,134 @@
+"""Dataset loaders and writers: records, JSONL, CSV, pandas; errors name the record and field."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from ragrecall import Dataset, FileFormatError, InvalidSampleError, Sample
+
+RECORDS = [
+    {"id": "q1", "reference": "Paris is the capital.", "retrieved_context_ids": [1, "d2"], "relevance": {"1": 2}},
+    {"id": 2, "retrieved_contexts": ["巴黎是法国的首都。"], "reference_contexts": ["巴黎是法国的首都。"]},
+]
+
+
+def test_from_records_validates_each() -> None:
+    data = Dataset.from_records(RECORDS)
+    assert len(data) == 2
+    assert isinstance(data[0], Sample) and data[1].id == 2
+    assert isinstance(data[0:1], Dataset) and len(data[0:1]) == 1
+
+
+def test_from_records_error_names_index_id_and_field() -> None:
+    with pytest.raises(InvalidSampleError) as info:
+        Dataset.from_records([RECORDS[0], {"id": "q2", "retrieved_contexts": "one passage"}])
+    assert str(info.value).startswith("record 1 (id='q2'): field 'retrieved_contexts': expected a list of strings")
+
+
+def test_jsonl_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "data.jsonl"
+    Dataset.from_records(RECORDS).to_jsonl(path)
+    text = path.read_text(encoding="utf-8")
+    assert "巴黎" in text  # non-ASCII written as is
+    assert Dataset.from_jsonl(path) == Dataset.from_records(RECORDS)
+    assert Dataset.load(path) == Dataset.from_records(RECORDS)
+
+
+def test_jsonl_gz_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "data.jsonl.gz"
+    Dataset.from_records(RECORDS).to_jsonl(path)
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        assert len(handle.readlines()) == 2
+    assert Dataset.load(path) == Dataset.from_records(RECORDS)
+
+
+def test_jsonl_skips_blank_lines_and_reports_line_numbers() -> None:
+    stream = io.StringIO('{"id": "a", "reference": "x"}\n\n{"id": "b", "referense": "y"}\n')
+    with pytest.raises(InvalidSampleError) as info:
+        Dataset.from_jsonl(stream)
+    assert str(info.value).startswith("line 3 of <stream> (id='b'): field 'referense': unknown field")
+    assert "did you mean 'reference'" in str(info.value)
+
+
+def test_jsonl_malformed_json_gives_path_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"id": "a"}\n{"id": "b",\n', encoding="utf-8")
+    with pytest.raises(FileFormatError) as info:
+        Dataset.from_jsonl(path)
+    assert info.value.line == 2 and str(info.value).startswith(f"{path}:2: invalid JSON")
+
+
+def test_jsonl_non_object_line() -> None:
+    with pytest.raises(FileFormatError, match=r"<stream>:1: expected a JSON object per line, got list"):
+        Dataset.from_jsonl(io.StringIO("[1, 2]\n"))
+
+
+def test_csv_with_json_cells_and_empty_cells(tmp_path: Path) -> None:
+    path = tmp_path / "data.csv"
+    path.write_text(
+        "id,reference,retrieved_context_ids,reference_context_ids,relevance\n"
+        'q1,"Multi\nline reference","[""d1"", 2]","[""d1""]","{""d1"": 3}"\n'
+        "q2,,,[],\n",
+        encoding="utf-8",
+    )
+    data = Dataset.load(path)
+    assert data[0].reference == "Multi\nline reference"
+    assert data[0].retrieved_context_ids == ["d1", 2]
+    assert data[0].relevance == {"d1": 3}
+    assert data[1].reference is None and data[1].reference_context_ids == []
+
+
+def test_csv_error_names_the_starting_line(tmp_path: Path) -> None:
+    path = tmp_path / "data.csv"
+    path.write_text(
+        'id,reference,retrieved_contexts\nq1,"two\nlines","[""a""]"\nq2,x,not json\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(InvalidSampleError) as info:
+        Dataset.from_csv(path)
+    assert info.value.field == "retrieved_contexts"
+    assert str(info.value).startswith(f"line 4 of {path}: field 'retrieved_contexts': expected a JSON value")
+
+
+def test_csv_wrong_type_in_json_cell(tmp_path: Path) -> None:
+    path = tmp_path / "data.csv"
+    path.write_text('id,retrieved_context_ids\nq1,"[true]"\n', encoding="utf-8")
+    with pytest.raises(InvalidSampleError, match=r"line 2 of .*\(id='q1'\): field 'retrieved_context_ids': item \[0\]"):
+        Dataset.from_csv(path)
+
+
+def test_load_rejects_unknown_suffix(tmp_path: Path) -> None:
+    with pytest.raises(FileFormatError, match=r"unknown dataset format '\.parquet'"):
+        Dataset.load(tmp_path / "x.parquet")
+
+
+def test_pandas_round_trip() -> None:
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(
+        [
+            {"id": "q1", "reference": "x", "retrieved_contexts": ["a"]},
+            {"id": "q2", "reference": None, "retrieved_contexts": ["b", "c"]},
+        ]
+    )
+    data = Dataset.from_pandas(frame)
+    assert data[1].reference is None and data[1].retrieved_contexts == ["b", "c"]
+    back = data.to_pandas()
+    assert list(back["id"]) == ["q1", "q2"]
+
+
+def test_pandas_numpy_list_cells() -> None:
+    pd = pytest.importorskip("pandas")
+    np = pytest.importorskip("numpy")
+    frame = pd.DataFrame({"retrieved_contexts": [np.array(["a", "b"])], "reference": [float("nan")]})
+    sample = Dataset.from_pandas(frame)[0]
+    assert sample.retrieved_contexts == ["a", "b"] and sample.reference is None
+
+
+def test_to_records_leaves_absent_fields_out() -> None:
+    assert Dataset.from_records([{"id": "a", "reference": "x"}]).to_records() == [{"id": "a", "reference": "x"}]
+    assert json.dumps(Dataset.from_records(RECORDS).to_records(), ensure_ascii=False)

@@ -1,0 +1,103 @@
+"""Sample: field types, ID rules, unknown fields, error messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragrecall import InvalidSampleError, MissingFieldError, Sample, SingleTurnSample
+from ragrecall.schema import id_key
+
+
+def test_single_turn_sample_is_an_alias() -> None:
+    assert SingleTurnSample is Sample
+
+
+def test_all_fields_round_trip() -> None:
+    data = {
+        "id": "q1",
+        "user_input": "Where is the Eiffel Tower?",
+        "response": "In Paris.",
+        "reference": "The Eiffel Tower is in Paris.",
+        "retrieved_contexts": ["a", "b"],
+        "reference_contexts": ["a"],
+        "retrieved_context_ids": [1, "d2"],
+        "reference_context_ids": ["1"],
+        "relevance": {"1": 2, "d2": 0},
+        "metadata": {"split": "dev"},
+    }
+    sample = Sample(**data)
+    assert sample.model_dump() == data
+
+
+@pytest.mark.parametrize("bad_id", [True, 1.0, None, ["x"]])
+def test_ids_accept_only_str_and_int(bad_id: object) -> None:
+    with pytest.raises(InvalidSampleError) as info:
+        Sample(retrieved_context_ids=["a", bad_id])
+    assert info.value.field == "retrieved_context_ids"
+    assert "item [1]" in str(info.value)
+    assert "str or int" in str(info.value)
+
+
+def test_int_and_str_ids_compare_equal_as_keys() -> None:
+    assert id_key(1) == id_key("1") == "1"
+
+
+def test_unknown_field_suggests_the_close_one() -> None:
+    with pytest.raises(InvalidSampleError) as info:
+        Sample(retrieved_context=["a"])
+    assert info.value.field == "retrieved_context"
+    assert "did you mean 'retrieved_contexts'" in str(info.value)
+
+
+def test_unknown_field_far_from_any_lists_known_fields() -> None:
+    with pytest.raises(InvalidSampleError, match="known fields: id, user_input"):
+        Sample(zzz=1)
+
+
+def test_single_string_for_a_list_field_says_to_wrap_it() -> None:
+    with pytest.raises(InvalidSampleError) as info:
+        Sample(retrieved_contexts="Paris is the capital of France.")
+    message = str(info.value)
+    assert info.value.field == "retrieved_contexts"
+    assert "expected a list of strings" in message and "wrap a single passage in a list" in message
+
+
+def test_non_string_context_names_item_and_record() -> None:
+    with pytest.raises(InvalidSampleError) as info:
+        Sample.from_dict({"id": "q7", "reference_contexts": ["ok", 3]}, where="line 4 of data.jsonl")
+    assert str(info.value) == (
+        "line 4 of data.jsonl (id='q7'): field 'reference_contexts': item [1]: expected a string, got 3 (int)"
+    )
+    assert info.value.where == "line 4 of data.jsonl (id='q7')"
+
+
+def test_relevance_grades_must_be_integers() -> None:
+    with pytest.raises(InvalidSampleError, match=r"integer grade for ID 'd1', got 1\.5"):
+        Sample(relevance={"d1": 1.5})
+    with pytest.raises(InvalidSampleError, match="integer grade"):
+        Sample(relevance={"d1": True})
+    assert Sample(relevance={7: 2}).relevance == {"7": 2}
+
+
+def test_from_dict_rejects_non_mappings() -> None:
+    with pytest.raises(InvalidSampleError, match="expected a mapping"):
+        Sample.from_dict(["not", "a", "dict"], where="record 0")  # type: ignore[arg-type]
+
+
+def test_require_names_the_missing_field_and_sample() -> None:
+    sample = Sample(id="q9", retrieved_contexts=["a"])
+    with pytest.raises(MissingFieldError) as info:
+        sample.require("retrieved_contexts", "reference_contexts", where="sample 4")
+    assert info.value.field == "reference_contexts"
+    assert str(info.value).startswith("sample 4 (id='q9'): field 'reference_contexts': ")
+
+
+def test_samples_are_frozen() -> None:
+    sample = Sample(reference="x")
+    with pytest.raises(Exception, match="frozen"):
+        sample.reference = "y"  # type: ignore[misc]
+
+
+def test_model_validate_also_rejects_unknown_fields() -> None:
+    with pytest.raises(ValueError, match="did you mean 'reference'"):
+        Sample.model_validate({"referense": "x"})
