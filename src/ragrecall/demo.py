@@ -6,8 +6,9 @@ import io
 
 from ._resources import data_file
 from .dataset import Dataset
+from .metrics import IDBasedContextRecall, Metric, NonLLMContextRecall
 
-__all__ = ["demo_dataset"]
+__all__ = ["demo_dataset", "demo_metrics"]
 
 
 def demo_dataset() -> Dataset:
@@ -17,3 +18,8 @@ def demo_dataset() -> Dataset:
     """
     text = data_file("demo.jsonl").read_text(encoding="utf-8")
     return Dataset.from_jsonl(io.StringIO(text))
+
+
+def demo_metrics() -> list[Metric]:
+    """Every metric that runs offline on the demo samples."""
+    return [IDBasedContextRecall(), NonLLMContextRecall(scorer="partial", normalize=True, threshold=0.9)]

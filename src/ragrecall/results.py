@@ -53,6 +53,10 @@ class Evidence(BaseModel):
         if isinstance(default, str):
             Evidence._registry[default] = cls
 
+    def missing_items(self) -> list[str]:
+        """Short descriptions of the reference items that were not found (for failure messages)."""
+        return []
+
     @classmethod
     def parse_any(cls, data: Any) -> Any:
         """Turn a dict carrying a registered ``kind`` into an instance of that evidence class."""
@@ -222,6 +226,9 @@ class IDRecallEvidence(Evidence):
     retrieved_considered: int
     """How many retrieved IDs were looked at (``min(k, len(retrieved))``)."""
 
+    def missing_items(self) -> list[str]:
+        return [f"ID {doc!r}" for doc in self.missing]
+
 
 class ContextMatch(BaseModel):
     """For one reference context: its closest retrieved context and their similarity."""
@@ -248,3 +255,10 @@ class StringRecallEvidence(Evidence):
     """Similarity at or above which a reference context counts as recalled."""
     matches: list[ContextMatch]
     """One entry per reference context, in reference order."""
+
+    def missing_items(self) -> list[str]:
+        return [
+            f"reference passage #{m.reference_index} (best similarity {m.similarity:.2f} < {self.threshold})"
+            for m in self.matches
+            if not m.recalled
+        ]

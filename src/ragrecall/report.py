@@ -1,0 +1,188 @@
+"""A single self-contained HTML report of an evaluation: summary with intervals, histograms, evidence.
+
+No scripts, no external assets: the page is one file that opens anywhere. Rows expand with the native
+``<details>`` element.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from typing import Any
+
+from .evaluation import EvaluationResult
+from .results import Evidence, MetricResult
+
+__all__ = ["render_report", "write_report"]
+
+_CSS = """
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem;color:#1d2330;max-width:1200px}
+h1{font-size:1.5rem;margin:0 0 .25rem} h2{font-size:1.15rem;margin:2rem 0 .5rem}
+.muted{color:#667085} table{border-collapse:collapse;width:100%} th,td{padding:.35rem .6rem;text-align:left;
+border-bottom:1px solid #e4e7ec;vertical-align:top} th{background:#f5f7fa;font-weight:600}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+.cards{display:flex;flex-wrap:wrap;gap:1rem}.card{border:1px solid #e4e7ec;border-radius:8px;padding:.75rem 1rem;
+min-width:260px} .card .big{font-size:1.8rem;font-weight:650} details summary{cursor:pointer}
+.ok{color:#067647}.miss{color:#b42318}.warn{color:#b54708} .ev{margin:.25rem 0 .75rem 1rem}
+.ev li{margin:.15rem 0} code{background:#f2f4f7;padding:0 .25rem;border-radius:3px}
+"""
+
+
+def write_report(result: EvaluationResult, path: str | os.PathLike[str], *, title: str = "ragrecall report") -> None:
+    """Write :func:`render_report` to ``path`` (UTF-8)."""
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(render_report(result, title=title))
+
+
+def render_report(result: EvaluationResult, *, title: str = "ragrecall report") -> str:
+    """The report as one HTML document: per-metric summary, histograms, and samples sorted by score."""
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{_e(title)}</h1>",
+        f"<p class='muted'>{len(result)} samples · {len(result.metrics)} metrics · "
+        f"{len(result.failures)} failures · {result.usage.total_tokens} tokens</p>",
+        "<h2>Summary</h2>",
+        _summary_table(result),
+        "<h2>Distribution</h2><div class='cards'>",
+        *(_histogram_card(result, name) for name in result.metrics),
+        "</div>",
+        "<h2>Samples, lowest score first</h2>",
+        _samples_table(result),
+        "</body></html>",
+    ]
+    return "".join(parts)
+
+
+def _summary_table(result: EvaluationResult) -> str:
+    head = "".join(
+        f"<th{' class=num' if i else ''}>{h}</th>"
+        for i, h in enumerate(("metric", "mean", "95% CI", "scored", "unscorable", "failed", "tokens"))
+    )
+    rows = []
+    for s in result.summary.values():
+        ci = f"[{s.ci_low:.3f}, {s.ci_high:.3f}]" if s.ci_low is not None and s.ci_high is not None else "–"
+        mean = f"{s.mean:.3f}" if s.mean is not None else "–"
+        cells = (mean, ci, s.scored, s.unscorable, s.failed, s.usage.total_tokens)
+        rows.append(
+            f"<tr><td>{_e(s.metric)}</td>" + "".join(f"<td class=num>{_e(str(c))}</td>" for c in cells) + "</tr>"
+        )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _histogram_card(result: EvaluationResult, metric: str, bins: int = 10) -> str:
+    values = [v for v in result.values(metric) if v is not None]
+    counts = [0] * bins
+    for v in values:
+        counts[min(int(v * bins), bins - 1)] += 1
+    top = max(counts) or 1
+    width, height, bar = 240, 90, 240 / bins
+    rects = []
+    for i, count in enumerate(counts):
+        h = count / top * (height - 14)
+        label = f"{i / bins:.1f}–{(i + 1) / bins:.1f}: {count}"
+        rects.append(
+            f"<rect x='{i * bar + 1:.1f}' y='{height - 12 - h:.1f}' width='{bar - 2:.1f}' height='{h:.1f}' "
+            f"fill='#3e7bfa'><title>{label}</title></rect>"
+        )
+    axis = (
+        f"<text x='0' y='{height}' font-size='10' fill='#667085'>0</text>"
+        f"<text x='{width - 8}' y='{height}' font-size='10' fill='#667085'>1</text>"
+    )
+    summary = result.summary[metric]
+    mean = f"{summary.mean:.3f}" if summary.mean is not None else "–"
+    return (
+        f"<div class='card'><div class='muted'>{_e(metric)}</div><div class='big'>{mean}</div>"
+        f"<svg width='{width}' height='{height}' role='img' aria-label='histogram of {_e(metric)}'>"
+        f"{''.join(rects)}{axis}</svg><div class='muted'>{summary.scored} scored</div></div>"
+    )
+
+
+def _samples_table(result: EvaluationResult) -> str:
+    first = result.metrics[0] if result.metrics else None
+
+    def order(row_index: int) -> tuple[int, float]:
+        value = result.rows[row_index].results[first].value if first else None
+        return (0, value) if value is not None else (1, 0.0)
+
+    head = "<th>sample</th>" + "".join(f"<th class=num>{_e(m)}</th>" for m in result.metrics)
+    rows = []
+    for i in sorted(range(len(result.rows)), key=order):
+        row = result.rows[i]
+        label = _e(str(row.sample_id)) if row.sample_id is not None else f"#{row.index}"
+        cells = "".join(f"<td class=num>{_value_cell(row.results[m])}</td>" for m in result.metrics)
+        details = "".join(_evidence_block(m, row.results[m]) for m in result.metrics)
+        rows.append(f"<tr><td><details><summary>{label}</summary>{details}</details></td>{cells}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _value_cell(result: MetricResult) -> str:
+    if result.value is not None:
+        return f"{result.value:.3f}"
+    css = "warn" if result.status == "unscorable" else "miss"
+    return f"<span class='{css}'>{result.status}</span>"
+
+
+def _evidence_block(metric: str, result: MetricResult) -> str:
+    body: list[str] = []
+    if result.status == "unscorable":
+        body.append(f"<p class='warn'>unscorable: {_e(result.reason or '')}</p>")
+    if result.failure is not None:
+        body.append(f"<p class='miss'>failed: {_e(result.failure.type)}: {_e(result.failure.message)}</p>")
+    if result.evidence is not None:
+        body.append(_evidence_html(result.evidence))
+    return f"<div class='ev'><strong>{_e(metric)}</strong>{''.join(body)}</div>"
+
+
+def _evidence_html(evidence: Evidence) -> str:
+    data = evidence.model_dump(mode="json")
+    kind = data.pop("kind", "")
+    if kind == "id_recall":
+        found = ", ".join(f"<code>{_e(f['id'])}</code> at rank {f['rank']}" for f in data["found"]) or "none"
+        missing = ", ".join(f"<code>{_e(m)}</code>" for m in data["missing"]) or "none"
+        return f"<ul><li class='ok'>found: {found}</li><li class='miss'>missing: {missing}</li></ul>"
+    if kind == "string_recall":
+        items = []
+        for m in data["matches"]:
+            css, verdict = ("ok", "recalled") if m["recalled"] else ("miss", "missed")
+            where = f"retrieved #{m['best_retrieved_index']}" if m["best_retrieved_index"] is not None else "nothing"
+            items.append(
+                f"<li class='{css}'>reference passage #{m['reference_index']}: {verdict} "
+                f"(best {where}, similarity {m['similarity']:.2f})</li>"
+            )
+        return f"<ul>{''.join(items)}</ul>"
+    claims = _claims_html(data)
+    return claims if claims is not None else _generic_html(data)
+
+
+def _claims_html(data: dict[str, Any]) -> str | None:
+    verdicts = data.get("verdicts")
+    if not isinstance(verdicts, list) or not verdicts or not isinstance(verdicts[0], dict):
+        return None
+    items = []
+    for v in verdicts:
+        supported = bool(v.get("supported"))
+        css, mark = ("ok", "supported") if supported else ("miss", "not supported")
+        where = v.get("context_indices") or v.get("supporting_contexts") or []
+        where_text = f" by context {', '.join(str(i) for i in where)}" if where else ""
+        items.append(
+            f"<li class='{css}'>{_e(str(v.get('claim', '')))} — <strong>{mark}</strong>{_e(where_text)}"
+            f"<br><span class='muted'>{_e(str(v.get('reason', '')))}</span></li>"
+        )
+    return f"<ol>{''.join(items)}</ol>"
+
+
+def _generic_html(data: Any) -> str:
+    if isinstance(data, dict):
+        items = "".join(f"<li><strong>{_e(str(k))}</strong>: {_generic_html(v)}</li>" for k, v in data.items())
+        return f"<ul>{items}</ul>"
+    if isinstance(data, list):
+        if all(not isinstance(v, (dict, list)) for v in data):
+            return _e(", ".join(json.dumps(v, ensure_ascii=False) for v in data)) or "[]"
+        return "<ol>" + "".join(f"<li>{_generic_html(v)}</li>" for v in data) + "</ol>"
+    return _e(json.dumps(data, ensure_ascii=False))
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)

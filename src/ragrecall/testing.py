@@ -1,0 +1,86 @@
+"""Helpers for testing a RAG pipeline's retrieval in pytest (or any test runner).
+
+Example::
+
+    from ragrecall import IDBasedContextRecall
+    from ragrecall.testing import assert_recall
+
+    def test_retriever_finds_the_policy_documents():
+        samples = [{"retrieved_context_ids": retriever(q), "reference_context_ids": refs} for q, refs in CASES]
+        assert_recall(samples, IDBasedContextRecall(k=5), at_least=0.9)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from .metrics.base import Metric, SampleLike
+from .results import MetricResult
+
+__all__ = ["assert_recall"]
+
+
+def assert_recall(
+    samples: Iterable[SampleLike],
+    metric: Metric,
+    *,
+    at_least: float,
+    per_sample: bool = False,
+    max_listed: int = 10,
+) -> list[MetricResult]:
+    """Score ``samples`` and fail with a readable message when recall is too low.
+
+    Passes when the mean over scored samples is at least ``at_least`` (with ``per_sample=True``: when every
+    scored sample is). A sample that failed to score always fails the assertion; unscorable samples are left
+    out and counted in the message. The message lists the worst samples (at most ``max_listed``) with what
+    each missed: reference IDs, passages or claims.
+
+    Returns:
+        The results, in input order, for further checks.
+
+    Raises:
+        AssertionError: with the explanation.
+    """
+    if not 0.0 <= at_least <= 1.0:
+        raise ValueError(f"at_least must be in [0, 1], got {at_least!r}")
+    results = metric.batch_score(list(samples))
+    failed = [(i, r) for i, r in enumerate(results) if r.status == "failed"]
+    scored = [(i, r) for i, r in enumerate(results) if r.value is not None]
+    unscorable = sum(r.status == "unscorable" for r in results)
+    mean = math.fsum(r.value for _, r in scored if r.value is not None) / len(scored) if scored else None
+
+    if per_sample:
+        low = [(i, r) for i, r in scored if r.value is not None and r.value < at_least]
+        ok = not low and not failed and bool(scored)
+        headline = f"{metric.name}: {len(low)} of {len(scored)} scored samples under {at_least}"
+    else:
+        low = [(i, r) for i, r in scored if r.value is not None and r.value < 1.0]
+        ok = mean is not None and mean >= at_least and not failed
+        headline = f"{metric.name}: mean {_fmt(mean)} over {len(scored)} scored samples, expected at least {at_least}"
+    if ok:
+        return results
+
+    lines = [headline]
+    if unscorable:
+        lines.append(f"({unscorable} unscorable samples left out)")
+    for i, r in failed[:max_listed]:
+        assert r.failure is not None
+        lines.append(f"- {_label(i, r)}: failed: {r.failure.type}: {r.failure.message}")
+    low.sort(key=lambda item: item[1].value if item[1].value is not None else 0.0)
+    for i, r in low[: max(0, max_listed - len(failed))]:
+        missing = r.evidence.missing_items() if r.evidence is not None else []
+        detail = f"; missing {', '.join(missing)}" if missing else ""
+        lines.append(f"- {_label(i, r)}: {_fmt(r.value)}{detail}")
+    hidden = len(failed) + len(low) - max_listed
+    if hidden > 0:
+        lines.append(f"... and {hidden} more")
+    raise AssertionError("\n".join(lines))
+
+
+def _label(index: int, result: MetricResult) -> str:
+    return f"sample {index}" + (f" (id={result.sample_id!r})" if result.sample_id is not None else "")
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"

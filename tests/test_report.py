@@ -1,0 +1,74 @@
+"""The HTML report: self-contained, shows the summary, histograms and evidence; renders in a real browser."""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ragrecall import IDBasedContextRecall, NonLLMContextRecall, demo_dataset
+from ragrecall.evaluation import EvaluationResult, evaluate
+from ragrecall.report import render_report, write_report
+
+
+@pytest.fixture(scope="module")
+def result() -> EvaluationResult:
+    samples = [*demo_dataset(), {"id": "broken"}]
+    return evaluate(samples, [IDBasedContextRecall(), NonLLMContextRecall(scorer="partial")], show_progress=False)
+
+
+def test_report_content(result: EvaluationResult) -> None:
+    page = render_report(result, title="Retriever <v2>")
+    assert page.startswith("<!doctype html>") and page.endswith("</html>")
+    assert "<title>Retriever &lt;v2&gt;</title>" in page
+    summary = result.summary["id_based_context_recall"]
+    assert f"{summary.mean:.3f}" in page
+    assert f"[{summary.ci_low:.3f}, {summary.ci_high:.3f}]" in page
+    assert page.count("<svg") == 2
+    assert "failed: MissingFieldError" in page
+    visa = next(r for r in result.rows if r.sample_id == "en-visa-01").results["id_based_context_recall"]
+    assert visa.evidence is not None and visa.evidence.missing_items()
+    first_missing = visa.evidence.model_dump()["missing"][0]
+    assert f"<code>{first_missing}</code>" in page
+    assert "http://" not in page and "https://" not in page and "<script" not in page
+
+
+def test_samples_sorted_lowest_first(result: EvaluationResult) -> None:
+    page = render_report(result)
+    assert page.index("<summary>en-visa-01</summary>") < page.index("<summary>en-router-01</summary>")
+    assert page.index("<summary>en-router-01</summary>") < page.index("<summary>broken</summary>")
+
+
+def _browser() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+
+@pytest.mark.skipif(_browser() is None, reason="no headless Chromium installed (Debian package: chromium)")
+def test_report_renders_in_headless_chromium(result: EvaluationResult, tmp_path: Path) -> None:
+    browser = _browser()
+    assert browser is not None
+    html = tmp_path / "report.html"
+    write_report(result, html)
+    flags = [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,1600",
+    ]  # fmt: skip
+    dom = subprocess.run(
+        [browser, *flags, "--dump-dom", html.as_uri()], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    summary = result.summary["non_llm_context_recall"]
+    assert "Samples, lowest score first" in dom
+    assert f"{summary.mean:.3f}" in dom and "en-router-01" in dom
+    shot = tmp_path / "report.png"
+    subprocess.run(
+        [browser, *flags, f"--screenshot={shot}", html.as_uri()], capture_output=True, timeout=120, check=True
+    )
+    header = shot.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", header[16:24])
+    assert (width, height) == (1200, 1600)
+    assert shot.stat().st_size > 20_000  # a blank page compresses to a few kilobytes
