@@ -23,7 +23,7 @@ from .schema import Sample
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Dataset"]
+__all__ = ["Dataset", "open_text"]
 
 PathLike = str | os.PathLike[str]
 
@@ -60,7 +60,7 @@ class Dataset(Sequence[Sample]):
     @classmethod
     def from_jsonl(cls, source: PathLike | IO[str]) -> Dataset:
         """Read one JSON object per line (``.gz`` paths are decompressed); blank lines are skipped."""
-        name, handle = _open_text(source)
+        name, handle = open_text(source)
         samples: list[Sample] = []
         try:
             for line_no, line in enumerate(handle, start=1):
@@ -89,7 +89,7 @@ class Dataset(Sequence[Sample]):
         Cells of list and mapping fields hold JSON (``["a", "b"]``); an empty cell means the field is absent.
         Errors name the line where the record starts.
         """
-        name, handle = _open_text(source, newline="")
+        name, handle = open_text(source, newline="")
         samples: list[Sample] = []
         try:
             reader = csv.DictReader(handle)
@@ -178,7 +178,11 @@ class Dataset(Sequence[Sample]):
         return f"Dataset({len(self)} samples)"
 
 
-def _open_text(source: PathLike | IO[str], newline: str | None = None) -> tuple[str, IO[str]]:
+def open_text(source: PathLike | IO[str], newline: str | None = None) -> tuple[str, IO[str]]:
+    """A display name and a UTF-8 text handle for a path (``.gz`` decompressed) or an open stream.
+
+    The caller closes the handle when it is not ``source`` itself.
+    """
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if path.endswith(".gz"):

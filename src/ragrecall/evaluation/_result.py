@@ -11,6 +11,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..dataset import open_text
 from ..errors import FileFormatError
 from ..results import MetricResult
 from ..usage import Usage
@@ -151,8 +152,7 @@ class EvaluationResult:
     @classmethod
     def from_jsonl(cls, source: PathLike | IO[str]) -> EvaluationResult:
         """Read back what :meth:`to_jsonl` wrote."""
-        name = os.fspath(source) if isinstance(source, (str, os.PathLike)) else getattr(source, "name", "<stream>")
-        handle = open(source, encoding="utf-8") if isinstance(source, (str, os.PathLike)) else source  # noqa: SIM115
+        name, handle = open_text(source)
         rows: list[SampleRow] = []
         metrics: dict[str, None] = {}
         try:

@@ -11,7 +11,7 @@ from typing import Any
 from .._sync import run_sync
 from ..dataset import Dataset
 from ..errors import ConfigurationError
-from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, sample_id_of
+from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, check_batch_args, sample_id_of
 from ..results import MetricResult
 from ._checkpoint import Checkpoint, sample_fingerprint
 from ._progress import Progress
@@ -49,10 +49,7 @@ async def aevaluate(
     started = time.perf_counter()
     samples = _load(dataset)
     by_name = _check_metrics(metrics)
-    if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
-        raise ConfigurationError(f"max_concurrency must be a positive integer, got {max_concurrency!r}")
-    if on_error not in ("record", "raise"):
-        raise ConfigurationError(f"on_error must be 'record' or 'raise', got {on_error!r}")
+    check_batch_args(max_concurrency, on_error)
 
     fingerprints = [sample_fingerprint(s) for s in samples]
     store = Checkpoint(checkpoint, {n: _identity(m) for n, m in by_name.items()}) if checkpoint else None

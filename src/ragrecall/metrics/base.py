@@ -22,7 +22,7 @@ from ..errors import ConfigurationError
 from ..results import MetricResult
 from ..schema import Sample
 
-__all__ = ["Metric", "OnError", "SampleLike", "SyncMetric", "sample_id_of"]
+__all__ = ["Metric", "OnError", "SampleLike", "SyncMetric", "check_batch_args", "sample_id_of"]
 
 SampleLike = Sample | Mapping[str, Any]
 """A :class:`Sample`, or a mapping of its fields."""
@@ -97,7 +97,7 @@ class Metric(ABC):
         sample that fails (invalid, missing a field, LLM failure) becomes a result with status ``"failed"``
         and its cause, and every other sample is still scored; with ``"raise"`` the first error propagates.
         """
-        _check_batch_args(max_concurrency, on_error)
+        check_batch_args(max_concurrency, on_error)
         semaphore = asyncio.Semaphore(max_concurrency)
 
         async def one(index: int, raw: SampleLike) -> MetricResult:
@@ -156,7 +156,7 @@ class Metric(ABC):
     def _prepare_batch(
         self, samples: Iterable[SampleLike], max_concurrency: int, on_error: OnError
     ) -> list[Sample | MetricResult]:
-        _check_batch_args(max_concurrency, on_error)
+        check_batch_args(max_concurrency, on_error)
         out: list[Sample | MetricResult] = []
         for index, raw in enumerate(samples):
             try:
@@ -230,7 +230,8 @@ def sample_id_of(raw: Any) -> str | int | None:
     return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None
 
 
-def _check_batch_args(max_concurrency: int, on_error: str) -> None:
+def check_batch_args(max_concurrency: int, on_error: str) -> None:
+    """Raise ConfigurationError unless max_concurrency is a positive int and on_error is record/raise."""
     if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
         raise ConfigurationError(f"max_concurrency must be a positive integer, got {max_concurrency!r}")
     if on_error not in ("record", "raise"):
