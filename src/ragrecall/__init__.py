@@ -19,7 +19,17 @@ from .errors import (
     RagrecallError,
 )
 from .evaluation import Comparison, EvaluationResult, aevaluate, compare, evaluate
-from .metrics import IDBasedContextRecall, Metric, NonLLMContextRecall, SyncMetric
+from .llm import FakeLLM, OfflineJudge, OpenAILLM, ResponseCache, RetryPolicy, llm_factory
+from .metrics import (
+    ClaimRecallEvidence,
+    ClaimVerdict,
+    ContextRecall,
+    IDBasedContextRecall,
+    LLMContextRecall,
+    Metric,
+    NonLLMContextRecall,
+    SyncMetric,
+)
 from .results import (
     ContextMatch,
     Evidence,
@@ -37,19 +47,24 @@ __version__ = "0.1.0"
 __all__ = [
     "CacheMissError",
     "CheckpointError",
+    "ClaimRecallEvidence",
+    "ClaimVerdict",
     "Comparison",
     "ConfigurationError",
     "ContextMatch",
+    "ContextRecall",
     "Dataset",
     "EvaluationResult",
     "Evidence",
     "Failure",
+    "FakeLLM",
     "FileFormatError",
     "FoundID",
     "IDBasedContextRecall",
     "IDRecallEvidence",
     "InputError",
     "InvalidSampleError",
+    "LLMContextRecall",
     "LLMError",
     "LLMOutputError",
     "LLMRequestError",
@@ -57,7 +72,11 @@ __all__ = [
     "MetricResult",
     "MissingFieldError",
     "NonLLMContextRecall",
+    "OfflineJudge",
+    "OpenAILLM",
     "RagrecallError",
+    "ResponseCache",
+    "RetryPolicy",
     "Sample",
     "SingleTurnSample",
     "StringRecallEvidence",
@@ -68,4 +87,5 @@ __all__ = [
     "compare",
     "demo_dataset",
     "evaluate",
+    "llm_factory",
 ]

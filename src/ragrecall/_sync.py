@@ -15,7 +15,7 @@ import threading
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-__all__ = ["run_sync"]
+__all__ = ["on_runner_loop", "run_sync"]
 
 T = TypeVar("T")
 
@@ -55,3 +55,17 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
     except KeyboardInterrupt:
         future.cancel()
         raise
+
+
+async def on_runner_loop(coro: Coroutine[Any, Any, T]) -> T:
+    """Await ``coro`` on ragrecall's background loop, whichever loop the caller runs on.
+
+    Clients whose connection pools bind to a loop (httpx, hence ``AsyncOpenAI``) use this for every I/O
+    call, so the pool only ever sees that one loop: a sync ``score()`` and an ``await ascore()`` from a
+    notebook can share one client in any order. The background loop never runs user code, so it cannot be
+    blocked by a caller waiting in ``run_sync`` (which the caller's own loop could be).
+    """
+    loop = _runner_loop()
+    if asyncio.get_running_loop() is loop:
+        return await coro
+    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, loop))

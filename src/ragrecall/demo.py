@@ -6,7 +6,8 @@ import io
 
 from ._resources import data_file
 from .dataset import Dataset
-from .metrics import IDBasedContextRecall, Metric, NonLLMContextRecall
+from .llm import OfflineJudge
+from .metrics import ContextRecall, IDBasedContextRecall, Metric, NonLLMContextRecall
 
 __all__ = ["demo_dataset", "demo_metrics"]
 
@@ -21,5 +22,9 @@ def demo_dataset() -> Dataset:
 
 
 def demo_metrics() -> list[Metric]:
-    """Every metric that runs offline on the demo samples."""
-    return [IDBasedContextRecall(), NonLLMContextRecall(scorer="partial", normalize=True, threshold=0.9)]
+    """Every metric that runs offline on the demo samples (the LLM metric with the offline judge)."""
+    return [
+        ContextRecall(OfflineJudge()),
+        NonLLMContextRecall(scorer="partial", normalize=True, threshold=0.9),
+        IDBasedContextRecall(),
+    ]

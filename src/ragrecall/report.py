@@ -152,25 +152,30 @@ def _evidence_html(evidence: Evidence) -> str:
                 f"(best {where}, similarity {m['similarity']:.2f})</li>"
             )
         return f"<ul>{''.join(items)}</ul>"
-    claims = _claims_html(data)
-    return claims if claims is not None else _generic_html(data)
+    if kind == "claim_recall":
+        claims = _claims_html(data)
+        if claims is not None:
+            return claims
+    return _generic_html(data)
 
 
 def _claims_html(data: dict[str, Any]) -> str | None:
-    verdicts = data.get("verdicts")
-    if not isinstance(verdicts, list) or not verdicts or not isinstance(verdicts[0], dict):
+    claims = data.get("claims")
+    if not isinstance(claims, list):
         return None
     items = []
-    for v in verdicts:
-        supported = bool(v.get("supported"))
-        css, mark = ("ok", "supported") if supported else ("miss", "not supported")
-        where = v.get("context_indices") or v.get("supporting_contexts") or []
-        where_text = f" by context {', '.join(str(i) for i in where)}" if where else ""
+    for c in claims:
+        css, mark = ("ok", "supported") if c.get("supported") else ("miss", "not supported")
+        where = c.get("supporting_contexts") or []
+        where_text = f" by retrieved #{', #'.join(str(i) for i in where)}" if where else ""
         items.append(
-            f"<li class='{css}'>{_e(str(v.get('claim', '')))} — <strong>{mark}</strong>{_e(where_text)}"
-            f"<br><span class='muted'>{_e(str(v.get('reason', '')))}</span></li>"
+            f"<li class='{css}'>{_e(str(c.get('claim', '')))} — <strong>{mark}</strong>{_e(where_text)}"
+            f"<br><span class='muted'>{_e(str(c.get('reason', '')))}</span></li>"
         )
-    return f"<ol>{''.join(items)}</ol>"
+    used = data.get("contexts_used") or []
+    used_text = _e(", ".join(f"#{i}" for i in used)) or "none"
+    footer = f"<p class='muted'>retrieved passages that supported a claim: {used_text}</p>"
+    return f"<ol>{''.join(items)}</ol>{footer}"
 
 
 def _generic_html(data: Any) -> str:

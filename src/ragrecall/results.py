@@ -184,13 +184,20 @@ class MetricResult(BaseModel):
         sample_id: str | int | None = None,
         usage: Usage | None = None,
     ) -> MetricResult:
-        """A result recording that scoring raised ``exc``."""
+        """A result recording that scoring raised ``exc``.
+
+        Tokens already spent are kept: without ``usage``, the exception's own ``usage`` attribute (set by the
+        LLM path on errors raised after paid calls) is used.
+        """
+        if usage is None:
+            spent = getattr(exc, "usage", None)
+            usage = spent if isinstance(spent, Usage) else Usage()
         return cls(
             metric=metric,
             status="failed",
             failure=Failure.from_exception(exc),
             sample_id=sample_id,
-            usage=usage or Usage(),
+            usage=usage,
         )
 
     def __repr__(self) -> str:

@@ -97,7 +97,7 @@ def test_failures_are_records_and_do_not_touch_other_scores() -> None:
 
 
 def test_on_error_raise_stops_at_the_first_failure() -> None:
-    samples = make_samples(5) + [{"id": "x", "reference": "fail now"}]
+    samples = [*make_samples(5), {"id": "x", "reference": "fail now"}]
     with pytest.raises(ValueError, match="cannot judge"):
         evaluate(samples, [HashMetric()], show_progress=False, on_error="raise")
 

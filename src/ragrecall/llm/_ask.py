@@ -1,0 +1,86 @@
+"""The one validate-and-repair loop every LLM call site goes through."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..errors import LLMOutputError
+from ..usage import Usage
+from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, Message, OutputT
+
+__all__ = ["RepairsExhaustedError", "ask"]
+
+Check = Callable[[OutputT], None]
+"""An invariant on a parsed reply: returns None when it holds, raises InvalidReplyError (or ValueError) if not."""
+
+_REPAIR_TEMPLATE = (
+    "Your previous reply was rejected: {problem}\n"
+    "Reply again with the complete corrected JSON object only, following every instruction above."
+)
+
+
+class RepairsExhaustedError(LLMOutputError):
+    """Every attempt returned an invalid reply; the last problem is the message and the chained cause.
+
+    Attributes:
+        attempts: how many replies were received.
+        usage: what all the attempts cost together.
+    """
+
+    def __init__(self, message: str, *, attempts: int, usage: Usage) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+        self.usage = usage
+
+
+async def ask(
+    llm: LLM,
+    request: LLMRequest[OutputT],
+    *,
+    check: Check[OutputT] | None = None,
+    max_repairs: int = 2,
+) -> LLMReply[OutputT]:
+    """Send ``request`` and return a reply that passes its schema and ``check``.
+
+    An invalid reply (not JSON, off-schema, or failing ``check``) is answered with the problem and the
+    request is sent again with the exchange appended, at most ``max_repairs`` times. The returned usage
+    covers every attempt.
+
+    Raises:
+        RepairsExhaustedError: no valid reply within ``1 + max_repairs`` attempts; chained to the last
+            :class:`InvalidReplyError`.
+        LLMRequestError, CacheMissError: from the LLM, unchanged.
+    """
+    spent = Usage()
+    current = request
+    last: InvalidReplyError | None = None
+    for attempt in range(1, max_repairs + 2):
+        try:
+            reply = await llm.agenerate(current)
+            spent = spent + reply.usage
+            if check is not None:
+                try:
+                    check(reply.parsed)
+                except InvalidReplyError as exc:
+                    raise InvalidReplyError(exc.problem, raw=reply.raw) from exc
+                except ValueError as exc:
+                    raise InvalidReplyError(str(exc), raw=reply.raw) from exc
+            return LLMReply(reply.parsed, reply.raw, spent)
+        except InvalidReplyError as exc:
+            spent = spent + exc.usage
+            last = exc
+            if attempt > max_repairs:
+                break
+            repair: tuple[Message, ...] = (
+                {"role": "assistant", "content": exc.raw if exc.raw is not None else ""},
+                {"role": "user", "content": _REPAIR_TEMPLATE.format(problem=exc.problem)},
+            )
+            current = request.with_messages(current.messages + repair)
+    assert last is not None
+    attempts = max_repairs + 1
+    task = f" for {request.task}" if request.task else ""
+    raise RepairsExhaustedError(
+        f"no valid reply{task} after {attempts} attempt{'s' if attempts > 1 else ''}: {last.problem}",
+        attempts=attempts,
+        usage=spent,
+    ) from last

@@ -1,0 +1,136 @@
+"""Prompt files: a version, a fixed system part and a user template with ``{{placeholders}}``.
+
+File format (UTF-8)::
+
+    ---
+    version: decompose.en/1
+    ---
+    [system]
+    Fixed instructions and examples (sent first, so providers' prompt caching applies).
+    [user]
+    The per-sample part, e.g. {{reference}}
+
+The front matter and the ``[system]`` section are optional; a text without section markers is one user
+template. A prompt without a version gets ``custom:<first 12 hex digits of its SHA-256>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .._resources import prompts_root
+from ..errors import ConfigurationError
+from ._protocol import Message
+
+__all__ = ["PromptTemplate", "builtin_prompt", "load_prompt"]
+
+_PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
+_SECTION = re.compile(r"^\[(system|user)\]\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    """A parsed prompt: its version, optional fixed system text and the user template."""
+
+    version: str
+    """Goes into cache keys and results."""
+    user: str
+    """Template of the user message; ``{{name}}`` is replaced by the value of ``name``."""
+    system: str | None = None
+    """Fixed instructions, sent as the system message."""
+
+    @classmethod
+    def parse(cls, text: str, *, default_version: str | None = None) -> PromptTemplate:
+        """Parse the file format described in the module docstring."""
+        body = text.lstrip("\ufeff")
+        meta: dict[str, str] = {}
+        if body.startswith("---"):
+            end = body.find("\n---", 3)
+            if end == -1:
+                raise ConfigurationError("prompt front matter starts with '---' but never ends")
+            for line in body[3:end].strip().splitlines():
+                key, sep, value = line.partition(":")
+                if sep:
+                    meta[key.strip()] = value.strip()
+            body = body[end + 4 :].lstrip("\n")
+        sections = {m.group(1): m for m in _SECTION.finditer(body)}
+        if not sections:
+            system, user = None, body
+        else:
+            marks = sorted(sections.values(), key=lambda m: m.start())
+            parts: dict[str, str] = {}
+            for i, mark in enumerate(marks):
+                stop = marks[i + 1].start() if i + 1 < len(marks) else len(body)
+                parts[mark.group(1)] = body[mark.end() : stop].strip("\n")
+            system, user = parts.get("system"), parts.get("user", "")
+        version = meta.get("version") or default_version
+        if not version:
+            version = "custom:" + hashlib.sha256(text.encode()).hexdigest()[:12]
+        return cls(version=version, user=user.strip(), system=system.strip() if system else None)
+
+    @property
+    def placeholders(self) -> frozenset[str]:
+        """Names used as ``{{name}}`` in the user template (the system part is sent verbatim)."""
+        return frozenset(_PLACEHOLDER.findall(self.user))
+
+    def require(self, names: Iterable[str], *, step: str) -> None:
+        """Raise ConfigurationError when a placeholder the step fills is missing from the user template."""
+        missing = sorted(set(names) - self.placeholders)
+        if missing:
+            raise ConfigurationError(
+                f"the {step!r} prompt ({self.version}) must use "
+                + ", ".join("{{" + m + "}}" for m in missing)
+                + " in its user part"
+            )
+
+    def render(self, **values: str) -> tuple[Message, ...]:
+        """The messages: the system part first, verbatim (so it stays a cacheable prefix), then the user part
+        with its placeholders filled."""
+
+        def fill(match: re.Match[str]) -> str:
+            name = match.group(1)
+            if name not in values:
+                raise ConfigurationError(f"prompt {self.version} uses {{{{{name}}}}}, which this step does not fill")
+            return values[name]
+
+        user: Message = {"role": "user", "content": _PLACEHOLDER.sub(fill, self.user)}
+        if self.system is None:
+            return (user,)
+        return ({"role": "system", "content": self.system}, user)
+
+
+@lru_cache(maxsize=64)
+def builtin_prompt(metric: str, step: str, language: str) -> PromptTemplate:
+    """The shipped prompt ``prompts/<metric>/<step>.<language>.md``.
+
+    Raises:
+        ConfigurationError: no such prompt file.
+    """
+    resource = prompts_root() / metric / f"{step}.{language}.md"
+    if not resource.is_file():
+        raise ConfigurationError(f"no built-in prompt {metric}/{step}.{language}.md")
+    return PromptTemplate.parse(resource.read_text(encoding="utf-8"), default_version=f"{metric}/{step}.{language}")
+
+
+def load_prompt(source: str | Path | PromptTemplate) -> PromptTemplate:
+    """A user's prompt: a :class:`PromptTemplate`, a path to a prompt file, or the prompt text itself.
+
+    A ``str`` is read as a path when it names an existing file, and as prompt text otherwise.
+    """
+    if isinstance(source, PromptTemplate):
+        return source
+    if isinstance(source, Path):
+        return PromptTemplate.parse(source.read_text(encoding="utf-8"))
+    if "\n" not in source and len(source) < 4096:
+        candidate = Path(source).expanduser()
+        try:
+            if candidate.is_file():
+                return PromptTemplate.parse(candidate.read_text(encoding="utf-8"))
+        except OSError:
+            pass
+    return PromptTemplate.parse(source)

@@ -1,0 +1,150 @@
+"""Sentence segmentation for English-like and CJK text, without a model.
+
+Rules, in order:
+
+1. A blank line ends a paragraph; a line that starts with a list marker (``-``, ``*``, ``•``, ``1.``, ``1)``,
+   ``(a)``) starts a new segment; any other line break is a space (hard-wrapped text stays whole).
+2. CJK full stops ``。！？`` (and ``！？`` in half width after CJK text) end a sentence wherever they stand,
+   together with any closing quotes or brackets that follow them; no space is needed after them.
+3. ``.``, ``!``, ``?``, ``…`` end a sentence only when followed by whitespace and then something that can
+   open a sentence (not a lower-case letter), and, for ``.``, when the word before it is not a known
+   abbreviation (``e.g.``, ``Dr.``, ``U.S.``) or a single-letter initial. So ``3.14``, ``v1.2``, ``a.m. today``
+   and ``Dr. Smith`` stay whole.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["has_cjk", "split_sentences"]
+
+_CJK_RANGES = (
+    "\u3040-\u30ff"  # Hiragana, Katakana
+    "\u3400-\u4dbf"  # CJK Extension A
+    "\u4e00-\u9fff"  # CJK Unified Ideographs
+    "\uac00-\ud7af"  # Hangul syllables
+    "\uf900-\ufaff"  # CJK Compatibility Ideographs
+)
+_CJK_CHAR = re.compile(f"[{_CJK_RANGES}]")
+_CLOSERS = "\"'”’」』）》】〉)]}"
+_CJK_END = re.compile(f"[。！？｡]+[{re.escape(_CLOSERS)}]*|(?<=[{_CJK_RANGES}])[!?]+[{re.escape(_CLOSERS)}]*")
+_LATIN_END = re.compile(f"(?:\\.{{3}}|[.!?…])+[{re.escape(_CLOSERS)}]*(?=\\s+)")
+_LIST_MARKER = re.compile(r"^\s*(?:[-*•·]|\d{1,3}[.)、]|\(?[a-zA-Z]\))\s+")
+_ABBREVIATIONS = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "sr",
+        "jr",
+        "st",
+        "vs",
+        "etc",
+        "e.g",
+        "i.e",
+        "cf",
+        "al",
+        "fig",
+        "figs",
+        "no",
+        "nos",
+        "vol",
+        "eq",
+        "approx",
+        "dept",
+        "est",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "mt",
+        "ft",
+        "u.s",
+        "u.k",
+        "u.n",
+        "a.m",
+        "p.m",
+        "ph.d",
+    ]
+)
+
+
+def has_cjk(text: str) -> bool:
+    """True when ``text`` contains at least one Chinese, Japanese or Korean character."""
+    return _CJK_CHAR.search(text) is not None
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split ``text`` into sentences, stripped, in order, without empty strings (see the module rules)."""
+    out: list[str] = []
+    for block in _blocks(text):
+        for piece in _split_cjk(block):
+            out.extend(_split_latin(piece))
+    return [s for s in (s.strip() for s in out) if s]
+
+
+def _blocks(text: str) -> list[str]:
+    blocks: list[str] = []
+    current: list[str] = []
+    for line in text.splitlines():
+        if not line.strip() or _LIST_MARKER.match(line):
+            if current:
+                blocks.append(" ".join(current))
+                current = []
+            if line.strip():
+                current.append(line.strip())
+            continue
+        current.append(line.strip())
+    if current:
+        blocks.append(" ".join(current))
+    return blocks
+
+
+def _split_cjk(text: str) -> list[str]:
+    pieces: list[str] = []
+    start = 0
+    for match in _CJK_END.finditer(text):
+        pieces.append(text[start : match.end()])
+        start = match.end()
+    pieces.append(text[start:])
+    return pieces
+
+
+def _split_latin(text: str) -> list[str]:
+    pieces: list[str] = []
+    start = 0
+    for match in _LATIN_END.finditer(text):
+        end = match.end()
+        rest = text[end:].lstrip()
+        if not rest or rest[0].islower():
+            continue
+        if text[match.start()] == "." and _is_abbreviation(text[start : match.start()]):
+            continue
+        pieces.append(text[start:end])
+        start = end
+    pieces.append(text[start:])
+    return pieces
+
+
+def _is_abbreviation(before: str) -> bool:
+    words = before.split()
+    if not words:
+        return False
+    word = words[-1].lstrip("(\"'“‘").lower()
+    if len(word) == 1 and word.isalpha():
+        return True  # an initial, as in "J. Smith"
+    return word in _ABBREVIATIONS

@@ -1,0 +1,262 @@
+"""The OpenAI adapter with a real ``AsyncOpenAI`` client against the local fake server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import openai
+import pytest
+
+from ragrecall.errors import CacheMissError, ConfigurationError, LLMRequestError
+from ragrecall.llm import OpenAILLM, ResponseCache, RetryPolicy, llm_factory
+from ragrecall.llm.fake_server import FakeOpenAIServer, ServerReply
+from ragrecall.metrics.context_recall import ClaimRecallEvidence, ContextRecall
+
+REFERENCE = "Paris is the capital of France. The Eiffel Tower is 330 metres tall."
+CONTEXTS = ["Paris is the capital and largest city of France.", "Berlin is in Germany."]
+CLAIMS_JSON = json.dumps({"claims": ["Paris is the capital of France."]})
+VERDICTS_JSON = json.dumps({"verdicts": [{"claim": 1, "reason": "Stated.", "supported": True, "contexts": [1]}]})
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer() as srv:
+        yield srv
+
+
+class Sleeps:
+    """Records the waits the retry policy asks for, without waiting."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
+def make_llm(server: FakeOpenAIServer, sleeps: Sleeps | None = None, **options: Any) -> OpenAILLM:
+    client = openai.AsyncOpenAI(api_key="sk-test", base_url=server.base_url, max_retries=5)
+    policy_args: dict[str, Any] = {"max_attempts": 3, "request_timeout": 5.0, "sleep": sleeps or Sleeps()}
+    policy_args.update(options.pop("retry_args", {}))
+    return OpenAILLM(client, "gpt-4o-mini", retry=RetryPolicy(**policy_args), **options)
+
+
+def test_structured_output_path_sends_a_strict_schema_and_reads_usage(server: FakeOpenAIServer) -> None:
+    server.enqueue(
+        ServerReply(CLAIMS_JSON, prompt_tokens=111, completion_tokens=22),
+        ServerReply(VERDICTS_JSON, prompt_tokens=333, completion_tokens=44),
+    )
+    result = ContextRecall(make_llm(server)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.value == 1.0
+    assert result.usage.requests == 2
+    assert (result.usage.prompt_tokens, result.usage.completion_tokens) == (444, 66)
+    assert result.usage.cost_usd == pytest.approx((444 * 0.15 + 66 * 0.60) / 1e6)
+    first = server.requests[0]
+    assert first["model"] == "gpt-4o-mini" and first["temperature"] == 0 and first["seed"] == 0
+    fmt = first["response_format"]
+    assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
+    schema = fmt["json_schema"]["schema"]
+    assert schema["additionalProperties"] is False and schema["required"] == ["claims"]
+    judge_schema = server.requests[1]["response_format"]["json_schema"]["schema"]
+    verdict_def = next(iter(judge_schema["$defs"].values()))
+    assert verdict_def["additionalProperties"] is False
+    assert verdict_def["required"] == ["claim", "reason", "supported", "contexts"]
+    assert first["messages"][0]["role"] == "system"
+
+
+def test_json_mode_path(server: FakeOpenAIServer) -> None:
+    server.enqueue(ServerReply("```json\n" + CLAIMS_JSON + "\n```"), ServerReply(VERDICTS_JSON))
+    llm = make_llm(server, output_mode="json_object")
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.value == 1.0
+    assert [r["response_format"] for r in server.requests] == [{"type": "json_object"}] * 2
+    assert all("JSON" in r["messages"][0]["content"] for r in server.requests)
+
+
+def test_rate_limit_with_retry_after_then_success(server: FakeOpenAIServer) -> None:
+    sleeps = Sleeps()
+    server.enqueue(ServerReply(status=429, headers={"Retry-After": "0.25"}), ServerReply(CLAIMS_JSON))
+    server.enqueue(ServerReply(VERDICTS_JSON))
+    result = ContextRecall(make_llm(server, sleeps)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.value == 1.0
+    assert sleeps.waits == [0.25]
+    assert len(server.requests) == 3  # one 429 plus two answers: the SDK retried nothing itself
+    assert result.usage.requests == 2
+
+
+def test_retry_after_ms_is_preferred(server: FakeOpenAIServer) -> None:
+    sleeps = Sleeps()
+    server.enqueue(
+        ServerReply(status=429, headers={"retry-after-ms": "40", "Retry-After": "9"}), ServerReply(CLAIMS_JSON)
+    )
+    server.enqueue(ServerReply(VERDICTS_JSON))
+    ContextRecall(make_llm(server, sleeps)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert sleeps.waits == [pytest.approx(0.04)]
+
+
+def test_server_error_then_success_uses_backoff(server: FakeOpenAIServer) -> None:
+    sleeps = Sleeps()
+    server.enqueue(ServerReply(status=500), ServerReply(CLAIMS_JSON), ServerReply(VERDICTS_JSON))
+    llm = make_llm(server, sleeps, retry_args={"initial_wait": 0.5, "jitter": 0.1})
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.value == 1.0
+    assert len(server.requests) == 3
+    assert len(sleeps.waits) == 1 and 0.5 <= sleeps.waits[0] <= 0.6
+
+
+def test_hung_request_times_out_and_is_retried(server: FakeOpenAIServer) -> None:
+    sleeps = Sleeps()
+    server.enqueue(ServerReply(CLAIMS_JSON, delay=30), ServerReply(CLAIMS_JSON), ServerReply(VERDICTS_JSON))
+    llm = make_llm(server, sleeps, retry_args={"request_timeout": 0.3})
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.value == 1.0
+    assert len(server.requests) == 3 and len(sleeps.waits) == 1
+
+
+def test_retries_exhausted_raise_with_the_last_error(server: FakeOpenAIServer) -> None:
+    sleeps = Sleeps()
+    server.enqueue(*[ServerReply(status=503)] * 3)
+    with pytest.raises(LLMRequestError, match="gave up after 3 attempts") as info:
+        ContextRecall(make_llm(server, sleeps)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert isinstance(info.value.__cause__, openai.InternalServerError)
+    assert len(server.requests) == 3  # max_attempts, not multiplied by the client's max_retries=5
+    assert len(sleeps.waits) == 2
+
+
+def test_hung_requests_exhaust_retries(server: FakeOpenAIServer) -> None:
+    server.enqueue(*[ServerReply(CLAIMS_JSON, delay=30)] * 2)
+    llm = make_llm(server, retry_args={"request_timeout": 0.2, "max_attempts": 2})
+    with pytest.raises(LLMRequestError) as info:
+        ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert isinstance(info.value.__cause__, openai.APITimeoutError)
+
+
+def test_client_errors_are_not_retried(server: FakeOpenAIServer) -> None:
+    server.enqueue(ServerReply(status=400))
+    with pytest.raises(LLMRequestError, match="not retryable") as info:
+        ContextRecall(make_llm(server)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert isinstance(info.value.__cause__, openai.BadRequestError)
+    assert len(server.requests) == 1
+
+
+def test_too_long_retry_after_stops_at_once(server: FakeOpenAIServer) -> None:
+    sleeps = Sleeps()
+    server.enqueue(ServerReply(status=429, headers={"Retry-After": "600"}))
+    with pytest.raises(LLMRequestError):
+        ContextRecall(make_llm(server, sleeps)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert len(server.requests) == 1 and sleeps.waits == []
+
+
+def test_total_time_budget_stops_retrying(server: FakeOpenAIServer) -> None:
+    server.enqueue(ServerReply(status=429, headers={"Retry-After": "5"}), ServerReply(CLAIMS_JSON))
+    llm = make_llm(server, retry_args={"total_timeout": 1.0, "max_attempts": 5})
+    with pytest.raises(LLMRequestError):
+        ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert len(server.requests) == 1
+
+
+def test_invalid_reply_from_the_server_is_repaired(server: FakeOpenAIServer) -> None:
+    server.enqueue(ServerReply("{not json"), ServerReply(CLAIMS_JSON), ServerReply(VERDICTS_JSON))
+    result = ContextRecall(make_llm(server)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.value == 1.0
+    assert server.requests[1]["messages"][-2] == {"role": "assistant", "content": "{not json"}
+
+
+def test_cut_off_reply_is_sent_back(server: FakeOpenAIServer) -> None:
+    server.enqueue(ServerReply('{"claims": ["Par', finish_reason="length"), ServerReply(CLAIMS_JSON))
+    server.enqueue(ServerReply(VERDICTS_JSON))
+    ContextRecall(make_llm(server)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert "token limit" in server.requests[1]["messages"][-1]["content"]
+
+
+def test_cache_answers_an_identical_second_run_without_requests(server: FakeOpenAIServer, tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    with ResponseCache(path) as cache:
+        metric = ContextRecall(make_llm(server, cache=cache))
+        first = metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+        sent = len(server.requests)
+        second = metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert sent == 2 and len(server.requests) == 2
+    assert second.value == first.value and second.evidence == first.evidence
+    assert second.usage.requests == 0 and second.usage.cached_requests == 2
+    assert first.usage.requests == 2 and first.usage.cached_requests == 0
+
+    # A new process with a different key and base URL replays the same answers: neither is in the key.
+    with FakeOpenAIServer() as other, ResponseCache(path, mode="replay-only") as replay:
+        client = openai.AsyncOpenAI(api_key="sk-another", base_url=other.base_url)
+        llm = OpenAILLM(client, "gpt-4o-mini", cache=replay)
+        third = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+        assert third.value == first.value and other.requests == []
+
+
+def test_replay_only_cache_raises_on_a_miss(server: FakeOpenAIServer, tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    with ResponseCache(path) as cache:
+        ContextRecall(make_llm(server, cache=cache)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    sent = len(server.requests)
+    with ResponseCache(path, mode="replay-only") as replay:
+        metric = ContextRecall(make_llm(server, cache=replay))
+        with pytest.raises(CacheMissError, match="replay-only"):
+            metric.score(reference="Something never asked.", retrieved_contexts=CONTEXTS)
+        with pytest.raises(CacheMissError):  # another model is another key
+            ContextRecall(make_llm(server, cache=replay, temperature=0.5)).score(
+                reference=REFERENCE, retrieved_contexts=CONTEXTS
+            )
+    assert len(server.requests) == sent
+
+
+def test_replay_only_needs_an_existing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigurationError, match="does not exist"):
+        ResponseCache(tmp_path / "missing.sqlite", mode="replay-only")
+
+
+def test_same_client_across_many_sync_calls_in_a_script(server: FakeOpenAIServer) -> None:
+    metric = ContextRecall(make_llm(server))
+    values = [metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS).value for _ in range(5)]
+    assert values == [0.5] * 5
+    assert len(server.requests) == 10
+
+
+async def test_same_client_across_sync_calls_inside_a_running_loop(server: FakeOpenAIServer) -> None:
+    metric = ContextRecall(make_llm(server), mode="single")
+    values = [metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS).value for _ in range(3)]
+    assert values == [0.5] * 3
+    batch = await asyncio.to_thread(
+        metric.batch_score, [{"reference": REFERENCE, "retrieved_contexts": CONTEXTS}] * 4, max_concurrency=4
+    )
+    assert [r.value for r in batch] == [0.5] * 4
+    result = await metric.ascore(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert isinstance(result.evidence, ClaimRecallEvidence) and result.value == 0.5
+
+
+def test_adapter_rejects_bad_clients_and_factory_builds_one(server: FakeOpenAIServer) -> None:
+    with pytest.raises(ConfigurationError, match="AsyncOpenAI"):
+        OpenAILLM(openai.OpenAI(api_key="x", base_url=server.base_url), "m")  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError):
+        OpenAILLM(openai.AsyncOpenAI(api_key="x", base_url=server.base_url), "m", output_mode="xml")  # type: ignore[arg-type]
+    llm = llm_factory("gpt-4o-mini", client=openai.AsyncOpenAI(api_key="x", base_url=server.base_url), seed=None)
+    assert llm.model_name == "gpt-4o-mini" and "seed" not in llm.sampling_params()
+    with pytest.raises(ConfigurationError):
+        llm_factory("m", provider="anthropic")
+
+
+def test_await_then_sync_score_inside_one_running_loop_does_not_deadlock(server: FakeOpenAIServer) -> None:
+    # A notebook: `await metric.ascore(...)` in one cell binds nothing to the notebook's loop, so a later
+    # `metric.score(...)` (which blocks that loop's thread while it waits) still gets its HTTP calls answered.
+    metric = ContextRecall(make_llm(server), mode="single")
+    values: list[float | None] = []
+
+    async def cell() -> None:
+        values.append((await metric.ascore(reference=REFERENCE, retrieved_contexts=CONTEXTS)).value)
+        values.append(metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS).value)
+
+    worker = threading.Thread(target=asyncio.run, args=(cell(),), daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    assert not worker.is_alive(), "score() after ascore() in one loop hung"
+    assert values == [0.5, 0.5]

@@ -1,0 +1,361 @@
+"""ContextRecall with the scripted FakeLLM: every branch, no network."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragrecall.errors import ConfigurationError, LLMOutputError, MissingFieldError
+from ragrecall.llm import FakeLLM, InvalidReplyError, LLMRequest, OfflineJudge, RepairsExhaustedError
+from ragrecall.metrics.context_recall import (
+    ClaimList,
+    ClaimRecallEvidence,
+    ContextRecall,
+    JudgedClaims,
+    LLMContextRecall,
+    SingleReply,
+)
+from ragrecall.results import MetricResult
+from ragrecall.usage import Usage
+
+REFERENCE = "Paris is the capital of France. The Eiffel Tower is 330 metres tall. Paris hosted the 1900 Olympics."
+CONTEXTS = ["Paris is the capital of France.", "The Eiffel Tower, in Paris, is 330 metres tall.", "Unrelated."]
+CLAIMS = ["Paris is the capital of France.", "The Eiffel Tower is 330 metres tall.", "Paris hosted the 1900 Olympics."]
+
+
+def verdict(claim: int, supported: bool, contexts: list[int], reason: str = "Because.") -> dict[str, Any]:
+    return {"claim": claim, "reason": reason, "supported": supported, "contexts": contexts}
+
+
+JUDGED = {"verdicts": [verdict(1, True, [1]), verdict(2, True, [2, 2]), verdict(3, False, [])]}
+
+
+def test_claims_mode_scores_supported_share_with_full_evidence() -> None:
+    llm = FakeLLM([{"claims": CLAIMS}, JUDGED], usage=Usage(requests=1, prompt_tokens=100, completion_tokens=20))
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS, id="q1")
+
+    assert result.status == "scored"
+    assert result.value == pytest.approx(2 / 3)
+    assert result.sample_id == "q1"
+    assert result.usage == Usage(requests=2, prompt_tokens=200, completion_tokens=40)
+    evidence = result.evidence
+    assert isinstance(evidence, ClaimRecallEvidence)
+    assert [c.claim for c in evidence.claims] == CLAIMS
+    assert [c.supported for c in evidence.claims] == [True, True, False]
+    assert [c.supporting_contexts for c in evidence.claims] == [[0], [1], []]  # 0-based, deduplicated
+    assert evidence.contexts_used == [0, 1]
+    assert evidence.context_utilisation == pytest.approx(2 / 3)
+    assert evidence.mode == "claims" and evidence.language == "en" and evidence.model == "fake"
+    assert evidence.prompt_versions == {
+        "decompose": "context_recall/decompose.en/1",
+        "judge": "context_recall/judge.en/1",
+    }
+
+    decompose, judge = llm.requests
+    assert decompose.output is ClaimList and decompose.task == "context_recall.decompose"
+    assert judge.output is JudgedClaims and judge.task == "context_recall.judge"
+    assert decompose.prompt_version == "context_recall/decompose.en/1"
+    assert decompose.messages[0]["role"] == "system" and REFERENCE not in decompose.messages[0]["content"]
+    assert REFERENCE in decompose.messages[-1]["content"]
+    user = judge.messages[-1]["content"]
+    assert "[1] Paris is the capital of France." in user and "[3] Unrelated." in user
+    assert "3. Paris hosted the 1900 Olympics." in user
+
+
+def test_result_with_claim_evidence_round_trips_through_json() -> None:
+    llm = FakeLLM([{"claims": CLAIMS}, JUDGED])
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    again = MetricResult.model_validate(json.loads(result.model_dump_json()))
+    assert isinstance(again.evidence, ClaimRecallEvidence)
+    assert again == result
+
+
+def test_fixed_instructions_come_first_and_do_not_change_between_samples() -> None:
+    llm = FakeLLM([{"claims": ["A."]}, {"verdicts": [verdict(1, False, [])]}] * 2)
+    metric = ContextRecall(llm)
+    metric.score(reference="Alpha is first.", retrieved_contexts=["x"])
+    metric.score(reference="Beta is second.", retrieved_contexts=["y"])
+    systems = [r.messages[0] for r in llm.requests]
+    assert systems[0] == systems[2] and systems[1] == systems[3]
+    assert all(m["role"] == "system" for m in systems)
+
+
+def test_single_mode_makes_one_call() -> None:
+    reply = {
+        "claims": [
+            {"claim": "Paris is the capital of France.", "reason": "Context 1.", "supported": True, "contexts": [1]},
+            {"claim": "Paris hosted the 1900 Olympics.", "reason": "Absent.", "supported": False, "contexts": [3]},
+        ]
+    }
+    llm = FakeLLM([reply])
+    result = ContextRecall(llm, mode="single").score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.value == 0.5
+    assert len(llm.requests) == 1
+    assert llm.requests[0].output is SingleReply and llm.requests[0].task == "context_recall.single"
+    assert isinstance(result.evidence, ClaimRecallEvidence)
+    assert result.evidence.prompt_versions == {"single": "context_recall/single.en/1"}
+    # An unsupported claim supports no context, whatever numbers came with it.
+    assert [c.supporting_contexts for c in result.evidence.claims] == [[0], []]
+    assert result.evidence.contexts_used == [0]
+
+
+def test_many_claims_are_judged_in_chunks_numbered_from_one() -> None:
+    claims = [f"Fact number {i} holds." for i in range(5)]
+
+    def respond(request: LLMRequest[Any]) -> dict[str, Any]:
+        if request.task == "context_recall.decompose":
+            return {"claims": claims}
+        chunk = request.inputs["claims"]
+        # Supported exactly when the fact number is even; verdicts returned in reverse order on purpose.
+        return {
+            "verdicts": [
+                verdict(i, int(c.split()[2]) % 2 == 0, [2] if int(c.split()[2]) % 2 == 0 else [])
+                for i, c in reversed(list(enumerate(chunk, 1)))
+            ]
+        }
+
+    llm = FakeLLM(respond)
+    result = ContextRecall(llm, claims_per_call=2).score(reference="x.", retrieved_contexts=["a", "b"])
+    judge_requests = [r for r in llm.requests if r.task == "context_recall.judge"]
+    assert [r.inputs["claims"] for r in judge_requests] == [claims[0:2], claims[2:4], claims[4:5]]
+    assert "1. Fact number 4 holds." in judge_requests[2].messages[-1]["content"]
+    assert result.value == pytest.approx(3 / 5)
+    assert isinstance(result.evidence, ClaimRecallEvidence)
+    assert [c.claim for c in result.evidence.claims] == claims
+    assert [c.supported for c in result.evidence.claims] == [True, False, True, False, True]
+
+
+def test_invalid_json_is_sent_back_and_repaired() -> None:
+    llm = FakeLLM(["Sure! Here are the claims: Paris...", {"claims": CLAIMS}, JUDGED])
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.value == pytest.approx(2 / 3)
+    assert result.usage.requests == 3
+    first, repair = llm.requests[0], llm.requests[1]
+    assert repair.messages[: len(first.messages)] == first.messages
+    assert repair.messages[-2] == {"role": "assistant", "content": "Sure! Here are the claims: Paris..."}
+    assert repair.messages[-1]["role"] == "user" and "not valid JSON" in repair.messages[-1]["content"]
+
+
+def test_off_schema_reply_is_repaired_with_the_field_named() -> None:
+    llm = FakeLLM([{"claim": CLAIMS}, {"claims": CLAIMS}, JUDGED])
+    ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert "claims" in llm.requests[1].messages[-1]["content"]
+    assert "schema" in llm.requests[1].messages[-1]["content"]
+
+
+def test_wrong_verdict_count_is_repaired() -> None:
+    short = {"verdicts": [verdict(1, True, [1]), verdict(2, True, [2])]}
+    llm = FakeLLM([{"claims": CLAIMS}, short, JUDGED])
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.value == pytest.approx(2 / 3)
+    problem = llm.requests[2].messages[-1]["content"]
+    assert "exactly one verdict for each claim 1..3" in problem and "got 2 verdict(s)" in problem
+
+
+def test_context_number_out_of_range_is_repaired() -> None:
+    bad = {"verdicts": [verdict(1, True, [4]), verdict(2, True, [2]), verdict(3, False, [])]}
+    llm = FakeLLM([{"claims": CLAIMS}, bad, JUDGED])
+    ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert "numbered 1..3" in llm.requests[2].messages[-1]["content"]
+
+
+def test_supported_without_context_is_repaired() -> None:
+    bad = {"verdicts": [verdict(1, True, []), verdict(2, True, [2]), verdict(3, False, [])]}
+    llm = FakeLLM([{"claims": CLAIMS}, bad, JUDGED])
+    ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert "cites no context" in llm.requests[2].messages[-1]["content"]
+
+
+def test_exhausted_repair_budget_raises_with_the_cause() -> None:
+    llm = FakeLLM(["nope"] * 3, usage=Usage(requests=1, prompt_tokens=7))
+    with pytest.raises(LLMOutputError) as info:
+        ContextRecall(llm, max_repairs=2).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    exc = info.value
+    assert isinstance(exc, RepairsExhaustedError)
+    assert exc.attempts == 3 and exc.usage == Usage(requests=3, prompt_tokens=21)
+    assert "after 3 attempts" in str(exc) and "not valid JSON" in str(exc)
+    assert isinstance(exc.__cause__, InvalidReplyError)
+    assert len(llm.requests) == 3
+
+
+def test_exhausted_repair_budget_is_a_recorded_failure_in_a_batch() -> None:
+    def respond(request: LLMRequest[Any]) -> Any:
+        if request.inputs.get("reference") == "Broken.":
+            return {"claims": ["ok"], "extra": 1}
+        if request.task == "context_recall.decompose":
+            return {"claims": ["Fine."]}
+        return {"verdicts": [verdict(1, True, [1])]}
+
+    metric = ContextRecall(FakeLLM(respond), max_repairs=1)
+    results = metric.batch_score(
+        [
+            {"id": 1, "reference": "Fine.", "retrieved_contexts": ["Fine."]},
+            {"id": 2, "reference": "Broken.", "retrieved_contexts": ["x"]},
+        ]
+    )
+    assert [r.status for r in results] == ["scored", "failed"]
+    failure = results[1].failure
+    assert failure is not None and failure.type == "RepairsExhaustedError"
+    assert "after 2 attempts" in failure.message and "extra" in failure.message
+    assert results[1].value is None
+
+
+def test_zero_repairs_means_one_attempt() -> None:
+    llm = FakeLLM(["nope", {"claims": CLAIMS}])
+    with pytest.raises(RepairsExhaustedError):
+        ContextRecall(llm, max_repairs=0).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert len(llm.requests) == 1
+
+
+@pytest.mark.parametrize("reference", ["", "   \n "])
+def test_blank_reference_is_unscorable_without_a_call(reference: str) -> None:
+    llm = FakeLLM([])
+    result = ContextRecall(llm).score(reference=reference, retrieved_contexts=CONTEXTS)
+    assert result.status == "unscorable" and result.value is None
+    assert result.reason is not None and "empty" in result.reason
+    assert llm.requests == []
+
+
+def test_empty_retrieval_scores_zero_without_a_call() -> None:
+    llm = FakeLLM([])
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=[])
+    assert result.status == "scored" and result.value == 0.0
+    assert llm.requests == [] and result.usage == Usage()
+    assert isinstance(result.evidence, ClaimRecallEvidence) and result.evidence.context_utilisation is None
+
+
+def test_no_claims_found_is_unscorable() -> None:
+    llm = FakeLLM([{"claims": []}])
+    result = ContextRecall(llm).score(reference="Hmm.", retrieved_contexts=CONTEXTS)
+    assert result.status == "unscorable" and result.reason is not None and "no claims" in result.reason
+    assert len(llm.requests) == 1
+
+
+def test_missing_fields_are_input_errors() -> None:
+    metric = ContextRecall(FakeLLM([]))
+    with pytest.raises(MissingFieldError, match="retrieved_contexts"):
+        metric.score(reference=REFERENCE)
+    with pytest.raises(MissingFieldError, match="reference"):
+        metric.score(retrieved_contexts=CONTEXTS)
+
+
+def test_chinese_reference_uses_chinese_prompts_and_keeps_chinese_claims() -> None:
+    reference = "巴黎是法国的首都。埃菲尔铁塔高330米。"
+    claims = ["巴黎是法国的首都。", "埃菲尔铁塔高330米。"]
+    llm = FakeLLM(
+        [{"claims": claims}, {"verdicts": [verdict(1, True, [1], "上下文1说明了这一点。"), verdict(2, False, [])]}]
+    )
+    result = ContextRecall(llm).score(reference=reference, retrieved_contexts=["巴黎是法国的首都和最大城市。"])
+    assert result.value == 0.5
+    assert isinstance(result.evidence, ClaimRecallEvidence)
+    assert result.evidence.language == "zh"
+    assert result.evidence.prompt_versions["decompose"] == "context_recall/decompose.zh/1"
+    assert [c.claim for c in result.evidence.claims] == claims
+    assert "参考答案" in llm.requests[0].messages[-1]["content"]
+    assert "上下文" in llm.requests[1].messages[-1]["content"]
+
+
+@pytest.mark.parametrize(
+    ("language", "reference", "expected"),
+    [
+        ("auto", "The capital is Paris.", "en"),
+        ("auto", "首都是巴黎。", "zh"),
+        ("auto", "The term 首都 means capital city in English.", "en"),
+        ("auto", "東京は日本の首都です。", "en"),  # Japanese: English instructions, claims stay Japanese
+        ("zh", "The capital is Paris.", "zh"),
+        ("en", "首都是巴黎。", "en"),
+    ],
+)
+def test_language_choice(language: str, reference: str, expected: str) -> None:
+    assert ContextRecall(FakeLLM([]), language=language).language_of(reference) == expected
+
+
+def test_custom_prompt_text_and_path(tmp_path: Path) -> None:
+    text = "---\nversion: mine/2\n---\n[system]\nSplit it. Reply in JSON.\n[user]\nText: {{reference}}"
+    path = tmp_path / "judge.md"
+    path.write_text("Judge these in JSON.\n{{contexts}}\n---\n{{claims}}", encoding="utf-8")
+    llm = FakeLLM([{"claims": ["A."]}, {"verdicts": [verdict(1, True, [1])]}])
+    metric = ContextRecall(llm, prompts={"decompose": text, "judge": str(path)})
+    result = metric.score(reference="A.", retrieved_contexts=["A."])
+    assert llm.requests[0].messages == (
+        {"role": "system", "content": "Split it. Reply in JSON."},
+        {"role": "user", "content": "Text: A."},
+    )
+    assert llm.requests[0].prompt_version == "mine/2"
+    assert llm.requests[1].messages[0]["content"].startswith("Judge these in JSON.\n[1] A.")
+    assert isinstance(result.evidence, ClaimRecallEvidence)
+    assert result.evidence.prompt_versions["judge"].startswith("custom:")
+
+
+def test_custom_prompt_missing_a_placeholder_is_rejected() -> None:
+    with pytest.raises(ConfigurationError, match=r"\{\{claims\}\}"):
+        ContextRecall(FakeLLM([]), prompts={"judge": "Judge {{contexts}} in JSON."})
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"mode": "both"},
+        {"language": "fr"},
+        {"claims_per_call": 0},
+        {"max_repairs": -1},
+        {"max_repairs": True},
+        {"prompts": {"decomposition": "x {{reference}}"}},
+    ],
+)
+def test_bad_settings_are_rejected(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(ConfigurationError):
+        ContextRecall(FakeLLM([]), **kwargs)
+
+
+def test_llm_must_follow_the_protocol() -> None:
+    with pytest.raises(ConfigurationError, match="LLM"):
+        ContextRecall(object())  # type: ignore[arg-type]
+
+
+def test_alias_and_settings() -> None:
+    assert LLMContextRecall is ContextRecall
+    settings = ContextRecall(FakeLLM([], model_name="m"), mode="single").settings()
+    assert settings["model"] == "m" and settings["mode"] == "single"
+    assert settings["prompt_versions"]["single.zh"] == "context_recall/single.zh/1"
+
+
+@pytest.mark.parametrize("mode", ["claims", "single"])
+def test_offline_judge_scores_sensibly(mode: str) -> None:
+    metric = ContextRecall(OfflineJudge(), mode=mode)  # type: ignore[arg-type]
+    result = metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.value == pytest.approx(2 / 3)
+    assert isinstance(result.evidence, ClaimRecallEvidence)
+    assert result.evidence.contexts_used == [0, 1]
+    zh = metric.score(reference="巴黎是法国的首都。埃菲尔铁塔高330米。", retrieved_contexts=["巴黎是法国的首都。"])
+    assert zh.value == 0.5
+
+
+def test_offline_judge_rejects_unknown_tasks_and_bad_thresholds() -> None:
+    with pytest.raises(ConfigurationError):
+        OfflineJudge().answer("summarise", {})
+    with pytest.raises(ConfigurationError):
+        OfflineJudge(threshold=0)
+
+
+async def test_ascore_and_repeated_sync_score_inside_a_running_loop() -> None:
+    metric = ContextRecall(OfflineJudge())
+    first = await metric.ascore(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    again = [metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS) for _ in range(3)]
+    assert [r.value for r in again] == [first.value] * 3
+    assert asyncio.get_running_loop().is_running()
+
+
+async def test_abatch_score_keeps_order() -> None:
+    metric = ContextRecall(OfflineJudge(), mode="single")
+    samples = [
+        {"id": i, "reference": "Paris is in France.", "retrieved_contexts": ctx}
+        for i, ctx in enumerate([["Paris is in France."], ["Nothing here."], []])
+    ]
+    results = await metric.abatch_score(samples, max_concurrency=2)
+    assert [r.sample_id for r in results] == [0, 1, 2]
+    assert [r.value for r in results] == [1.0, 0.0, 0.0]
