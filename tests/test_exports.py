@@ -35,6 +35,8 @@ EXPECTED = {
     "OfflineJudge",
     "OpenAILLM",
     "RagrecallError",
+    "RankingEvidence",
+    "RankingMetric",
     "ResponseCache",
     "RetryPolicy",
     "Sample",
@@ -47,7 +49,12 @@ EXPECTED = {
     "compare",
     "demo_dataset",
     "evaluate",
+    "evaluate_run",
     "llm_factory",
+    "parse_measure",
+    "parse_ranking",
+    "read_qrels",
+    "read_run",
 }
 
 
@@ -63,3 +70,28 @@ def test_error_tree() -> None:
     assert issubclass(ragrecall.InputError, ValueError)
     for name in ("InputError", "LLMError", "FileFormatError", "ConfigurationError", "CacheMissError"):
         assert issubclass(getattr(ragrecall, name), ragrecall.RagrecallError)
+
+
+def test_dir_lists_public_names() -> None:
+    assert set(ragrecall.__all__) <= set(dir(ragrecall))
+
+
+def test_importing_the_package_or_ranking_does_not_load_the_llm_stack() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, ragrecall, ragrecall.ranking\n"
+        "from ragrecall import Sample, IDBasedContextRecall, NonLLMContextRecall, evaluate_run\n"
+        "assert 'openai' not in sys.modules, 'openai was imported'\n"
+        "from ragrecall import ContextRecall\n"
+        "assert 'openai' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_unknown_attribute_is_an_attribute_error() -> None:
+    import pytest
+
+    with pytest.raises(AttributeError, match="has no attribute 'nope'"):
+        _ = ragrecall.nope  # type: ignore[attr-defined]

@@ -84,3 +84,33 @@ def test_usage_adds_up() -> None:
 def test_repr_shows_value_or_state() -> None:
     assert repr(MetricResult.scored("m", 0.5)) == "MetricResult(m=0.5000)"
     assert "unscorable (nothing)" in repr(MetricResult.unscorable("m", "nothing"))
+
+
+def test_unknown_evidence_kind_keeps_its_fields() -> None:
+    data = {"metric": "mine", "status": "scored", "value": 1.0, "evidence": {"kind": "my_metric", "hits": [1, 2]}}
+    result = MetricResult.model_validate(data)
+    assert result.evidence is not None and result.evidence.model_dump() == {"kind": "my_metric", "hits": [1, 2]}
+
+
+def test_lazily_imported_evidence_kinds_are_restored_in_a_fresh_interpreter() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys\n"
+        "from ragrecall.results import MetricResult\n"
+        "assert 'ragrecall.metrics.context_recall' not in sys.modules\n"
+        "r = MetricResult.model_validate_json(sys.stdin.read())\n"
+        "print(type(r.evidence).__name__)\n"
+    )
+    from ragrecall import ClaimRecallEvidence, ClaimVerdict
+
+    evidence = ClaimRecallEvidence(
+        mode="claims",
+        language="en",
+        model="m",
+        claims=[ClaimVerdict(claim="c", supported=True, supporting_contexts=[0], reason="r")],
+    )
+    payload = MetricResult.scored("context_recall", 1.0, evidence).model_dump_json()
+    done = subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "ClaimRecallEvidence"

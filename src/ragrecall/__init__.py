@@ -1,48 +1,73 @@
 """ragrecall: measure how well the retrieval step of a RAG pipeline finds what it should.
 
-The public names are listed in ``__all__`` (pinned by a test); everything else is private.
+The public names are listed in ``__all__`` (pinned by a test); everything else is private. Names are
+imported on first use, so ``import ragrecall.ranking`` does not load the LLM stack.
 """
 
-from .dataset import Dataset
-from .demo import demo_dataset
-from .errors import (
-    CacheMissError,
-    CheckpointError,
-    ConfigurationError,
-    FileFormatError,
-    InputError,
-    InvalidSampleError,
-    LLMError,
-    LLMOutputError,
-    LLMRequestError,
-    MissingFieldError,
-    RagrecallError,
-)
-from .evaluation import Comparison, EvaluationResult, aevaluate, compare, evaluate
-from .llm import FakeLLM, OfflineJudge, OpenAILLM, ResponseCache, RetryPolicy, llm_factory
-from .metrics import (
-    ClaimRecallEvidence,
-    ClaimVerdict,
-    ContextRecall,
-    IDBasedContextRecall,
-    LLMContextRecall,
-    Metric,
-    NonLLMContextRecall,
-    SyncMetric,
-)
-from .results import (
-    ContextMatch,
-    Evidence,
-    Failure,
-    FoundID,
-    IDRecallEvidence,
-    MetricResult,
-    StringRecallEvidence,
-)
-from .schema import Sample, SingleTurnSample
-from .usage import Usage
+from typing import TYPE_CHECKING
+
+from ._lazy import lazy_exports
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    # schema and data
+    "Sample": ".schema",
+    "SingleTurnSample": ".schema",
+    "Dataset": ".dataset",
+    "demo_dataset": ".demo",
+    # results
+    "MetricResult": ".results",
+    "Evidence": ".results",
+    "Failure": ".results",
+    "FoundID": ".results",
+    "IDRecallEvidence": ".results",
+    "ContextMatch": ".results",
+    "StringRecallEvidence": ".results",
+    "Usage": ".usage",
+    # errors
+    "RagrecallError": ".errors",
+    "InputError": ".errors",
+    "InvalidSampleError": ".errors",
+    "MissingFieldError": ".errors",
+    "FileFormatError": ".errors",
+    "CheckpointError": ".errors",
+    "ConfigurationError": ".errors",
+    "LLMError": ".errors",
+    "LLMRequestError": ".errors",
+    "LLMOutputError": ".errors",
+    "CacheMissError": ".errors",
+    # metrics
+    "Metric": ".metrics",
+    "SyncMetric": ".metrics",
+    "IDBasedContextRecall": ".metrics",
+    "NonLLMContextRecall": ".metrics",
+    "ContextRecall": ".metrics",
+    "LLMContextRecall": ".metrics",
+    "ClaimRecallEvidence": ".metrics",
+    "ClaimVerdict": ".metrics",
+    # LLM path
+    "FakeLLM": ".llm",
+    "OfflineJudge": ".llm",
+    "OpenAILLM": ".llm",
+    "ResponseCache": ".llm",
+    "RetryPolicy": ".llm",
+    "llm_factory": ".llm",
+    # ranking
+    "RankingMetric": ".ranking",
+    "RankingEvidence": ".ranking",
+    "evaluate_run": ".ranking",
+    "parse_measure": ".ranking",
+    "parse_ranking": ".ranking",
+    "read_qrels": ".ranking",
+    "read_run": ".ranking",
+    # batch evaluation
+    "evaluate": ".evaluation",
+    "aevaluate": ".evaluation",
+    "EvaluationResult": ".evaluation",
+    "Comparison": ".evaluation",
+    "compare": ".evaluation",
+}
 
 __all__ = [
     "CacheMissError",
@@ -75,6 +100,8 @@ __all__ = [
     "OfflineJudge",
     "OpenAILLM",
     "RagrecallError",
+    "RankingEvidence",
+    "RankingMetric",
     "ResponseCache",
     "RetryPolicy",
     "Sample",
@@ -87,5 +114,61 @@ __all__ = [
     "compare",
     "demo_dataset",
     "evaluate",
+    "evaluate_run",
     "llm_factory",
+    "parse_measure",
+    "parse_ranking",
+    "read_qrels",
+    "read_run",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+
+if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names resolve lazily
+    from .dataset import Dataset
+    from .demo import demo_dataset
+    from .errors import (
+        CacheMissError,
+        CheckpointError,
+        ConfigurationError,
+        FileFormatError,
+        InputError,
+        InvalidSampleError,
+        LLMError,
+        LLMOutputError,
+        LLMRequestError,
+        MissingFieldError,
+        RagrecallError,
+    )
+    from .evaluation import Comparison, EvaluationResult, aevaluate, compare, evaluate
+    from .llm import FakeLLM, OfflineJudge, OpenAILLM, ResponseCache, RetryPolicy, llm_factory
+    from .metrics import (
+        ClaimRecallEvidence,
+        ClaimVerdict,
+        ContextRecall,
+        IDBasedContextRecall,
+        LLMContextRecall,
+        Metric,
+        NonLLMContextRecall,
+        SyncMetric,
+    )
+    from .ranking import (
+        RankingEvidence,
+        RankingMetric,
+        evaluate_run,
+        parse_measure,
+        parse_ranking,
+        read_qrels,
+        read_run,
+    )
+    from .results import (
+        ContextMatch,
+        Evidence,
+        Failure,
+        FoundID,
+        IDRecallEvidence,
+        MetricResult,
+        StringRecallEvidence,
+    )
+    from .schema import Sample, SingleTurnSample
+    from .usage import Usage

@@ -14,6 +14,7 @@ they are registered on definition so that a result read back from JSON gets its 
 
 from __future__ import annotations
 
+import importlib
 import math
 import traceback as _traceback
 from typing import Any, ClassVar, Literal
@@ -36,10 +37,21 @@ __all__ = [
 Status = Literal["scored", "unscorable", "failed"]
 
 
-class Evidence(BaseModel):
-    """Base of the per-metric evidence records; ``kind`` names the record type."""
+# Where the evidence kinds of lazily imported modules are defined, so reading JSON can find their classes.
+_KIND_MODULES = {
+    "claim_recall": "ragrecall.metrics.context_recall",
+    "ranking": "ragrecall.ranking.metric",
+    "parsed_ranking": "ragrecall.ranking.parse_ranking",
+}
 
-    model_config = ConfigDict(frozen=True)
+
+class Evidence(BaseModel):
+    """Base of the per-metric evidence records; ``kind`` names the record type.
+
+    Evidence of a kind no class is registered for (a user's own metric) keeps its fields as extra data.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="allow")
 
     kind: str
     """Discriminator naming the evidence type."""
@@ -61,7 +73,10 @@ class Evidence(BaseModel):
     def parse_any(cls, data: Any) -> Any:
         """Turn a dict carrying a registered ``kind`` into an instance of that evidence class."""
         if isinstance(data, dict):
-            target = Evidence._registry.get(str(data.get("kind")))
+            kind = str(data.get("kind"))
+            if kind not in Evidence._registry and kind in _KIND_MODULES:
+                importlib.import_module(_KIND_MODULES[kind])
+            target = Evidence._registry.get(kind)
             if target is not None:
                 return target.model_validate(data)
         return data

@@ -1,9 +1,21 @@
-"""Metric classes: one module per metric family, on a shared base."""
+"""Metric classes: one module per metric family, on a shared base (names load on first use)."""
 
-from .base import Metric, SampleLike, SyncMetric
-from .context_recall import ClaimRecallEvidence, ClaimVerdict, ContextRecall, LLMContextRecall
-from .id_recall import IDBasedContextRecall
-from .string_recall import SCORERS, NonLLMContextRecall
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    "Metric": ".base",
+    "SampleLike": ".base",
+    "SyncMetric": ".base",
+    "IDBasedContextRecall": ".id_recall",
+    "SCORERS": ".string_recall",
+    "NonLLMContextRecall": ".string_recall",
+    "ClaimRecallEvidence": ".context_recall",
+    "ClaimVerdict": ".context_recall",
+    "ContextRecall": ".context_recall",
+    "LLMContextRecall": ".context_recall",
+}
 
 __all__ = [
     "SCORERS",
@@ -17,3 +29,11 @@ __all__ = [
     "SampleLike",
     "SyncMetric",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+
+if TYPE_CHECKING:
+    from .base import Metric, SampleLike, SyncMetric
+    from .context_recall import ClaimRecallEvidence, ClaimVerdict, ContextRecall, LLMContextRecall
+    from .id_recall import IDBasedContextRecall
+    from .string_recall import SCORERS, NonLLMContextRecall

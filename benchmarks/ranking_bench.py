@@ -1,0 +1,188 @@
+"""Benchmark: ragrecall.ranking against pytrec_eval and ranx on synthetic TREC files.
+
+    python benchmarks/ranking_bench.py generate --queries 5000 --docs 100 --out /tmp/bench-small
+    python benchmarks/ranking_bench.py compare --data /tmp/bench-small [--ranx-python /path/to/python]
+
+``generate`` writes ``qrels.txt`` (about 5 relevant documents per query, grades 1-3, plus a few judged 0) and
+``run.txt`` (``docs`` documents per query, grouped by query, scores descending, as retrieval systems write
+them; about 1% of scores are repeated so ties occur). ``compare`` runs each tool in its own process, timing
+from process start to exit (interpreter start included), and reports per tool: reading time, computing time,
+queries per second (end to end), peak resident memory. Measures: Recall@10, Recall@100, P@10, RR@10, AP,
+nDCG@10 (pytrec_eval has no RR@10 and computes recip_rank, which costs the same).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+MEASURES = ["Recall@10", "Recall@100", "P@10", "RR@10", "AP", "nDCG@10"]
+
+
+def generate(queries: int, docs: int, out: Path, seed: int = 0) -> None:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pacsv
+
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    collection = 8_800_000
+    n = queries * docs
+    qids = np.repeat(np.arange(1000, 1000 + queries), docs)
+    # Distinct within a query (a random start plus a stride), overlapping at random across queries.
+    starts = np.repeat(rng.integers(0, collection, queries), docs)
+    doc_ids = (starts + np.tile(np.arange(docs), queries) * 8803) % collection
+    scores = np.sort(rng.gamma(2.0, 3.0, (queries, docs)).astype(np.float32), axis=1)[:, ::-1].ravel()
+    scores = np.round(scores.astype(np.float64), 4)  # rounding creates ties, as real systems print
+    ranks = np.tile(np.arange(1, docs + 1), queries)
+    run = pa.table(
+        {
+            "q": pa.array(qids).cast(pa.string()),
+            "q0": pa.array(np.full(n, "Q0")),
+            "d": pc.binary_join_element_wise("D", pa.array(doc_ids).cast(pa.string()), ""),
+            "r": pa.array(ranks),
+            "s": pa.array(scores),
+            "t": pa.array(np.full(n, "bench")),
+        }
+    )
+    options = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
+    pacsv.write_csv(run, out / "run.txt", options)
+    # Judgments: ~5 relevant per query, most of them retrieved (drawn from the run), some not.
+    per_query = 7
+    pick = rng.integers(0, docs, (queries, per_query)) + np.arange(queries)[:, None] * docs
+    judged_docs = doc_ids[pick.ravel()]
+    from_outside = rng.random(queries * per_query) < 0.25
+    judged_docs = np.where(from_outside, rng.integers(0, collection, queries * per_query), judged_docs)
+    grades = rng.choice([0, 1, 1, 2, 2, 3], queries * per_query)
+    qrels = pa.table(
+        {
+            "q": pa.array(np.repeat(np.arange(1000, 1000 + queries), per_query)).cast(pa.string()),
+            "z": pa.array(np.zeros(queries * per_query, dtype=np.int64)),
+            "d": pc.binary_join_element_wise("D", pa.array(judged_docs).cast(pa.string()), ""),
+            "g": pa.array(grades),
+        }
+    )
+    # drop repeated (query, doc) judgments
+    frame = qrels.group_by(["q", "d"], use_threads=False).aggregate([("g", "max"), ("z", "min")])
+    qrels = pa.table({"q": frame["q"], "z": frame["z_min"], "d": frame["d"], "g": frame["g_max"]})
+    pacsv.write_csv(qrels, out / "qrels.txt", options)
+
+
+# -- one tool per process -----------------------------------------------------------------------------------
+
+
+def child(tool: str, data: Path) -> None:
+    t0 = time.perf_counter()
+    qrels_path, run_path = str(data / "qrels.txt"), str(data / "run.txt")
+    report: dict[str, float | str | int] = {"tool": tool}
+    if tool.startswith("ragrecall"):
+        from ragrecall.ranking import evaluate_run, read_qrels, read_run
+
+        report["import_s"] = round(time.perf_counter() - t0, 3)  # mostly the parent package's openai import
+        engine = "plain" if tool == "ragrecall-plain" else "arrow"
+        qrels = read_qrels(qrels_path, engine=engine)  # type: ignore[arg-type]
+        run = read_run(run_path, engine=engine)  # type: ignore[arg-type]
+        t1 = time.perf_counter()
+        result = evaluate_run(qrels, run, MEASURES)
+        t2 = time.perf_counter()
+        report["queries"] = len(result.query_ids)
+        report["means"] = json.dumps({k: round(v, 6) for k, v in result.means.items()})
+    elif tool == "pytrec_eval":
+        import pytrec_eval
+
+        report["import_s"] = round(time.perf_counter() - t0, 3)
+        with open(qrels_path) as f:
+            qrels = pytrec_eval.parse_qrel(f)
+        with open(run_path) as f:
+            run = pytrec_eval.parse_run(f)
+        t1 = time.perf_counter()
+        evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"recall.10,100", "P.10", "recip_rank", "map", "ndcg_cut.10"})
+        per_query = evaluator.evaluate(run)
+        t2 = time.perf_counter()
+        names = ["recall_10", "recall_100", "P_10", "recip_rank", "map", "ndcg_cut_10"]
+        report["queries"] = len(per_query)
+        report["means"] = json.dumps(
+            {n: round(sum(v[n] for v in per_query.values()) / len(per_query), 6) for n in names}
+        )
+    elif tool == "ranx":
+        from ranx import Qrels, Run, evaluate
+
+        names = ["recall@10", "recall@100", "precision@10", "mrr@10", "map", "ndcg@10"]
+        tiny_q = Qrels({"q": {"a": 1}})
+        tiny_r = Run({"q": {"a": 1.0, "b": 0.5}})
+        tw = time.perf_counter()
+        evaluate(tiny_q, tiny_r, names)  # JIT compilation
+        report["jit_warmup_s"] = round(time.perf_counter() - tw, 3)
+        t0 += time.perf_counter() - tw  # reading time below excludes the warm-up; end to end keeps it
+        qrels = Qrels.from_file(qrels_path, kind="trec")
+        run = Run.from_file(run_path, kind="trec")
+        t1 = time.perf_counter()
+        means = evaluate(qrels, run, names)
+        t2 = time.perf_counter()
+        report["queries"] = len(run)
+        report["means"] = json.dumps({k: round(float(v), 6) for k, v in means.items()})
+    else:
+        raise SystemExit(f"unknown tool {tool}")
+    report["read_s"] = round(t1 - t0, 3)
+    report["compute_s"] = round(t2 - t1, 3)
+    print(json.dumps(report))
+
+
+def compare(data: Path, tools: list[str], ranx_python: str | None) -> list[dict[str, object]]:
+    rows = []
+    for tool in tools:
+        python = ranx_python if tool == "ranx" and ranx_python else sys.executable
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            [python, os.path.abspath(__file__), "child", "--tool", tool, "--data", str(data)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stdout is not None
+        output = proc.stdout.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        if status != 0:
+            rows.append({"tool": tool, "error": f"exit status {status}"})
+            continue
+        row = json.loads(output.strip().splitlines()[-1])
+        row["end_to_end_s"] = round(wall, 3)
+        row["peak_rss_mb"] = round(usage.ru_maxrss / 1024, 1)
+        row["qps_end_to_end"] = round(int(row["queries"]) / wall, 1)
+        row["qps_compute"] = round(int(row["queries"]) / max(float(row["compute_s"]), 1e-9), 1)
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("generate")
+    g.add_argument("--queries", type=int, required=True)
+    g.add_argument("--docs", type=int, required=True)
+    g.add_argument("--out", type=Path, required=True)
+    c = sub.add_parser("compare")
+    c.add_argument("--data", type=Path, required=True)
+    c.add_argument("--tools", default="ragrecall,ragrecall-plain,pytrec_eval,ranx")
+    c.add_argument("--ranx-python", default=None, help="a Python with ranx installed, if not this one")
+    k = sub.add_parser("child")
+    k.add_argument("--tool", required=True)
+    k.add_argument("--data", type=Path, required=True)
+    args = parser.parse_args()
+    if args.command == "generate":
+        generate(args.queries, args.docs, args.out)
+    elif args.command == "compare":
+        compare(args.data, args.tools.split(","), args.ranx_python)
+    else:
+        child(args.tool, args.data)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+"""Ranking measures of the IR literature, computed as trec_eval computes them.
+
+Measures are small value objects (``nDCG@10``, ``AP``, ``Recall(rel=2)@100``, ``F(beta=2)@5``) that
+:func:`parse_measure` also reads from strings. :func:`evaluate_run` scores a whole run against judgments
+(dicts, or TREC files read by :func:`read_run` / :func:`read_qrels`); :class:`RankingMetric` scores one
+:class:`~ragrecall.Sample` like every other metric; :func:`parse_ranking` reads the ranking an LLM reranker
+wrote.
+"""
+
+from ._measure import Measure
+from ._parse import MEASURES, parse_measure
+from ._table import Qrels, Run
+from .ap import AP, AveragePrecision
+from .err import ERR, ExpectedReciprocalRank
+from .evaluate import RunEvaluation, evaluate_run
+from .extrr import ExtendedReciprocalRank, ExtRR
+from .fmeasure import F, FMeasure
+from .metric import RankedItem, RankingEvidence, RankingMetric
+from .ndcg import NDCG, nDCG
+from .parse_ranking import ParsedRanking, parse_ranking
+from .precision import P, Precision
+from .recall import Recall, RecallMeasure
+from .rprec import Rprec, RPrecision
+from .rr import RR, ReciprocalRank
+from .success import Success, SuccessMeasure
+from .trec_io import read_qrels, read_run, write_qrels, write_run
+
+__all__ = [
+    "AP",
+    "ERR",
+    "MEASURES",
+    "NDCG",
+    "RR",
+    "AveragePrecision",
+    "ExpectedReciprocalRank",
+    "ExtRR",
+    "ExtendedReciprocalRank",
+    "F",
+    "FMeasure",
+    "Measure",
+    "P",
+    "ParsedRanking",
+    "Precision",
+    "Qrels",
+    "RPrecision",
+    "RankedItem",
+    "RankingEvidence",
+    "RankingMetric",
+    "Recall",
+    "RecallMeasure",
+    "ReciprocalRank",
+    "Rprec",
+    "Run",
+    "RunEvaluation",
+    "Success",
+    "SuccessMeasure",
+    "evaluate_run",
+    "nDCG",
+    "parse_measure",
+    "parse_ranking",
+    "read_qrels",
+    "read_run",
+    "write_qrels",
+    "write_run",
+]

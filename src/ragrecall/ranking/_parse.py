@@ -1,0 +1,180 @@
+"""Read measure strings such as ``nDCG@10``, ``F(beta=2)@5``, ``RR(rel=2)`` or trec_eval's ``ndcg_cut_10``.
+
+A small hand-written parser (a regular-expression tokenizer and a recursive reading of one grammar rule),
+never ``eval``::
+
+    measure := NAME [ "(" param { "," param } ")" ] [ "@" INTEGER ]
+    param   := NAME "=" ( INTEGER | NUMBER | NAME | QUOTED )
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from ..errors import ConfigurationError
+from ._measure import Measure
+from .ap import AP
+from .err import ERR
+from .extrr import ExtRR
+from .fmeasure import F
+from .ndcg import nDCG
+from .precision import P
+from .recall import Recall
+from .rprec import Rprec
+from .rr import RR
+from .success import Success
+
+__all__ = ["MEASURES", "parse_measure"]
+
+MEASURES: dict[str, Measure] = {m.NAME: m for m in (Recall, P, F, RR, Success, AP, nDCG, ERR, Rprec, ExtRR)}
+"""Every measure by its canonical name, with default parameters."""
+
+# Other spellings people write; matched case-sensitively like the canonical names.
+_ALIASES: dict[str, Measure] = {
+    "R": Recall,
+    "MRR": RR,
+    "MAP": AP,
+    "NDCG": nDCG,
+    "ndcg": nDCG,
+    "HitRate": Success,
+    "Hit_Rate": Success,
+    "recip_rank": RR,
+    "map": AP,
+    "set_P": P,
+    "set_recall": Recall,
+}
+
+# trec_eval's names with a cutoff suffix: P_10, P.10, recall_100, ndcg_cut_10, map_cut_100, success_1.
+_TREC_CUTOFF = {"P": P, "recall": Recall, "ndcg_cut": nDCG, "map_cut": AP, "success": Success}
+_TREC_RE = re.compile(r"^(P|recall|ndcg_cut|map_cut|success)[_.](\d+)$")
+
+_TOKEN_RE = re.compile(
+    r"""\s*(?:
+        (?P<number>[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)
+      | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+      | (?P<quoted>'[^']*'|"[^"]*")
+      | (?P<punct>[()@,=])
+    )""",
+    re.VERBOSE,
+)
+
+
+def parse_measure(text: str | Measure) -> Measure:
+    """Turn a measure string into a :class:`Measure`; a Measure is returned as is.
+
+    Accepts the canonical form that ``str(measure)`` prints (``nDCG@10``, ``AP(rel=2)@100``,
+    ``F(beta=0.5)@5``, ``nDCG(gain=exp)@10``, ``ERR(g_max=3)@20``), a few common aliases (``MRR``, ``MAP``,
+    ``R@10``, ``HitRate@10``) and trec_eval's names (``P_10``, ``recall_100``, ``ndcg_cut_10``, ``map``,
+    ``map_cut_100``, ``recip_rank``, ``success_10``).
+
+    Raises:
+        ConfigurationError: the string is malformed, names an unknown measure or parameter, or gives a bad
+            value; the message points at the problem.
+    """
+    if isinstance(text, Measure):
+        return text
+    if not isinstance(text, str):
+        raise ConfigurationError(f"expected a measure string such as 'nDCG@10', got {text!r}")
+    source = text.strip()
+    trec = _TREC_RE.match(source)
+    if trec:
+        measure = _TREC_CUTOFF[trec.group(1)] @ int(trec.group(2))
+        measure.check_usable()
+        return measure
+    tokens = _tokenize(source)
+    reader = _Reader(source, tokens)
+    measure = reader.measure()
+    measure.check_usable()
+    return measure
+
+
+def _tokenize(text: str) -> list[tuple[str, str, int]]:
+    tokens: list[tuple[str, str, int]] = []
+    pos = 0
+    while pos < len(text):
+        match = _TOKEN_RE.match(text, pos)
+        if match is None or match.end() == pos:
+            if text[pos:].strip() == "":
+                break
+            raise ConfigurationError(f"cannot read measure {text!r}: unexpected {text[pos:].strip()[:1]!r} at {pos}")
+        kind = match.lastgroup or ""
+        tokens.append((kind, match.group(kind), match.start(kind)))
+        pos = match.end()
+    return tokens
+
+
+class _Reader:
+    def __init__(self, text: str, tokens: list[tuple[str, str, int]]) -> None:
+        self.text = text
+        self.tokens = tokens
+        self.i = 0
+
+    def _fail(self, expected: str) -> ConfigurationError:
+        if self.i < len(self.tokens):
+            _, value, at = self.tokens[self.i]
+            return ConfigurationError(f"cannot read measure {self.text!r}: expected {expected} at {at}, got {value!r}")
+        return ConfigurationError(f"cannot read measure {self.text!r}: expected {expected} at the end")
+
+    def _peek(self, value: str) -> bool:
+        return self.i < len(self.tokens) and self.tokens[self.i][0] == "punct" and self.tokens[self.i][1] == value
+
+    def _take(self, kind: str, expected: str) -> str:
+        if self.i >= len(self.tokens) or self.tokens[self.i][0] != kind:
+            raise self._fail(expected)
+        value = self.tokens[self.i][1]
+        self.i += 1
+        return value
+
+    def measure(self) -> Measure:
+        name = self._take("name", "a measure name")
+        base = MEASURES.get(name) or _ALIASES.get(name)
+        if base is None:
+            known = ", ".join(MEASURES)
+            raise ConfigurationError(f"unknown measure {name!r} in {self.text!r}; known measures: {known}")
+        params: dict[str, Any] = {}
+        if self._peek("("):
+            self.i += 1
+            while True:
+                key = self._take("name", "a parameter name")
+                if key in params:
+                    raise ConfigurationError(f"parameter {key!r} given twice in {self.text!r}")
+                if not self._peek("="):
+                    raise self._fail("'='")
+                self.i += 1
+                params[key] = self._value()
+                if self._peek(","):
+                    self.i += 1
+                    continue
+                if self._peek(")"):
+                    self.i += 1
+                    break
+                raise self._fail("',' or ')'")
+        if "cutoff" in params:
+            raise ConfigurationError(f"write the cutoff as @k, not as a parameter, in {self.text!r}")
+        cutoff: int | None = None
+        if self._peek("@"):
+            self.i += 1
+            raw = self._take("number", "an integer cutoff after '@'")
+            if not re.fullmatch(r"\d+", raw):
+                raise ConfigurationError(f"the cutoff must be a positive integer, got {raw!r} in {self.text!r}")
+            cutoff = int(raw)
+        if self.i != len(self.tokens):
+            raise self._fail("the end of the measure")
+        measure = base(**params) if params else base
+        return dataclasses.replace(measure, cutoff=cutoff) if cutoff is not None else measure
+
+    def _value(self) -> Any:
+        if self.i >= len(self.tokens):
+            raise self._fail("a value")
+        kind, raw, _ = self.tokens[self.i]
+        self.i += 1
+        if kind == "number":
+            return int(raw) if re.fullmatch(r"[+-]?\d+", raw) else float(raw)
+        if kind == "quoted":
+            return raw[1:-1]
+        if kind == "name":
+            return {"true": True, "false": False}.get(raw.lower(), raw)
+        self.i -= 1
+        raise self._fail("a value")

@@ -1,0 +1,122 @@
+"""Bulk evaluation of a run against judgments, trec_eval style, vectorised with numpy."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..errors import ConfigurationError, InputError
+from ._build import Missing, build_ranked
+from ._measure import Measure
+from ._parse import parse_measure
+from ._table import Qrels, Run
+from .trec_io import read_qrels, read_run
+
+__all__ = ["RunEvaluation", "evaluate_run"]
+
+QrelsLike = Qrels | Mapping[Any, Mapping[Any, int]] | str | os.PathLike[str] | IO[Any]
+"""Judgments: a :class:`Qrels`, ``{query: {doc: grade}}``, a TREC qrels path (``.gz`` too) or file object."""
+RunLike = Run | Mapping[Any, Mapping[Any, float]] | str | os.PathLike[str] | IO[Any]
+"""A run: a :class:`Run`, ``{query: {doc: score}}``, a TREC run path (``.gz`` too) or file object."""
+
+
+@dataclass(frozen=True, eq=False)
+class RunEvaluation:
+    """The outcome of :func:`evaluate_run`: means always, per-query values when asked for."""
+
+    measures: tuple[Measure, ...]
+    """The measures, in the order given."""
+    query_ids: tuple[str, ...]
+    """The evaluated queries, sorted."""
+    means: dict[str, float]
+    """Measure string (``str(measure)``) → mean over the evaluated queries (0.0 when there are none)."""
+    per_query: dict[str, dict[str, float]] | None
+    """``{query_id: {measure: value}}`` when ``per_query=True``, else None."""
+    missing: Missing
+    """How judged queries absent from the run were counted."""
+    n_missing: int
+    """Judged queries absent from the run (counted as 0 with ``missing="zero"``, skipped otherwise)."""
+    values: dict[str, NDArray[np.float64]] = field(repr=False)
+    """Measure string → per-query values aligned with ``query_ids``."""
+
+    def __getitem__(self, measure: str | Measure) -> float:
+        """The mean of ``measure`` (a string or a Measure)."""
+        return self.means[str(parse_measure(measure))]
+
+
+def evaluate_run(
+    qrels: QrelsLike,
+    run: RunLike,
+    measures: Iterable[str | Measure] | str | Measure,
+    *,
+    per_query: bool = False,
+    missing: Missing = "skip",
+    expected_positions: Mapping[str, Mapping[str, int]] | None = None,
+) -> RunEvaluation:
+    """Evaluate ``run`` against ``qrels`` with trec_eval's semantics.
+
+    Per query, the run is ordered by score descending (compared as float32), ties broken by document ID
+    descending byte-wise; the rank column of a file is never read. Documents absent from the judgments are
+    not relevant. Means are over the queries that are both judged and run (``missing="skip"``, trec_eval's
+    default), or over every judged query with the absent ones scoring 0 (``missing="zero"``, trec_eval's
+    ``-c``). Queries run but not judged are ignored. A query judged with no relevant document is evaluated
+    and scores 0 on every measure.
+
+    Args:
+        qrels: judgments (see :data:`QrelsLike`).
+        run: the run (see :data:`RunLike`).
+        measures: measure strings or :class:`Measure` objects (``"nDCG@10"``, ``AP``, ``Recall@100``).
+        per_query: also return ``{query: {measure: value}}``.
+        missing: ``"skip"`` or ``"zero"``, see above.
+        expected_positions: for ExtRR, ``{query: {doc: maximum expected position}}``; documents without an
+            entry use the grade rule (see :class:`~ragrecall.ranking.extrr.ExtendedReciprocalRank`).
+
+    Raises:
+        ConfigurationError: a measure string cannot be read, or ``missing`` is not "skip" or "zero".
+        FileFormatError: a file has a malformed line (with its path and line number).
+        InputError: a document is listed twice for one query, or a score is NaN.
+    """
+    if missing not in ("skip", "zero"):
+        raise ConfigurationError(f"missing must be 'skip' or 'zero', got {missing!r}")
+    if isinstance(measures, (str, Measure)):
+        measures = [measures]
+    parsed = tuple(dict.fromkeys(parse_measure(m) for m in measures))
+    if not parsed:
+        raise ConfigurationError("give at least one measure, e.g. ['nDCG@10', 'AP']")
+    qrels_table = _as_qrels(qrels)
+    run_table = _as_run(run)
+    ranked = build_ranked(qrels_table, run_table, missing=missing, expected_positions=expected_positions)
+    values = {str(m): m.compute(ranked) for m in parsed}
+    means = {name: float(v.mean()) if len(v) else 0.0 for name, v in values.items()}
+    table = None
+    if per_query:
+        columns = {name: v.tolist() for name, v in values.items()}
+        table = {q: {name: col[i] for name, col in columns.items()} for i, q in enumerate(ranked.query_ids)}
+    run_queries = set(run_table.query_ids())
+    n_missing = sum(1 for q in set(qrels_table.query_ids()) if q not in run_queries)
+    return RunEvaluation(parsed, ranked.query_ids, means, table, missing, n_missing, values)
+
+
+def _as_qrels(qrels: QrelsLike) -> Qrels:
+    if isinstance(qrels, Qrels):
+        return qrels
+    if isinstance(qrels, Mapping):
+        return Qrels.from_dict(qrels)
+    if isinstance(qrels, (str, os.PathLike)) or hasattr(qrels, "read"):
+        return read_qrels(qrels)
+    raise InputError(f"qrels: expected a Qrels, a mapping, a path or a file object, got {type(qrels).__name__}")
+
+
+def _as_run(run: RunLike) -> Run:
+    if isinstance(run, Run):
+        return run
+    if isinstance(run, Mapping):
+        return Run.from_dict(run)
+    if isinstance(run, (str, os.PathLike)) or hasattr(run, "read"):
+        return read_run(run)
+    raise InputError(f"run: expected a Run, a mapping, a path or a file object, got {type(run).__name__}")

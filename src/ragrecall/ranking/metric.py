@@ -1,0 +1,131 @@
+"""Ranking measures as Sample metrics: ``RankingMetric("nDCG@10").score(sample)``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from ..errors import MissingFieldError
+from ..metrics.base import SyncMetric
+from ..results import Evidence, MetricResult
+from ..schema import Sample, describe_record, id_key
+from ._build import build_ranked
+from ._measure import Measure
+from ._parse import parse_measure
+from ._table import Qrels, Run
+
+__all__ = ["RankedItem", "RankingEvidence", "RankingMetric"]
+
+
+class RankedItem(BaseModel):
+    """A judged-relevant document and where the retrieval put it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    """The document ID, as a string."""
+    grade: int
+    """Its grade (1 for IDs given in ``reference_context_ids``)."""
+    rank: int | None
+    """1-based position in the retrieved IDs (first occurrence), None when not retrieved."""
+
+
+class RankingEvidence(Evidence):
+    """The relevant documents with their grades and ranks, and what the measure looked at."""
+
+    kind: Literal["ranking"] = "ranking"
+    measure: str
+    """The measure, e.g. ``"nDCG@10"``."""
+    relevant: list[RankedItem]
+    """Every document with a grade >= 1, best grade first, then by rank."""
+    retrieved_considered: int
+    """How many distinct retrieved IDs were ranked (duplicates after the first are dropped)."""
+
+
+@dataclass(frozen=True)
+class RankingMetric(SyncMetric):
+    """Any ranking measure over one sample's ``retrieved_context_ids`` (in rank order).
+
+    The judgments are ``relevance`` (ID → grade) when the sample has it, else ``reference_context_ids``
+    (each grade 1). The ranking is the list order; a repeated retrieved ID keeps its first position. A
+    sample with no relevant document (no grade >= the measure's threshold) is unscorable, unlike
+    :func:`~ragrecall.ranking.evaluate_run`, which follows trec_eval and counts such a query as 0.
+
+    Args:
+        measure: a :class:`Measure` or a measure string (``"nDCG@10"``, ``"RR(rel=2)"``).
+    """
+
+    measure: Measure | str = "nDCG@10"
+
+    required_fields: ClassVar[tuple[str, ...]] = ("retrieved_context_ids",)
+    metric_name: ClassVar[str] = "ranking"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "measure", parse_measure(self.measure))
+
+    @property
+    def name(self) -> str:
+        return str(self.measure)
+
+    def settings(self) -> dict[str, Any]:
+        return {"measure": str(self.measure)}
+
+    def _check(self, sample: Sample, where: str | None) -> None:
+        super()._check(sample, where)
+        if sample.relevance is None and sample.reference_context_ids is None:
+            raise MissingFieldError(
+                "a ranking measure needs judgments: give 'relevance' (ID → grade) or 'reference_context_ids'",
+                where=describe_record(where, {"id": sample.id}),
+                field="reference_context_ids",
+            )
+
+    def _score_sample(self, sample: Sample) -> MetricResult:
+        return self._score_samples([sample])[0]
+
+    def _score_samples(self, samples: Sequence[Sample]) -> list[MetricResult]:
+        measure = self.measure
+        assert isinstance(measure, Measure)
+        judgments: dict[str, dict[str, int]] = {}
+        rankings: dict[str, dict[str, float]] = {}
+        for i, sample in enumerate(samples):
+            key = str(i)
+            judgments[key] = _grades(sample)
+            retrieved = list(dict.fromkeys(id_key(d) for d in sample.retrieved_context_ids or []))
+            # Descending scores in list order, so the ranking is exactly the list.
+            rankings[key] = {doc: float(len(retrieved) - r) for r, doc in enumerate(retrieved)}
+        ranked = build_ranked(Qrels.from_dict(judgments), Run.from_dict(rankings), missing="zero")
+        values = measure.compute(ranked)
+        threshold = int(getattr(measure, "rel", 1))
+        row_of = {q: i for i, q in enumerate(ranked.query_ids)}
+        results = []
+        for i, sample in enumerate(samples):
+            row = row_of[str(i)]
+            ranks = {doc: r + 1 for r, doc in enumerate(rankings[str(i)])}
+            grades = judgments[str(i)]
+            relevant = sorted(
+                (RankedItem(id=d, grade=g, rank=ranks.get(d)) for d, g in grades.items() if g >= 1),
+                key=lambda item: (-item.grade, item.rank is None, item.rank or 0, item.id),
+            )
+            evidence = RankingEvidence(measure=str(measure), relevant=relevant, retrieved_considered=len(ranks))
+            if not any(g >= threshold for g in grades.values()):
+                results.append(
+                    MetricResult.unscorable(
+                        self.name,
+                        f"no document has a grade >= {threshold}: nothing to rank",
+                        evidence,
+                        sample_id=sample.id,
+                    )
+                )
+            else:
+                value = min(max(float(values[row]), 0.0), 1.0)
+                results.append(MetricResult.scored(self.name, value, evidence, sample_id=sample.id))
+        return results
+
+
+def _grades(sample: Sample) -> dict[str, int]:
+    if sample.relevance is not None:
+        return dict(sample.relevance)
+    return {id_key(d): 1 for d in sample.reference_context_ids or []}

@@ -1,0 +1,143 @@
+"""Read the ranking an LLM reranker wrote: ``[3] > [1] > [2]``, numbered lists, JSON arrays, one ID per line."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from ..results import Evidence
+
+__all__ = ["ParsedRanking", "parse_ranking"]
+
+Format = Literal["json", "arrows", "lines", "commas", "empty"]
+
+_FENCE = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
+_BRACKETED = re.compile(r"^\[\s*([^\[\]]+?)\s*\]$")
+_NUMBERING = re.compile(r"^\s*(?:[-*•]\s*|\(?\d+[.):]\s+|#\d+[.):]?\s+|rank\s*\d+[.):]?\s*)", re.IGNORECASE)
+_TRIM = "[]()\"'`*,;:."
+
+
+class ParsedRanking(Evidence):
+    """Document IDs read from model output, in order, first occurrence kept."""
+
+    kind: Literal["parsed_ranking"] = "parsed_ranking"
+    ids: list[str]
+    """The ranking: IDs in the order written, each once, unknown ones removed when candidates were given."""
+    format: Format
+    """Which layout was recognised."""
+    duplicates: list[str]
+    """IDs written more than once (kept at their first position)."""
+    unknown: list[str]
+    """IDs that were not among the candidates (dropped), in order of appearance."""
+    missing: list[str]
+    """Candidates the output did not mention (empty when no candidates were given)."""
+
+
+def parse_ranking(text: str, candidates: Iterable[str | int] | None = None) -> ParsedRanking:
+    """Extract a ranking of document IDs from what a reranker wrote.
+
+    Recognised, in this order: a JSON array (of IDs, or of objects with an ``id``/``doc_id``/``docid``
+    key; also inside a code fence or an object with one list value); ``[3] > [1] > [2]`` (or ``3 > 1 > 2``);
+    one ID per line, with list numbering, bullets and brackets stripped (``1. doc7``, ``- [doc7]``), taking
+    the first word of a line when the whole line is not a candidate; a single comma-separated line.
+    IDs are strings (``3`` and ``"3"`` are the same). The first occurrence of an ID wins. With
+    ``candidates``, IDs not among them are dropped and listed in ``unknown``.
+    """
+    allowed = None if candidates is None else [str(c) for c in candidates]
+    allowed_set = None if allowed is None else set(allowed)
+    fmt, raw = _extract(text, allowed_set)
+    ids: list[str] = []
+    seen: set[str] = set()
+    duplicates: list[str] = []
+    unknown: list[str] = []
+    for item in raw:
+        if allowed_set is not None and item not in allowed_set:
+            if item not in unknown:
+                unknown.append(item)
+            continue
+        if item in seen:
+            if item not in duplicates:
+                duplicates.append(item)
+            continue
+        seen.add(item)
+        ids.append(item)
+    missing = list(dict.fromkeys(c for c in allowed or [] if c not in seen))
+    return ParsedRanking(ids=ids, format=fmt, duplicates=duplicates, unknown=unknown, missing=missing)
+
+
+def _extract(text: str, allowed: set[str] | None) -> tuple[Format, list[str]]:
+    body = text.strip()
+    fenced = _FENCE.search(body)
+    if fenced:
+        body = fenced.group(1).strip()
+    from_json = _json_ids(body)
+    if from_json is not None:
+        return "json", from_json
+    if not body:
+        return "empty", []
+    if ">" in body and "\n" not in body.strip():
+        parts = [_clean(p) for p in body.split(">")]
+        if all(parts):
+            return "arrows", parts
+    lines = [line for line in body.splitlines() if line.strip()]
+    if len(lines) == 1 and "," in lines[0]:
+        parts = [_clean(p) for p in lines[0].split(",")]
+        if all(parts):
+            return "commas", parts
+    out: list[str] = []
+    for line in lines:
+        item = _line_id(line, allowed)
+        if item:
+            out.append(item)
+    return "lines", out
+
+
+def _json_ids(body: str) -> list[str] | None:
+    start, end = body.find("["), body.rfind("]")
+    candidates = [body]
+    if start != -1 and end > start:
+        candidates.append(body[start : end + 1])
+    for chunk in candidates:
+        try:
+            data: Any = json.loads(chunk)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            lists = [v for v in data.values() if isinstance(v, list)]
+            if len(lists) != 1:
+                continue
+            data = lists[0]
+        if not isinstance(data, list):
+            continue
+        out: list[str] = []
+        for item in data:
+            if isinstance(item, dict):
+                item = next((item[k] for k in ("id", "doc_id", "docid") if k in item), None)
+            if isinstance(item, bool) or not isinstance(item, (str, int)):
+                break
+            out.append(str(item).strip())
+        else:
+            return out
+    return None
+
+
+def _clean(part: str) -> str:
+    part = part.strip()
+    bracketed = _BRACKETED.match(part)
+    if bracketed:
+        return bracketed.group(1).strip()
+    return part.strip(_TRIM + " ")
+
+
+def _line_id(line: str, allowed: set[str] | None) -> str:
+    rest = _NUMBERING.sub("", line, count=1).strip()
+    bracketed = re.match(r"^\[\s*([^\[\]]+?)\s*\]", rest)
+    if bracketed:
+        return bracketed.group(1).strip()
+    whole = rest.strip(_TRIM + " ")
+    if allowed is not None and whole in allowed:
+        return whole
+    first = rest.split()[0] if rest.split() else ""
+    return first.strip(_TRIM)
