@@ -178,3 +178,24 @@ def test_properties(retrieved: list[str], reference: list[str], data: st.DataObj
     extra = data.draw(texts)
     more = metric.score(retrieved_contexts=[*retrieved, extra], reference_contexts=reference).value
     assert more is not None and more >= value
+
+
+def test_batch_kernel_matches_a_naive_pairwise_computation() -> None:
+    import random
+
+    rng = random.Random(5)
+    words = ["alpha", "beta", "gamma", "delta", "alpha beta", "beta gamma"]
+    samples = []
+    for i in range(200):
+        refs = [rng.choice(words) for _ in range(rng.randint(1, 4))]
+        rets = [rng.choice(words) for _ in range(rng.randint(0, 5))]  # repeats make ties on the maximum
+        samples.append({"id": i, "reference_contexts": refs, "retrieved_contexts": rets})
+    metric = NonLLMContextRecall(threshold=0.6)
+    for sample, result in zip(samples, metric.batch_score(samples), strict=True):
+        matches = evidence(result).matches
+        for i, ref in enumerate(sample["reference_contexts"]):
+            sims = [Levenshtein.normalized_similarity(ref, r) for r in sample["retrieved_contexts"]]
+            best = max(sims, default=0.0)
+            assert matches[i].similarity == pytest.approx(best)
+            assert matches[i].best_retrieved_index == (sims.index(best) if sims else None)
+            assert matches[i].recalled == (bool(sims) and best >= 0.6)

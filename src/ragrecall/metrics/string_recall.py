@@ -34,7 +34,7 @@ SCORERS: dict[str, tuple[Any, float]] = {
 # Similarities within this distance below the threshold count as on it: float rounding must not decide.
 _TIE_TOLERANCE = 1e-9
 # Below this many pairs, rapidfuzz's thread start-up costs more than the parallel work saves.
-_PARALLEL_MIN_PAIRS = 4096
+_PARALLEL_MIN_PAIRS = 8192
 
 
 @dataclass(frozen=True)
@@ -116,14 +116,17 @@ class NonLLMContextRecall(SyncMetric):
             ref, ret = self._texts(sample)
             refs.append(ref)
             rets.append(ret)
-        flat = self._pair_similarities(refs, rets)
+        best, best_idx = _row_best(
+            self._pair_similarities(refs, rets), [len(ret) for ref, ret in zip(refs, rets, strict=True) for _ in ref]
+        )
+        best_list, idx_list = best.tolist(), best_idx.tolist()
         results: list[MetricResult] = []
-        offset = 0
+        row = 0
         for sample, ref, ret in zip(samples, refs, rets, strict=True):
-            size = len(ref) * len(ret)
-            block = flat[offset : offset + size].reshape(len(ref), len(ret))
-            offset += size
-            results.append(self._result(sample, block))
+            results.append(
+                self._result(sample, best_list[row : row + len(ref)], idx_list[row : row + len(ref)], bool(ret))
+            )
+            row += len(ref)
         return results
 
     def _texts(self, sample: Sample) -> tuple[list[str], list[str]]:
@@ -157,29 +160,43 @@ class NonLLMContextRecall(SyncMetric):
             sims[i] = value
         return sims
 
-    def _result(self, sample: Sample, sims: np.ndarray) -> MetricResult:
-        n_ref, n_ret = sims.shape
-        if n_ret:
-            best_idx = sims.argmax(axis=1)  # first maximum on ties
-            best = np.minimum(sims[np.arange(n_ref), best_idx], 1.0)
-        else:
-            best_idx = np.zeros(n_ref, dtype=np.intp)
-            best = np.zeros(n_ref)
-        recalled = best >= self.threshold - _TIE_TOLERANCE
-        if not n_ret:
-            recalled[:] = False
+    def _result(self, sample: Sample, best: list[float], best_idx: list[int], retrieved: bool) -> MetricResult:
+        cut = self.threshold - _TIE_TOLERANCE
+        # Values are computed here, not user input: construct without re-validating each record.
         matches = [
-            ContextMatch(
+            ContextMatch.model_construct(
                 reference_index=i,
-                best_retrieved_index=int(best_idx[i]) if n_ret else None,
-                similarity=float(best[i]),
-                recalled=bool(recalled[i]),
+                best_retrieved_index=best_idx[i] if retrieved else None,
+                similarity=best[i],
+                recalled=retrieved and best[i] >= cut,
             )
-            for i in range(n_ref)
+            for i in range(len(best))
         ]
-        evidence = StringRecallEvidence(scorer=self.scorer_name, threshold=self.threshold, matches=matches)
-        if n_ref == 0:
+        evidence = StringRecallEvidence.model_construct(
+            kind="string_recall", scorer=self.scorer_name, threshold=self.threshold, matches=matches
+        )
+        if not matches:
             return MetricResult.unscorable(
                 self.name, "reference_contexts is empty: nothing to recall", evidence, sample_id=sample.id
             )
-        return MetricResult.scored(self.name, float(recalled.mean()), evidence, sample_id=sample.id)
+        recalled = sum(m.recalled for m in matches)
+        return MetricResult.scored(self.name, recalled / len(matches), evidence, sample_id=sample.id)
+
+
+def _row_best(flat: np.ndarray, lengths: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of ``flat`` (consecutive runs of ``lengths`` values): the maximum, capped at 1, and the
+    0-based position of its first occurrence. A row of length 0 gives similarity 0 and position 0."""
+    sizes = np.asarray(lengths, dtype=np.intp)
+    best = np.zeros(sizes.size)
+    best_idx = np.zeros(sizes.size, dtype=np.intp)
+    filled = sizes > 0
+    if not filled.any():
+        return best, best_idx
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))[filled]
+    row_max = np.maximum.reduceat(flat, starts)
+    # First position in each row that holds the row's maximum (first maximum on ties, like argmax).
+    hits = np.flatnonzero(flat == np.repeat(row_max, sizes[filled]))
+    first = hits[np.searchsorted(hits, starts)]
+    best[filled] = np.minimum(row_max, 1.0)
+    best_idx[filled] = first - starts
+    return best, best_idx
