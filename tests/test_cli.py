@@ -96,9 +96,18 @@ def test_compare_and_report(data: Path, tmp_path: Path) -> None:
                 "-m",
                 "id_based_context_recall(",
             ],
-            "ragrecall: error: cannot read metric",
+            "ragrecall: error: unknown metric 'id_based_context_recall('",
         ),
         (["eval", "{data}", "-m", "id_based_context_recall@0"], "ragrecall: error: k must be a positive integer"),
+        (["eval", "{data}", "-m", "context_recall"], "ragrecall: error: context_recall needs a model"),
+        (
+            ["eval", "{data}", "-m", "context_recall", "--model", "m", "--api-key-env", "RAGRECALL_TEST_NO_SUCH_KEY"],
+            "ragrecall: error: no API key: set the environment variable RAGRECALL_TEST_NO_SUCH_KEY",
+        ),
+        (["eval", "{data}", "-m", "context_recall(mode=sideways)", "--offline"], "ragrecall: error: mode must be"),
+        (["trec", "{qrels}", "nowhere.run", "-m", "AP"], "ragrecall: error: no such file: nowhere.run"),
+        (["trec", "{qrels}", "{badrun}", "-m", "AP"], "ragrecall: error: {badrun}:2:"),
+        (["trec", "{qrels}", "{qrels}", "-m", "nDCG@ten"], "ragrecall: error:"),
         (["eval", "{data}", "-m", "id_based_context_recall", "--fail-under", "x"], "ragrecall: error: --fail-under"),
         (["eval", "{bad}", "-m", "id_based_context_recall"], "ragrecall: error: {bad}:2: invalid JSON"),
         (["report", "nowhere.jsonl"], "ragrecall: error: No such file or directory: nowhere.jsonl"),
@@ -108,9 +117,149 @@ def test_compare_and_report(data: Path, tmp_path: Path) -> None:
 def test_user_errors_end_with_one_line_and_exit_2(args: list[str], expected: str, data: Path, tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": 1}\n{"id": \n', encoding="utf-8")
-    args = [a.format(data=data, bad=bad) for a in args]
+    qrels, badrun = tmp_path / "q.qrels", tmp_path / "bad.run"
+    qrels.write_text("q1 0 a 1\n", encoding="utf-8")
+    badrun.write_text("q1 Q0 a 1 2.0 t\nq1 Q0 b 2\n", encoding="utf-8")
+    names = {"data": data, "bad": bad, "qrels": qrels, "badrun": badrun}
+    args = [a.format(**names) for a in args]
     done = run(*args, cwd=tmp_path)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
-    assert lines[-1].startswith(expected.format(data=data, bad=bad)), done.stderr
+    assert lines[-1].startswith(expected.format(**names)), done.stderr
     assert "Traceback" not in done.stderr
+
+
+QRELS = "q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d9 1\nq3 0 d4 1\n"
+RUN = "q1 Q0 d2 1 3.0 t\nq1 Q0 d1 2 2.0 t\nq1 Q0 d3 3 1.0 t\nq2 Q0 d8 1 5.0 t\nq2 Q0 d9 2 4.0 t\n"
+
+
+def test_trec_formats_and_gzip(tmp_path: Path) -> None:
+    import gzip
+
+    qrels, run_file = tmp_path / "q.qrels.gz", tmp_path / "r.run"
+    with gzip.open(qrels, "wt", encoding="utf-8") as out:
+        out.write(QRELS)
+    run_file.write_text(RUN, encoding="utf-8")
+    table = run("trec", str(qrels), str(run_file), "-m", "P@2", "-m", "RR")
+    assert table.returncode == 0, table.stderr
+    assert table.stdout.splitlines()[:2] == ["P@2  0.5000", "RR   0.5000"]
+    assert "2 queries, 1 judged queries not in the run (skipped)" in table.stdout
+    zero = run("trec", str(qrels), str(run_file), "-m", "RR", "--missing", "zero", "--format", "json")
+    payload = json.loads(zero.stdout)
+    assert payload["means"]["RR"] == pytest.approx(1 / 3) and payload["queries"] == 3
+    per_query = run("trec", str(qrels), str(run_file), "-m", "RR", "--per-query", "--format", "trec")
+    assert per_query.stdout.splitlines() == [
+        "RR                      \tq1\t0.5000",
+        "RR                      \tq2\t0.5000",
+        "RR                      \tall\t0.5000",
+    ]
+
+
+def test_eval_offline_with_ranking_measures_and_dry_run(tmp_path: Path) -> None:
+    data = tmp_path / "data.jsonl"
+    rows = [
+        {
+            "id": "a",
+            "reference": "Paris is in France. It has the Eiffel Tower.",
+            "retrieved_contexts": ["Paris is in France."],
+            "retrieved_context_ids": ["d1", "d2"],
+            "reference_context_ids": ["d2"],
+        },
+        {
+            "id": "b",
+            "reference": "Rome is in Italy.",
+            "retrieved_contexts": ["Rome is in Italy."],
+            "retrieved_context_ids": ["d3"],
+            "reference_context_ids": ["d3"],
+        },
+    ]
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    done = run(
+        "eval", str(data), "-m", "context_recall", "-m", "nDCG@10", "--offline", "--out", str(tmp_path / "o.jsonl")
+    )
+    assert done.returncode == 0, done.stderr
+    out = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["results"]["context_recall"]["value"] for r in out] == [0.5, 1.0]
+    assert out[0]["results"]["nDCG@10"]["value"] == pytest.approx(1 / __import__("math").log2(3))
+    dry = run(
+        "eval",
+        str(data),
+        "-m",
+        "context_recall",
+        "-m",
+        "context_recall(mode=single)",
+        "--dry-run",
+        "--model",
+        "gpt-4o-mini",
+    )
+    assert dry.returncode == 0, dry.stderr
+    assert "nothing sent" in dry.stdout and "LLM requests: 6" in dry.stdout
+    assert "estimated cost for gpt-4o-mini: $" in dry.stdout
+
+
+def test_eval_against_an_openai_compatible_server_then_replay_offline(tmp_path: Path) -> None:
+    import os
+
+    from ragrecall.llm.fake_server import FakeOpenAIServer
+
+    data = tmp_path / "data.jsonl"
+    rows = [
+        {"id": f"s{i}", "reference": f"Fact {i} holds. Fact {i + 1} too.", "retrieved_contexts": [f"Fact {i} holds."]}
+        for i in range(4)
+    ]
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    secret = "sk-test-never-written-anywhere"
+    env = {**os.environ, "MY_KEY": secret}
+    cache = tmp_path / "cache"
+    with FakeOpenAIServer() as server:
+        args = [
+            str(SCRIPT),
+            "eval",
+            str(data),
+            "-m",
+            "context_recall",
+            "--model",
+            "gpt-4o-mini",
+            "--base-url",
+            server.base_url,
+            "--api-key-env",
+            "MY_KEY",
+            "--cache",
+            str(cache),
+            "--out",
+            str(tmp_path / "live.jsonl"),
+            "--no-progress",
+        ]
+        live = subprocess.run(args, capture_output=True, text=True, env=env, timeout=120)
+        assert live.returncode == 0, live.stderr
+        assert len(server.requests) == 8
+        base_url = server.base_url
+    # The server is gone: a replay answers every request from the cache.
+    args = [
+        str(SCRIPT),
+        "eval",
+        str(data),
+        "-m",
+        "context_recall",
+        "--model",
+        "gpt-4o-mini",
+        "--base-url",
+        base_url,
+        "--api-key-env",
+        "MY_KEY",
+        "--replay",
+        str(cache),
+        "--out",
+        str(tmp_path / "replay.jsonl"),
+    ]
+    replay = subprocess.run(args, capture_output=True, text=True, env=env, timeout=120)
+    assert replay.returncode == 0, replay.stderr
+    assert "0 LLM requests (8 cached)" in replay.stdout
+    live_values = [json.loads(line)["results"]["context_recall"]["value"] for line in (tmp_path / "live.jsonl").open()]
+    replay_values = [
+        json.loads(line)["results"]["context_recall"]["value"] for line in (tmp_path / "replay.jsonl").open()
+    ]
+    assert live_values == replay_values == [0.5] * 4
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            assert secret.encode() not in path.read_bytes(), path

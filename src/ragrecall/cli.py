@@ -9,14 +9,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import ConfigurationError, RagrecallError
 from .evaluation import EvaluationResult, compare, evaluate
-from .metric_specs import METRIC_HELP, parse_metric
+from .metric_specs import METRIC_HELP, needs_llm, parse_metric
 from .metrics.base import Metric
 from .report import write_report
+
+if TYPE_CHECKING:
+    from .llm import LLM
 
 __all__ = ["main"]
 
@@ -26,7 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        code: int = args.run(args)
+        code: int = args.handler(args)
         return code
     except (RagrecallError, OSError, KeyError) as exc:
         print(f"ragrecall: error: {_one_line(exc)}", file=sys.stderr)
@@ -43,11 +47,25 @@ def _parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="score the built-in samples with every metric, offline")
     demo.add_argument("--out", help="also write the per-sample results to this JSONL file")
-    demo.set_defaults(run=_demo)
+    demo.set_defaults(handler=_demo)
 
     ev = sub.add_parser("eval", help="score a JSONL or CSV dataset")
     ev.add_argument("data", help="dataset file (.jsonl or .csv, optionally .gz)")
     ev.add_argument("--metric", "-m", action="append", required=True, help=METRIC_HELP)
+    llm = ev.add_argument_group("LLM (for context_recall)")
+    llm.add_argument("--model", help="model name, e.g. gpt-4o-mini")
+    llm.add_argument("--base-url", help="OpenAI-compatible endpoint (vLLM, Ollama, Azure...); default: OpenAI's")
+    llm.add_argument(
+        "--api-key-env",
+        default="OPENAI_API_KEY",
+        metavar="VAR",
+        help="environment variable holding the API key (default OPENAI_API_KEY); keys are never taken as flags",
+    )
+    llm.add_argument("--offline", action="store_true", help="use the offline judge instead of a model (no network)")
+    store = llm.add_mutually_exclusive_group()
+    store.add_argument("--cache", metavar="PATH", help="response cache (a .sqlite file or a folder): read and write")
+    store.add_argument("--replay", metavar="PATH", help="response cache, replay only: a request not in it is an error")
+    ev.add_argument("--dry-run", action="store_true", help="count LLM calls, tokens and cost without sending anything")
     ev.add_argument("--concurrency", type=int, default=16, help="requests in flight at once (default 16)")
     ev.add_argument("--checkpoint", help="resumable checkpoint file (JSONL)")
     ev.add_argument("--out", help="write per-sample results to this JSONL file")
@@ -59,19 +77,33 @@ def _parser() -> argparse.ArgumentParser:
         help="exit 1 when the metric's mean is under VALUE (repeatable)",
     )
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
-    ev.set_defaults(run=_eval)
+    ev.set_defaults(handler=_eval)
+
+    trec = sub.add_parser("trec", help="trec_eval-style evaluation of a run against qrels")
+    trec.add_argument("qrels", help="TREC qrels file (plain or .gz)")
+    trec.add_argument("run", help="TREC run file (plain or .gz)")
+    trec.add_argument("--measure", "-m", action="append", required=True, help="e.g. nDCG@10, Recall@100, AP")
+    trec.add_argument("--per-query", action="store_true", help="also print each query's values")
+    trec.add_argument("--format", choices=("table", "json", "trec"), default="table")
+    trec.add_argument(
+        "--missing",
+        choices=("skip", "zero"),
+        default="skip",
+        help="judged queries absent from the run: skipped (default, as trec_eval) or counted as 0 (trec_eval -c)",
+    )
+    trec.set_defaults(handler=_trec)
 
     cmp_ = sub.add_parser("compare", help="paired comparison of two result files")
     cmp_.add_argument("a", help="results of system A (JSONL written by eval --out)")
     cmp_.add_argument("b", help="results of system B")
     cmp_.add_argument("--metric", "-m", required=True, help="metric name as it appears in the results")
-    cmp_.set_defaults(run=_compare)
+    cmp_.set_defaults(handler=_compare)
 
     rep = sub.add_parser("report", help="write a self-contained HTML report of a result file")
     rep.add_argument("results", help="results JSONL (written by eval --out)")
     rep.add_argument("-o", "--output", default="report.html", help="HTML file to write (default report.html)")
     rep.add_argument("--title", default="ragrecall report")
-    rep.set_defaults(run=_report)
+    rep.set_defaults(handler=_report)
     return parser
 
 
@@ -90,13 +122,16 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _eval(args: argparse.Namespace) -> int:
     bounds = [_parse_bound(text) for text in args.fail_under]
-    metrics: list[Metric] = [parse_metric(spec) for spec in args.metric]
-    names = {m.name for m in metrics}
+    llm = _llm_source(args) if any(needs_llm(spec) for spec in args.metric) else None
+    metrics: list[Metric] = [parse_metric(spec, llm=llm) for spec in args.metric]
+    names = [m.name for m in metrics]
     for name, _ in bounds:
         if name not in names:
             raise ConfigurationError(f"--fail-under names {name!r}, which is not among the metrics: {', '.join(names)}")
     if not os.path.exists(args.data):
         raise FileNotFoundError(f"no such dataset file: {args.data}")
+    if args.dry_run:
+        return _dry_run(args, metrics)
     result = evaluate(
         args.data,
         metrics,
@@ -115,6 +150,95 @@ def _eval(args: argparse.Namespace) -> int:
     for line in failed:
         print(f"ragrecall: fail-under: {line}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _llm_source(args: argparse.Namespace) -> Callable[[], LLM]:
+    """What LLM metrics get: a counting stand-in (--dry-run), the offline judge, or a real endpoint."""
+    from .llm import DryRunLLM, OfflineJudge, OpenAILLM, ResponseCache
+
+    if args.dry_run:
+        dry = DryRunLLM(args.model or "gpt-4o-mini")
+        return lambda: dry
+    if args.offline:
+        judge = OfflineJudge()
+        return lambda: judge
+    if not args.model:
+        raise ConfigurationError("context_recall needs a model: give --model (and --base-url), or --offline")
+    api_key = os.environ.get(args.api_key_env)
+    if not api_key:
+        raise ConfigurationError(
+            f"no API key: set the environment variable {args.api_key_env} (or name another with --api-key-env)"
+        )
+    import openai
+
+    client = openai.AsyncOpenAI(api_key=api_key, base_url=args.base_url)
+    cache = None
+    if args.cache or args.replay:
+        cache = ResponseCache(
+            _cache_file(args.cache or args.replay), mode="replay-only" if args.replay else "read-write"
+        )
+    model = OpenAILLM(client, args.model, cache=cache)
+    return lambda: model
+
+
+def _cache_file(path: str) -> str:
+    if path.endswith((".sqlite", ".sqlite3", ".db")):
+        return path
+    return os.path.join(path, "ragrecall-cache.sqlite")
+
+
+def _dry_run(args: argparse.Namespace, metrics: Sequence[Metric]) -> int:
+    from .llm import TokenCounter
+
+    result = evaluate(args.data, metrics, max_concurrency=args.concurrency, show_progress=False)
+    usage = result.usage
+    counting = "cl100k_base tokens" if TokenCounter().exact else "tokens estimated at 4 characters each"
+    cost = f"${usage.cost_usd:.4f}" if usage.cost_usd is not None else "unknown (no price for this model)"
+    print(f"dry run: {len(result)} samples, nothing sent")
+    print(f"LLM requests: {usage.requests}")
+    print(
+        f"prompt tokens: {usage.prompt_tokens}; completion tokens (estimated): {usage.completion_tokens} ({counting})"
+    )
+    print(f"estimated cost for {args.model or 'gpt-4o-mini'}: {cost}")
+    return 0
+
+
+def _trec(args: argparse.Namespace) -> int:
+    import json
+
+    from .ranking import evaluate_run
+
+    for path in (args.qrels, args.run):
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"no such file: {path}")
+    ev = evaluate_run(args.qrels, args.run, args.measure, per_query=args.per_query, missing=args.missing)
+    if args.format == "json":
+        payload = {"queries": len(ev.query_ids), "missing": ev.n_missing, "means": ev.means}
+        if ev.per_query is not None:
+            payload["per_query"] = ev.per_query
+        print(json.dumps(payload, indent=2))
+        return 0
+    if args.format == "trec":
+        for q in ev.query_ids if ev.per_query is not None else ():
+            for name, value in ev.per_query[q].items():  # type: ignore[index]
+                print(f"{name:<24}\t{q}\t{value:.4f}")
+        for name, value in ev.means.items():
+            print(f"{name:<24}\tall\t{value:.4f}")
+        return 0
+    width = max(len(name) for name in ev.means)
+    if ev.per_query is not None:
+        print("query".ljust(12) + "  " + "  ".join(n.rjust(max(len(n), 6)) for n in ev.means))
+        for q in ev.query_ids:
+            row = ev.per_query[q]
+            print(q.ljust(12) + "  " + "  ".join(f"{row[n]:.4f}".rjust(max(len(n), 6)) for n in ev.means))
+        print()
+    for name, value in ev.means.items():
+        print(f"{name.ljust(width)}  {value:.4f}")
+    skipped = (
+        f", {ev.n_missing} judged queries not in the run ({'counted as 0' if args.missing == 'zero' else 'skipped'})"
+    )
+    print(f"{len(ev.query_ids)} queries{skipped if ev.n_missing else ''}")
+    return 0
 
 
 def _compare(args: argparse.Namespace) -> int:

@@ -1,44 +1,76 @@
-"""Metrics named on the command line: ``id_based_context_recall@5``, ``non_llm_context_recall(threshold=0.8)``."""
+"""Metrics named in text (the command line): ``context_recall(mode=single)``, ``id_based_context_recall@5``,
+``non_llm_context_recall(threshold=0.8,scorer=partial)``, or any ranking measure such as ``nDCG@10``."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigurationError
-from .metrics import IDBasedContextRecall, Metric, NonLLMContextRecall
 
-__all__ = ["METRIC_HELP", "parse_metric"]
+if TYPE_CHECKING:
+    from .llm import LLM
+    from .metrics import Metric
+
+__all__ = ["METRIC_HELP", "needs_llm", "parse_metric"]
 
 METRIC_HELP = (
-    "a metric: id_based_context_recall[@K], non_llm_context_recall[(threshold=0.5,scorer=levenshtein,normalize=false)]"
-    " (repeatable)"
+    "a metric: context_recall[(mode=claims|single,language=auto|en|zh)], id_based_context_recall[@K], "
+    "non_llm_context_recall[(threshold=0.5,scorer=levenshtein,normalize=false)], or a ranking measure "
+    "such as nDCG@10, Recall@100, AP, RR(rel=2) (repeatable)"
 )
 
-_SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_][\w]*)\s*(?:\((?P<args>[^()]*)\))?\s*(?:@\s*(?P<k>\d+))?\s*$")
+_SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*(?:\((?P<args>[^()]*)\))?\s*(?:@\s*(?P<k>\d+))?\s*$")
+_LLM_METRICS = ("context_recall", "llm_context_recall")
 
 
-def parse_metric(spec: str) -> Metric:
+def parse_metric(spec: str, *, llm: Callable[[], LLM] | None = None) -> Metric:
     """Build a metric from its name with optional ``(key=value, ...)`` settings and ``@k`` cutoff.
 
+    ``llm`` is called (once per LLM metric) to get the model an LLM metric needs.
+
     Raises:
-        ConfigurationError: unknown metric, malformed spec or bad settings.
+        ConfigurationError: unknown metric, malformed spec, bad settings, or an LLM metric without ``llm``.
     """
+    from .metrics import ContextRecall, IDBasedContextRecall, NonLLMContextRecall
+
     match = _SPEC.match(spec)
-    if match is None:
-        raise ConfigurationError(f"cannot read metric {spec!r}; expected NAME, NAME@K or NAME(key=value,...)")
-    name, k = match["name"], match["k"]
+    name = match["name"] if match else None
+    if match is None or name not in ("id_based_context_recall", "non_llm_context_recall", *_LLM_METRICS):
+        return _ranking_metric(spec)
     kwargs = _settings(match["args"] or "", spec)
-    if k is not None:
-        kwargs["k"] = int(k)
+    if match["k"] is not None:
+        kwargs["k"] = int(match["k"])
     try:
         if name == "id_based_context_recall":
             return IDBasedContextRecall(**kwargs)
         if name == "non_llm_context_recall":
             return NonLLMContextRecall(**kwargs)
+        if llm is None:
+            raise ConfigurationError(f"{name} needs an LLM: give --model (and --base-url) or --offline")
+        return ContextRecall(llm(), **kwargs)
     except TypeError as exc:
         raise ConfigurationError(f"bad settings for {name}: {exc}") from exc
-    raise ConfigurationError(f"unknown metric {name!r}; known: id_based_context_recall, non_llm_context_recall")
+
+
+def needs_llm(spec: str) -> bool:
+    """True when ``spec`` names an LLM metric."""
+    match = _SPEC.match(spec)
+    return match is not None and match["name"] in _LLM_METRICS
+
+
+def _ranking_metric(spec: str) -> Metric:
+    from .ranking import RankingMetric, parse_measure
+
+    try:
+        measure = parse_measure(spec)
+    except ConfigurationError as exc:
+        raise ConfigurationError(
+            f"unknown metric {spec!r}; known: context_recall, id_based_context_recall, non_llm_context_recall, "
+            f"or a ranking measure such as nDCG@10 ({exc})"
+        ) from exc
+    return RankingMetric(measure)
 
 
 def _settings(text: str, spec: str) -> dict[str, Any]:

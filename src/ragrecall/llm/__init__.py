@@ -5,6 +5,7 @@ Public names are listed in ``__all__``; modules starting with ``_`` are private.
 
 from ._ask import RepairsExhaustedError, ask
 from ._cache import CacheMode, ResponseCache, cache_key
+from ._dryrun import DryRunLLM
 from ._fake import FakeLLM, FakeReply
 from ._offline import OfflineJudge
 from ._openai import OpenAILLM, OutputMode, llm_factory, strict_json_schema
@@ -12,11 +13,13 @@ from ._pricing import DEFAULT_PRICES, ModelPrice, cost_usd, price_for
 from ._prompts import PromptTemplate, load_prompt
 from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, Message, parse_reply
 from ._retry import RetryPolicy, is_retryable, retry_after_seconds
+from ._tokens import TokenCounter
 
 __all__ = [
     "DEFAULT_PRICES",
     "LLM",
     "CacheMode",
+    "DryRunLLM",
     "FakeLLM",
     "FakeReply",
     "InvalidReplyError",
@@ -31,6 +34,7 @@ __all__ = [
     "RepairsExhaustedError",
     "ResponseCache",
     "RetryPolicy",
+    "TokenCounter",
     "ask",
     "cache_key",
     "cost_usd",

@@ -203,6 +203,11 @@ class ContextRecall(Metric):
     def _steps(self) -> tuple[str, ...]:
         return ("decompose", "judge") if self.mode == "claims" else ("single",)
 
+    @property
+    def name(self) -> str:
+        """``"context_recall"``, or ``"context_recall(mode=single)"`` in single mode (names must differ)."""
+        return self.metric_name if self.mode == "claims" else f"{self.metric_name}(mode={self.mode})"
+
     def settings(self) -> dict[str, Any]:
         return {
             "model": self.llm.model_name,
