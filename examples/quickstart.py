@@ -1,46 +1,66 @@
-"""Score the built-in demo samples with ragrecall's LLM-free metrics: no key, no network.
+"""Score retrieval three ways on one sample, then the built-in demo set: no key, no network.
 
 Run: python examples/quickstart.py
 """
 
 from __future__ import annotations
 
-from statistics import mean
-
 import ragrecall
-from ragrecall import IDBasedContextRecall, IDRecallEvidence, NonLLMContextRecall, StringRecallEvidence
+from ragrecall import (
+    ContextRecall,
+    IDBasedContextRecall,
+    NonLLMContextRecall,
+    OfflineJudge,
+    RankingMetric,
+    Sample,
+    evaluate,
+)
+
+sample = Sample(
+    id="q1",
+    user_input="What is the capital of France, and what is its best-known landmark?",
+    reference="Paris is the capital of France. The Eiffel Tower is its most famous landmark.",
+    retrieved_contexts=["Paris is the capital of France.", "France is a country in Western Europe."],
+    reference_contexts=[
+        "Paris is the capital of France.",
+        "The Eiffel Tower is one of the most famous landmarks in Paris.",
+    ],
+    retrieved_context_ids=["doc_1", "doc_2", "doc_3"],
+    reference_context_ids=["doc_1", "doc_4", "doc_5", "doc_6"],
+    relevance={"doc_1": 2, "doc_4": 3, "doc_5": 1, "doc_6": 1},
+)
 
 
 def main() -> None:
-    samples = ragrecall.demo_dataset()
-    metrics = [IDBasedContextRecall(), NonLLMContextRecall(scorer="partial", normalize=True, threshold=0.9)]
-    columns = {m.name: m.batch_score(samples) for m in metrics}
+    # 1. Only a reference answer: split it into claims, judge each against the retrieved contexts.
+    #    OfflineJudge stands in for a real model; use ragrecall.llm_factory("gpt-4o-mini") for one.
+    claims = ContextRecall(OfflineJudge()).score(sample)
+    print(f"LLM claim recall: {claims.value:.2f}")
+    for verdict in claims.evidence.claims:
+        mark = "supported" if verdict.supported else "NOT supported"
+        print(f"  - {verdict.claim!r}: {mark} {verdict.supporting_contexts}")
 
-    width = max(len(str(s.id)) for s in samples)
-    print(f"{'sample':<{width}}  " + "  ".join(f"{name:>24}" for name in columns))
-    for i, sample in enumerate(samples):
-        cells = []
-        for results in columns.values():
-            r = results[i]
-            cells.append(f"{r.value:>24.3f}" if r.value is not None else f"{r.status:>24}")
-        print(f"{sample.id!s:<{width}}  " + "  ".join(cells))
-    for name, results in columns.items():
-        values = [r.value for r in results if r.value is not None]
-        print(f"mean {name}: {mean(values):.3f} over {len(values)} scored samples")
+    # 2. Reference passages: each counts as recalled when some retrieved passage is similar enough.
+    passages = NonLLMContextRecall().score(sample)
+    print(f"string-similarity recall: {passages.value:.2f}")
+    for m in passages.evidence.matches:
+        print(f"  - reference passage {m.reference_index}: similarity {m.similarity:.2f}, recalled={m.recalled}")
 
-    # The evidence behind one score: which reference IDs and passages were found, and where.
-    first_id, first_text = columns["id_based_context_recall"][0], columns["non_llm_context_recall"][0]
-    print(f"\nevidence for sample {samples[0].id}:")
-    if isinstance(first_id.evidence, IDRecallEvidence):
-        found = ", ".join(f"{f.id} at rank {f.rank}" for f in first_id.evidence.found) or "none"
-        print(f"  reference IDs found: {found}; missing: {', '.join(first_id.evidence.missing) or 'none'}")
-    if isinstance(first_text.evidence, StringRecallEvidence):
-        for m in first_text.evidence.matches:
-            verdict = "recalled" if m.recalled else "missed"
-            print(
-                f"  reference passage {m.reference_index}: best retrieved passage {m.best_retrieved_index}, "
-                f"similarity {m.similarity:.2f} -> {verdict}"
-            )
+    # 3. Reference IDs and graded judgments: ID recall and the ranking measures of the IR literature.
+    ids = IDBasedContextRecall().score(sample)
+    print(f"ID recall: {ids.value:.2f}; missing {ids.evidence.missing}")
+    print(f"nDCG@10: {RankingMetric('nDCG@10').score(sample).value:.3f}")
+
+    # The same metrics over the built-in demo set (12 English and Chinese samples), with statistics.
+    metrics = [
+        ContextRecall(OfflineJudge()),
+        NonLLMContextRecall(scorer="partial", normalize=True, threshold=0.9),
+        IDBasedContextRecall(),
+        RankingMetric("nDCG@10"),
+    ]
+    result = evaluate(ragrecall.demo_dataset(), metrics, show_progress=False)
+    print()
+    print(result)
 
 
 if __name__ == "__main__":

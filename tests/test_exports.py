@@ -95,3 +95,22 @@ def test_unknown_attribute_is_an_attribute_error() -> None:
 
     with pytest.raises(AttributeError, match="has no attribute 'nope'"):
         _ = ragrecall.nope  # type: ignore[attr-defined]
+
+
+def test_no_public_name_is_shadowed_by_a_submodule() -> None:
+    # Importing a submodule sets it as an attribute of its package; a lazily exported name equal to a
+    # submodule's name would then resolve to the module instead of the function or class.
+    import importlib
+    import pkgutil
+    import types
+
+    packages = ["ragrecall"] + [
+        info.name for info in pkgutil.walk_packages(ragrecall.__path__, "ragrecall.") if info.ispkg
+    ]
+    for info in pkgutil.walk_packages(ragrecall.__path__, "ragrecall."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    for name in packages:
+        package = importlib.import_module(name)
+        for public in getattr(package, "__all__", []):
+            assert not isinstance(getattr(package, public), types.ModuleType), f"{name}.{public} is a module"

@@ -41,7 +41,7 @@ Status = Literal["scored", "unscorable", "failed"]
 _KIND_MODULES = {
     "claim_recall": "ragrecall.metrics.context_recall",
     "ranking": "ragrecall.ranking.metric",
-    "parsed_ranking": "ragrecall.ranking.parse_ranking",
+    "parsed_ranking": "ragrecall.ranking._parse_ranking",
 }
 
 

@@ -37,3 +37,15 @@ def test_first_occurrence_wins_and_candidates_filter() -> None:
 def test_a_whole_line_candidate_with_spaces_is_kept() -> None:
     parsed = parse_ranking("1. New York\n2. Paris", candidates=["Paris", "New York"])
     assert parsed.ids == ["New York", "Paris"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Most relevant first: [d7] > [d1] > [d3]", ["d7", "d1", "d3"]),
+        ("Ranking: 3 > 1 > 2 (best first)", ["3", "1", "2"]),
+        ("The order is [2] > [3] > [1].", ["2", "3", "1"]),
+    ],
+)
+def test_arrow_chains_wrapped_in_prose(text: str, expected: list[str]) -> None:
+    assert parse_ranking(text).ids == expected

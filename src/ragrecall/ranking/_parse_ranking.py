@@ -78,7 +78,8 @@ def _extract(text: str, allowed: set[str] | None) -> tuple[Format, list[str]]:
     if not body:
         return "empty", []
     if ">" in body and "\n" not in body.strip():
-        parts = [_clean(p) for p in body.split(">")]
+        pieces = body.split(">")
+        parts = [_arrow_part(p, first=i == 0, last=i == len(pieces) - 1) for i, p in enumerate(pieces)]
         if all(parts):
             return "arrows", parts
     lines = [line for line in body.splitlines() if line.strip()]
@@ -129,6 +130,20 @@ def _clean(part: str) -> str:
     if bracketed:
         return bracketed.group(1).strip()
     return part.strip(_TRIM + " ")
+
+
+def _arrow_part(part: str, *, first: bool, last: bool) -> str:
+    # Models wrap the chain in prose ("Ranking: [3] > [1] > [2] (best first)"): a bracketed ID anywhere in
+    # the piece wins; otherwise the first piece's last word and the last piece's first word.
+    bracketed = re.findall(r"\[\s*([^\[\]]+?)\s*\]", part)
+    if bracketed:
+        return str(bracketed[-1 if first else 0]).strip()
+    words = part.split()
+    if first and len(words) > 1:
+        return words[-1].strip(_TRIM)
+    if last and len(words) > 1:
+        return words[0].strip(_TRIM)
+    return _clean(part)
 
 
 def _line_id(line: str, allowed: set[str] | None) -> str:
