@@ -17,7 +17,7 @@ from .extrr import ExtendedReciprocalRank, ExtRR
 from .fmeasure import F, FMeasure
 from .metric import RankedItem, RankingEvidence, RankingMetric
 from .ndcg import NDCG, nDCG
-from .parse_ranking import ParsedRanking, parse_ranking
+from ._parse_ranking import ParsedRanking, parse_ranking
 from .precision import P, Precision
 from .recall import Recall, RecallMeasure
 from .rprec import Rprec, RPrecision
