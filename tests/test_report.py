@@ -38,8 +38,10 @@ def test_report_content(result: EvaluationResult) -> None:
 
 def test_samples_sorted_lowest_first(result: EvaluationResult) -> None:
     page = render_report(result)
-    assert page.index("<summary>en-visa-01</summary>") < page.index("<summary>en-router-01</summary>")
-    assert page.index("<summary>en-router-01</summary>") < page.index("<summary>broken</summary>")
+    def at(sample_id: str) -> int:
+        return page.index(f"<div class='sid'>{sample_id}</div>")
+
+    assert at("en-visa-01") < at("en-router-01") < at("broken")
 
 
 def _browser() -> str | None:

@@ -8,6 +8,7 @@ from ._resources import data_file
 from .dataset import Dataset
 from .llm import OfflineJudge
 from .metrics import ContextRecall, IDBasedContextRecall, Metric, NonLLMContextRecall
+from .ranking import RankingMetric
 
 __all__ = ["demo_dataset", "demo_metrics"]
 
@@ -27,4 +28,6 @@ def demo_metrics() -> list[Metric]:
         ContextRecall(OfflineJudge()),
         NonLLMContextRecall(scorer="partial", normalize=True, threshold=0.9),
         IDBasedContextRecall(),
+        RankingMetric("nDCG@10"),
+        RankingMetric("Recall@3"),
     ]

@@ -26,6 +26,13 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 min-width:260px} .card .big{font-size:1.8rem;font-weight:650} details summary{cursor:pointer}
 .ok{color:#067647}.miss{color:#b42318}.warn{color:#b54708} .ev{margin:.25rem 0 .75rem 1rem}
 .ev li{margin:.15rem 0} code{background:#f2f4f7;padding:0 .25rem;border-radius:3px}
+.samples .head,.samples summary{display:grid;gap:.5rem;padding:.35rem .6rem;border-bottom:1px solid #e4e7ec}
+.samples .head{background:#f5f7fa;font-weight:600} .samples .head div{overflow-wrap:anywhere}
+.samples summary{list-style:none}
+.samples summary::-webkit-details-marker{display:none} .samples .sid::before{content:"▸ ";color:#667085}
+.samples details[open] .sid::before{content:"▾ "} .samples .num{text-align:right;font-variant-numeric:tabular-nums}
+.evidence{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:0 1.5rem;
+padding:.25rem .6rem .75rem;border-bottom:1px solid #e4e7ec;background:#fcfcfd}
 """
 
 
@@ -106,15 +113,20 @@ def _samples_table(result: EvaluationResult) -> str:
         value = result.rows[row_index].results[first].value if first else None
         return (0, value) if value is not None else (1, 0.0)
 
-    head = "<th>sample</th>" + "".join(f"<th class=num>{_e(m)}</th>" for m in result.metrics)
+    # One grid row per sample; its evidence opens below it at full width (native <details>, no script).
+    columns = f"grid-template-columns:minmax(10rem,2fr) repeat({len(result.metrics)},minmax(6rem,1fr))"
+    head = "<div>sample</div>" + "".join(f"<div class=num>{_e(m)}</div>" for m in result.metrics)
     rows = []
     for i in sorted(range(len(result.rows)), key=order):
         row = result.rows[i]
         label = _e(str(row.sample_id)) if row.sample_id is not None else f"#{row.index}"
-        cells = "".join(f"<td class=num>{_value_cell(row.results[m])}</td>" for m in result.metrics)
+        cells = "".join(f"<div class=num>{_value_cell(row.results[m])}</div>" for m in result.metrics)
         details = "".join(_evidence_block(m, row.results[m]) for m in result.metrics)
-        rows.append(f"<tr><td><details><summary>{label}</summary>{details}</details></td>{cells}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        rows.append(
+            f"<details class='sample'><summary style='{columns}'><div class='sid'>{label}</div>{cells}</summary>"
+            f"<div class='evidence'>{details}</div></details>"
+        )
+    return f"<div class='samples'><div class='head' style='{columns}'>{head}</div>{''.join(rows)}</div>"
 
 
 def _value_cell(result: MetricResult) -> str:
@@ -152,6 +164,14 @@ def _evidence_html(evidence: Evidence) -> str:
                 f"(best {where}, similarity {m['similarity']:.2f})</li>"
             )
         return f"<ul>{''.join(items)}</ul>"
+    if kind == "ranking":
+        items = []
+        for item in data.get("relevant", []):
+            rank = item.get("rank")
+            css, where = ("ok", f"at rank {rank}") if rank is not None else ("miss", "not retrieved")
+            items.append(f"<li class='{css}'><code>{_e(str(item['id']))}</code> (grade {item['grade']}) {where}</li>")
+        considered = data.get("retrieved_considered")
+        return f"<ul>{''.join(items)}</ul><p class='muted'>{considered} retrieved IDs ranked</p>"
     if kind == "claim_recall":
         claims = _claims_html(data)
         if claims is not None:

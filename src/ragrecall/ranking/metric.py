@@ -44,6 +44,9 @@ class RankingEvidence(Evidence):
     retrieved_considered: int
     """How many distinct retrieved IDs were ranked (duplicates after the first are dropped)."""
 
+    def missing_items(self) -> list[str]:
+        return [f"ID {item.id!r} (grade {item.grade})" for item in self.relevant if item.rank is None]
+
 
 @dataclass(frozen=True)
 class RankingMetric(SyncMetric):
