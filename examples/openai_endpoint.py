@@ -35,7 +35,7 @@ def main() -> None:
             args.model,
             cache=cache,
             retry=RetryPolicy(max_attempts=6, total_timeout=300),  # backoff with jitter, honours Retry-After
-            output_mode="json_schema",  # "json_object" for servers without structured outputs
+            output_mode="auto",  # structured outputs, or JSON mode where the server refuses them
         )
         result = evaluate(demo_dataset(), [ContextRecall(llm)], max_concurrency=8)
     print(result)

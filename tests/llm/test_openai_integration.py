@@ -260,3 +260,50 @@ def test_await_then_sync_score_inside_one_running_loop_does_not_deadlock(server:
     worker.join(timeout=30)
     assert not worker.is_alive(), "score() after ascore() in one loop hung"
     assert values == [0.5, 0.5]
+
+
+def _refuses_json_schema(inner: Any) -> Any:
+    def respond(body: Any) -> ServerReply:
+        if body.get("response_format", {}).get("type") == "json_schema":
+            message = "response_format of type json_schema is not supported by this model"
+            return ServerReply(status=400, body={"error": {"message": message, "type": "invalid_request_error"}})
+        return inner(body)
+
+    return respond
+
+
+def test_auto_mode_falls_back_to_json_mode_when_structured_outputs_are_refused() -> None:
+    from ragrecall.llm.fake_server import offline_responder
+
+    with FakeOpenAIServer(_refuses_json_schema(offline_responder())) as server:
+        llm = make_llm(server)  # output_mode="auto" is the default
+        metric = ContextRecall(llm)
+        first = metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+        second = metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+        formats = [body["response_format"]["type"] for body in server.requests]
+    assert first.value == second.value == 0.5
+    # One refused structured-output request, then JSON mode for good: no retries of the 400 itself.
+    assert formats == ["json_schema", "json_object", "json_object", "json_object", "json_object"]
+
+
+def test_explicit_json_schema_mode_does_not_fall_back() -> None:
+    from ragrecall.llm.fake_server import offline_responder
+
+    with FakeOpenAIServer(_refuses_json_schema(offline_responder())) as server:
+        metric = ContextRecall(make_llm(server, output_mode="json_schema"))
+        with pytest.raises(LLMRequestError, match="not retryable"):
+            metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+        assert len(server.requests) == 1
+
+
+def test_auto_mode_keeps_structured_outputs_for_other_400s() -> None:
+    def respond(body: Any) -> ServerReply:
+        return ServerReply(
+            status=400, body={"error": {"message": "model not allowed", "type": "invalid_request_error"}}
+        )
+
+    with FakeOpenAIServer(respond) as server:
+        llm = make_llm(server)
+        with pytest.raises(LLMRequestError, match="model not allowed"):
+            ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+        assert [b["response_format"]["type"] for b in server.requests] == ["json_schema"]

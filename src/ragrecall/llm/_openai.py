@@ -11,7 +11,7 @@ import openai
 from pydantic import BaseModel
 
 from .._sync import on_runner_loop
-from ..errors import CacheMissError, ConfigurationError
+from ..errors import CacheMissError, ConfigurationError, LLMRequestError
 from ..usage import Usage
 from ._cache import CachedReply, ResponseCache, cache_key
 from ._pricing import ModelPrice, cost_usd
@@ -20,7 +20,7 @@ from ._retry import RetryPolicy
 
 __all__ = ["OpenAILLM", "OutputMode", "llm_factory", "strict_json_schema"]
 
-OutputMode = Literal["json_schema", "json_object"]
+OutputMode = Literal["auto", "json_schema", "json_object"]
 T = TypeVar("T")
 
 
@@ -33,8 +33,9 @@ class OpenAILLM:
             timeout=retry.request_timeout)``: the SDK's own retries are off so that only ``retry`` retries.
         model: the model name sent with each request.
         output_mode: ``"json_schema"`` (structured outputs: ``response_format`` carries the strict JSON schema
-            of the output model) or ``"json_object"`` (JSON mode; the reply is validated by pydantic only),
-            for servers without structured outputs.
+            of the output model), ``"json_object"`` (JSON mode; the reply is validated by pydantic only), for
+            servers without structured outputs, or ``"auto"`` (default): structured outputs until the server
+            rejects them with a 400 that names the response format, then JSON mode for the adapter's life.
         temperature: sampling temperature (0 by default, for repeatable judgments).
         seed: sent as ``seed`` (None: not sent).
         max_tokens: completion token limit (None: the server's default).
@@ -54,7 +55,7 @@ class OpenAILLM:
         client: openai.AsyncOpenAI,
         model: str,
         *,
-        output_mode: OutputMode = "json_schema",
+        output_mode: OutputMode = "auto",
         temperature: float = 0.0,
         seed: int | None = 0,
         max_tokens: int | None = None,
@@ -69,10 +70,14 @@ class OpenAILLM:
             raise ConfigurationError(f"client must be an openai.AsyncOpenAI, got {type(client).__name__}")
         if not isinstance(model, str) or not model:
             raise ConfigurationError(f"model must be a non-empty string, got {model!r}")
-        if output_mode not in ("json_schema", "json_object"):
-            raise ConfigurationError(f"output_mode must be 'json_schema' or 'json_object', got {output_mode!r}")
+        if output_mode not in ("auto", "json_schema", "json_object"):
+            raise ConfigurationError(f"output_mode must be 'auto', 'json_schema' or 'json_object', got {output_mode!r}")
         self.model = model
         self.output_mode: OutputMode = output_mode
+        # What "auto" has settled on: structured outputs until the server turns them down.
+        self._effective_mode: Literal["json_schema", "json_object"] = (
+            "json_object" if output_mode == "json_object" else "json_schema"
+        )
         self.temperature = temperature
         self.seed = seed
         self.max_tokens = max_tokens
@@ -98,7 +103,7 @@ class OpenAILLM:
 
     def response_format(self, output: type[BaseModel]) -> dict[str, Any]:
         """The ``response_format`` sent for ``output`` in this adapter's output mode."""
-        if self.output_mode == "json_object":
+        if self._effective_mode == "json_object":
             return {"type": "json_object"}
         return {
             "type": "json_schema",
@@ -113,6 +118,15 @@ class OpenAILLM:
             LLMRequestError: the request failed and the retry policy gave up.
             CacheMissError: the cache is replay-only and has no reply for this request.
         """
+        try:
+            return await self._generate(request)
+        except LLMRequestError as exc:
+            if self.output_mode != "auto" or self._effective_mode != "json_schema" or not _schema_refused(exc):
+                raise
+            self._effective_mode = "json_object"
+            return await self._generate(request)
+
+    async def _generate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
         messages = [dict(m) for m in request.messages]
         response_format = self.response_format(request.output)
         params = self.sampling_params()
@@ -177,6 +191,15 @@ class OpenAILLM:
                 "the reply was cut off at the token limit; answer more briefly", raw=raw, usage=usage
             )
         return LLMReply(parse_reply(raw, request.output, usage=usage), raw, usage)
+
+
+def _schema_refused(exc: LLMRequestError) -> bool:
+    """True when the server answered 400 and blamed the structured-output request."""
+    cause = exc.__cause__
+    if not isinstance(cause, openai.BadRequestError):
+        return False
+    text = str(cause).lower()
+    return any(word in text for word in ("response_format", "json_schema", "structured output"))
 
 
 def llm_factory(
