@@ -9,6 +9,7 @@ wrote.
 
 from ._measure import Measure
 from ._parse import MEASURES, parse_measure
+from ._parse_ranking import ParsedRanking, parse_ranking
 from ._table import Qrels, Run
 from .ap import AP, AveragePrecision
 from .err import ERR, ExpectedReciprocalRank
@@ -17,7 +18,6 @@ from .extrr import ExtendedReciprocalRank, ExtRR
 from .fmeasure import F, FMeasure
 from .metric import RankedItem, RankingEvidence, RankingMetric
 from .ndcg import NDCG, nDCG
-from ._parse_ranking import ParsedRanking, parse_ranking
 from .precision import P, Precision
 from .recall import Recall, RecallMeasure
 from .rprec import Rprec, RPrecision
