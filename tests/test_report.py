@@ -38,6 +38,7 @@ def test_report_content(result: EvaluationResult) -> None:
 
 def test_samples_sorted_lowest_first(result: EvaluationResult) -> None:
     page = render_report(result)
+
     def at(sample_id: str) -> int:
         return page.index(f"<div class='sid'>{sample_id}</div>")
 
