@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -34,9 +35,10 @@ async def aevaluate(
 ) -> EvaluationResult:
     """Score every sample with every metric; results in input order.
 
-    Concurrency is one limit over every sample-metric pair of every LLM metric (pure metrics compute in one
-    vectorised pass off the event loop). A pair that fails becomes a failure record with its cause
-    (``on_error="record"``) or stops the run (``"raise"``); no failure changes another sample's score.
+    Concurrency is one limit over every sample-metric pair of every LLM metric: ``max_concurrency`` workers
+    take the pairs in input order (pure metrics compute in one vectorised pass off the event loop). A pair
+    that fails becomes a failure record with its cause (``on_error="record"``) or stops the run
+    (``"raise"``); no failure changes another sample's score.
 
     With ``checkpoint``, each finished pair is appended to that JSONL file as it finishes; running again with
     the same file does only what is missing (failed pairs included) and returns the same result as an
@@ -62,27 +64,28 @@ async def aevaluate(
             store.append(index, fingerprints[index], name, result)
         progress.update(result)
 
-    semaphore = asyncio.Semaphore(max_concurrency)
+    # LLM pairs, sample by sample so that each sample's results land together; a fixed pool of workers
+    # takes them in turn, so a large run holds max_concurrency coroutines rather than one per pair.
+    llm_metrics = [(n, m) for n, m in by_name.items() if not isinstance(m, SyncMetric)]
+    jobs = deque((i, n, m) for i in range(len(samples)) for n, m in llm_metrics if (i, n) not in results)
 
-    async def llm_pair(index: int, name: str, metric: Metric) -> None:
-        async with semaphore:
-            result = await metric._ascore_item(samples[index], f"sample {index}", on_error)
-        finish(index, name, result)
+    async def llm_worker() -> None:
+        while jobs:
+            index, name, metric = jobs.popleft()
+            finish(index, name, await metric._ascore_item(samples[index], f"sample {index}", on_error))
 
     async def pure_metric(name: str, metric: SyncMetric, pending: list[int]) -> None:
         scored = await asyncio.to_thread(metric.batch_score, [samples[i] for i in pending], on_error=on_error)
         for index, result in zip(pending, scored, strict=True):
             finish(index, name, result)
 
-    tasks: list[asyncio.Future[None]] = []
+    tasks: list[asyncio.Future[None]] = [
+        asyncio.ensure_future(llm_worker()) for _ in range(min(max_concurrency, len(jobs)))
+    ]
     for name, metric in by_name.items():
         pending = [i for i in range(len(samples)) if (i, name) not in results]
-        if not pending:
-            continue
-        if isinstance(metric, SyncMetric):
+        if pending and isinstance(metric, SyncMetric):
             tasks.append(asyncio.ensure_future(pure_metric(name, metric, pending)))
-        else:
-            tasks.extend(asyncio.ensure_future(llm_pair(i, name, metric)) for i in pending)
     try:
         await asyncio.gather(*tasks)
     finally:

@@ -85,6 +85,7 @@ class OpenAILLM:
         self.retry = retry or RetryPolicy()
         self.cache = cache
         self.prices = dict(prices or {})
+        self._formats: dict[type[BaseModel], dict[str, Any]] = {}
         self._client = client.with_options(max_retries=0, timeout=self.retry.request_timeout)
 
     @property
@@ -102,13 +103,17 @@ class OpenAILLM:
         return params
 
     def response_format(self, output: type[BaseModel]) -> dict[str, Any]:
-        """The ``response_format`` sent for ``output`` in this adapter's output mode."""
+        """The ``response_format`` sent for ``output`` in this adapter's output mode (built once per type)."""
         if self._effective_mode == "json_object":
             return {"type": "json_object"}
-        return {
-            "type": "json_schema",
-            "json_schema": {"name": output.__name__, "schema": strict_json_schema(output), "strict": True},
-        }
+        cached = self._formats.get(output)
+        if cached is None:
+            cached = {
+                "type": "json_schema",
+                "json_schema": {"name": output.__name__, "schema": strict_json_schema(output), "strict": True},
+            }
+            self._formats[output] = cached
+        return cached
 
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
         """Send ``request`` (or answer it from the cache) and validate the reply.

@@ -54,6 +54,12 @@ class ServerReply:
 Responder = Callable[[Mapping[str, Any]], ServerReply]
 
 
+class _Server(ThreadingHTTPServer):
+    # socketserver's default listen backlog of 5 resets connections when many clients connect at once.
+    request_queue_size = 1024
+    daemon_threads = True
+
+
 class FakeOpenAIServer:
     """A threaded HTTP server speaking enough of the OpenAI chat-completions API for ragrecall.
 
@@ -81,8 +87,7 @@ class FakeOpenAIServer:
         self._script: list[ServerReply] = list(replies)
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._httpd = ThreadingHTTPServer((_HOST, port), _handler_for(self))
-        self._httpd.daemon_threads = True
+        self._httpd = _Server((_HOST, port), _handler_for(self))
         self._thread: threading.Thread | None = None
 
     @property
