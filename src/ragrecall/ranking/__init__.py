@@ -5,18 +5,22 @@ Measures are small value objects (``nDCG@10``, ``AP``, ``Recall(rel=2)@100``, ``
 (dicts, or TREC files read by :func:`read_run` / :func:`read_qrels`); :class:`RankingMetric` scores one
 :class:`~ragrecall.Sample` like every other metric; :func:`parse_ranking` reads the ranking an LLM reranker
 wrote.
+
+:class:`RankingMetric` and :func:`parse_ranking` (with their evidence models) are imported on first use, so
+that evaluating runs and reading TREC files does not load pydantic and the Sample machinery.
 """
 
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
 from ._measure import Measure
 from ._parse import MEASURES, parse_measure
-from ._parse_ranking import ParsedRanking, parse_ranking
 from ._table import Qrels, Run
 from .ap import AP, AveragePrecision
 from .err import ERR, ExpectedReciprocalRank
 from .evaluate import RunEvaluation, evaluate_run
 from .extrr import ExtendedReciprocalRank, ExtRR
 from .fmeasure import F, FMeasure
-from .metric import RankedItem, RankingEvidence, RankingMetric
 from .ndcg import NDCG, nDCG
 from .precision import P, Precision
 from .recall import Recall, RecallMeasure
@@ -63,3 +67,17 @@ __all__ = [
     "write_qrels",
     "write_run",
 ]
+
+_LAZY = {
+    "RankedItem": ".metric",
+    "RankingEvidence": ".metric",
+    "RankingMetric": ".metric",
+    "ParsedRanking": "._parse_ranking",
+    "parse_ranking": "._parse_ranking",
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
+
+if TYPE_CHECKING:  # what type checkers and IDEs see; at run time these names resolve lazily
+    from ._parse_ranking import ParsedRanking, parse_ranking
+    from .metric import RankedItem, RankingEvidence, RankingMetric

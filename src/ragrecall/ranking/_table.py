@@ -77,6 +77,11 @@ class Run:
     """Where the run was read from (a path), for error messages."""
     unique_pairs: bool = False
     """True when no (query, document) pair can repeat (built from a dict), so the check is skipped."""
+    distinct_doc_codes: bool = True
+    """True when ``doc_vocab`` holds each document once, so equal codes mean equal documents. False when it
+    holds one entry per row (``doc_codes`` is then 0..n-1), as a run read with pyarrow has: encoding millions of
+    document IDs costs more than the whole evaluation, which needs them only to find repeats (then compared by
+    content) and to break ties."""
 
     def __len__(self) -> int:
         return len(self.scores)

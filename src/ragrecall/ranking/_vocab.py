@@ -15,10 +15,24 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["arrow", "encode", "index_in", "take", "to_list", "vocab_len"]
+__all__ = [
+    "arrow",
+    "arrow_call",
+    "arrow_numbers",
+    "arrow_options",
+    "arrow_strings",
+    "arrow_take",
+    "encode",
+    "index_in",
+    "salted",
+    "string_keys",
+    "take",
+    "to_list",
+    "vocab_len",
+]
 
 Vocab = Any
-"""A ``list[str]`` or a pyarrow string array."""
+"""A ``list[str]`` or a pyarrow string array (an ``Array`` or a ``ChunkedArray``)."""
 
 
 @functools.lru_cache(maxsize=1)
@@ -26,11 +40,32 @@ def arrow() -> Any | None:
     """The ``pyarrow`` module when installed (the ``fast`` extra), else None."""
     try:
         pa = importlib.import_module("pyarrow")
-        importlib.import_module("pyarrow.compute")
         importlib.import_module("pyarrow.csv")
     except ImportError:
         return None
     return pa
+
+
+@functools.lru_cache(maxsize=1)
+def _compute() -> Any:
+    # pyarrow.compute wraps every kernel in a Python function at import (60 ms); calling kernels by name
+    # through the module it is built on skips that.
+    try:
+        module = importlib.import_module("pyarrow._compute")
+        module.call_function  # noqa: B018
+    except (ImportError, AttributeError):  # pragma: no cover - older or rearranged pyarrow
+        module = importlib.import_module("pyarrow.compute")
+    return module
+
+
+def arrow_call(function: str, *args: Any, options: Any = None) -> Any:
+    """Call the pyarrow compute kernel ``function`` on ``args``."""
+    return _compute().call_function(function, list(args), options)
+
+
+def arrow_options(name: str, *args: Any, **kwargs: Any) -> Any:
+    """A pyarrow compute options object (``"SetLookupOptions"``, ``"RankOptions"``, ...)."""
+    return getattr(_compute(), name)(*args, **kwargs)
 
 
 def _is_arrow(vocab: Vocab) -> bool:
@@ -41,8 +76,8 @@ def encode(strings: Sequence[str], *, use_arrow: bool = True) -> tuple[NDArray[n
     """Codes (first-appearance order) and the vocabulary of ``strings``."""
     pa = arrow() if use_arrow else None
     if pa is not None and len(strings) > 0:
-        encoded = pa.array(strings, type=pa.string()).dictionary_encode()
-        return encoded.indices.to_numpy().astype(np.int32, copy=False), encoded.dictionary
+        encoded = arrow_call("dictionary_encode", arrow_strings(strings))
+        return arrow_numbers(encoded.indices, np.int32), encoded.dictionary
     table: dict[str, int] = {}
     codes = np.fromiter((table.setdefault(s, len(table)) for s in strings), dtype=np.int32, count=len(strings))
     return codes, list(table)
@@ -62,17 +97,166 @@ def take(vocab: Vocab, codes: NDArray[Any]) -> list[str]:
     """The IDs of ``codes``, as Python strings."""
     if isinstance(vocab, list):
         return [vocab[int(c)] for c in codes]
-    return list(vocab.take(np.asarray(codes, dtype=np.int64)).to_pylist())
+    return list(arrow_take(vocab, codes).to_pylist())
 
 
-def index_in(vocab: Vocab, other: Vocab) -> NDArray[np.int64]:
+def arrow_take(values: Any, rows: NDArray[Any]) -> Any:
+    """``values.take(rows)`` for a pyarrow array, with the indices handed over as a buffer.
+
+    (Passing a numpy array makes pyarrow import pandas, a quarter second, to recognise it.)
+    """
+    pa = arrow()
+    assert pa is not None
+    indices = np.ascontiguousarray(rows, dtype=np.int64)
+    chunks = _chunks(values)
+    if len(chunks) <= 1:
+        return arrow_call("take", values, _indices(pa, indices))
+    # Per chunk: taking from a chunked array resolves every index against every chunk boundary, slowly.
+    bounds = np.cumsum([len(c) for c in chunks])
+    which = np.searchsorted(bounds, indices, side="right")
+    order = np.argsort(which, kind="stable")
+    by_chunk = indices[order]
+    cuts = np.searchsorted(which[order], np.arange(len(chunks) + 1))
+    pieces = [
+        arrow_call("take", chunks[k], _indices(pa, by_chunk[cuts[k] : cuts[k + 1]] - (bounds[k] - len(chunks[k]))))
+        for k in range(len(chunks))
+        if cuts[k + 1] > cuts[k]
+    ]
+    taken = pa.concat_arrays(pieces) if pieces else arrow_strings([])
+    if bool((order[1:] > order[:-1]).all()):
+        return taken
+    inverse = np.empty(len(order), dtype=np.int64)
+    inverse[order] = np.arange(len(order), dtype=np.int64)
+    return arrow_call("take", taken, _indices(pa, inverse))
+
+
+def _indices(pa: Any, indices: NDArray[np.int64]) -> Any:
+    return pa.Array.from_buffers(pa.int64(), len(indices), [None, pa.py_buffer(np.ascontiguousarray(indices))])
+
+
+def index_in(vocab: Vocab, other: Vocab) -> NDArray[np.int32]:
     """For each ID of ``vocab``, its index in ``other``, or -1 when ``other`` does not hold it."""
     pa = arrow()
     if pa is not None and (_is_arrow(vocab) or _is_arrow(other)) and len(vocab) and len(other):
-        pc = importlib.import_module("pyarrow.compute")
-        left = vocab if _is_arrow(vocab) else pa.array(vocab, type=pa.string())
-        right = other if _is_arrow(other) else pa.array(other, type=pa.string())
-        found = pc.index_in(left, value_set=right).fill_null(-1)
-        return np.asarray(found.to_numpy(), dtype=np.int64)
+        left = vocab if _is_arrow(vocab) else arrow_strings(vocab)
+        right = other if _is_arrow(other) else arrow_strings(other)
+        found = arrow_call("index_in", left, options=arrow_options("SetLookupOptions", right))
+        return arrow_numbers(found, np.int32, null=-1)
     positions = {s: i for i, s in enumerate(to_list(other))}
-    return np.fromiter((positions.get(s, -1) for s in to_list(vocab)), dtype=np.int64, count=len(vocab))
+    return np.fromiter((positions.get(s, -1) for s in to_list(vocab)), dtype=np.int32, count=len(vocab))
+
+
+def arrow_strings(strings: Sequence[str]) -> Any:
+    """A pyarrow string array of ``strings``, built from its buffers.
+
+    (``pa.array`` of a list makes pyarrow import pandas, a third of a second, to check what it was given.)
+    """
+    pa = arrow()
+    assert pa is not None
+    encoded = [s.encode("utf-8") for s in strings]
+    lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+    ends = np.cumsum(lengths)
+    wide = bool(len(ends)) and int(ends[-1]) >= 2**31
+    offsets = np.concatenate(([0], ends)).astype(np.int64 if wide else np.int32)
+    data = b"".join(encoded)
+    kind = pa.large_string() if wide else pa.string()
+    return pa.Array.from_buffers(kind, len(encoded), [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+
+
+def _chunks(values: Any) -> list[Any]:
+    return list(values.chunks) if hasattr(values, "chunks") else [values]
+
+
+def arrow_numbers(values: Any, dtype: Any, null: Any = None) -> NDArray[Any]:
+    """A pyarrow array (or chunked array) of a fixed-width type as numpy ``dtype``, nulls set to ``null``.
+
+    Read from the buffers directly: pyarrow's ``to_numpy`` may import pandas, which costs a quarter second.
+    ``dtype`` must have the width of the arrow type.
+    """
+    dt = np.dtype(dtype)
+    parts = []
+    for c in _chunks(values):
+        if len(c):
+            part = np.frombuffer(c.buffers()[1], dtype=dt, count=len(c), offset=c.offset * dt.itemsize)
+            if c.null_count:
+                part = part.copy()
+                valid = np.unpackbits(np.frombuffer(c.buffers()[0], dtype=np.uint8), bitorder="little")
+                part[~valid[c.offset : c.offset + len(c)].view(np.bool_)] = null
+            parts.append(part)
+    if not parts:
+        return np.zeros(0, dtype=dt)
+    return parts[0].copy() if len(parts) == 1 else np.concatenate(parts)
+
+
+_M1, _M2, _M3 = (np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB))
+_SLICE = 1 << 16
+_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+
+
+def _mix(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    x ^= x >> np.uint64(30)
+    x *= _M2
+    x ^= x >> np.uint64(27)
+    x *= _M3
+    x ^= x >> np.uint64(31)
+    return x
+
+
+def string_keys(values: Any, salt: NDArray[Any] | None = None) -> NDArray[np.uint64]:
+    """A 64-bit hash of each string of a pyarrow string array (or chunked array), computed with numpy.
+
+    Equal strings get equal keys; different strings almost surely get different keys, so callers confirm an
+    equality of keys on the strings themselves. No Python string is made. With ``salt`` (integers, one per
+    string), the key hashes the pair (salt, string). Work goes chunk by chunk, so temporaries stay small.
+    """
+    out = np.empty(len(values), dtype=np.uint64)
+    at = 0
+    for whole in _chunks(values):
+        for begin in range(0, len(whole), _SLICE):
+            chunk = whole.slice(begin, _SLICE)
+            n = len(chunk)
+            buffers = chunk.buffers()
+            wide = chunk.type in (_large_string(), _large_binary())
+            offsets = np.frombuffer(
+                buffers[1], dtype=np.int64 if wide else np.int32, count=n + 1, offset=chunk.offset * (8 if wide else 4)
+            )
+            base, end = int(offsets[0]), int(offsets[-1])
+            padded = np.zeros(end - base + 8, dtype=np.uint8)
+            if end > base:
+                padded[: end - base] = np.frombuffer(buffers[2], dtype=np.uint8, count=end - base, offset=base)
+            words = np.ndarray((end - base + 1,), dtype="<u8", buffer=padded, strides=(1,))
+            start = offsets[:-1].astype(np.int64) - base
+            length = np.diff(offsets).astype(np.int64)
+            key = _mix(length.astype(np.uint64) * _M1)
+            word = 0
+            rows: NDArray[np.int64] | None = None  # None: every row of the chunk
+            while True:
+                if rows is None:
+                    w = words[start + 8 * word] & _MASKS[np.minimum(length - 8 * word, 8)]
+                    key = _mix((key * _M1) ^ w)
+                else:
+                    w = words[start[rows] + 8 * word] & _MASKS[np.minimum(length[rows] - 8 * word, 8)]
+                    key[rows] = _mix((key[rows] * _M1) ^ w)
+                word += 1
+                rows = np.flatnonzero(length > 8 * word)
+                if len(rows) == 0:
+                    break
+            out[at : at + n] = key if salt is None else salted(key, salt[at : at + n])
+            at += n
+    return out
+
+
+def salted(keys: NDArray[np.uint64], salt: NDArray[Any]) -> NDArray[np.uint64]:
+    """Keys of the pairs (salt, key), as :func:`string_keys` makes them; ``keys`` is overwritten."""
+    keys ^= salt.astype(np.uint64) * _M1
+    return _mix(keys)
+
+
+def _large_string() -> Any:
+    pa = arrow()
+    return None if pa is None else pa.large_string()
+
+
+def _large_binary() -> Any:
+    pa = arrow()
+    return None if pa is None else pa.large_binary()

@@ -97,8 +97,7 @@ def evaluate_run(
     if per_query:
         columns = {name: v.tolist() for name, v in values.items()}
         table = {q: {name: col[i] for name, col in columns.items()} for i, q in enumerate(ranked.query_ids)}
-    run_queries = set(run_table.query_ids())
-    n_missing = sum(1 for q in set(qrels_table.query_ids()) if q not in run_queries)
+    n_missing = len(set(qrels_table.query_ids()).difference(run_table.query_ids()))
     return RunEvaluation(parsed, ranked.query_ids, means, table, missing, n_missing, values)
 
 

@@ -36,8 +36,9 @@ class ReciprocalRank(Measure):
         positions = ranked.hit_pos[mask]
         out = np.zeros(ranked.n_queries, dtype=np.float64)
         # Hits are sorted by (query, position): the first hit of each query is its first relevant document.
-        unique, first = np.unique(queries, return_index=True)
-        out[unique] = 1.0 / positions[first]
+        # (np.unique would do, but it imports numpy.ma, 20 ms.)
+        first = np.flatnonzero(np.concatenate(([True], queries[1:] != queries[:-1]))) if len(queries) else queries
+        out[queries[first]] = 1.0 / positions[first]
         return out
 
 

@@ -32,7 +32,7 @@ import numpy as np
 from ..errors import ConfigurationError, FileFormatError
 from ._build import _order
 from ._table import Qrels, Run
-from ._vocab import arrow, encode, take
+from ._vocab import arrow, arrow_call, arrow_numbers, arrow_strings, arrow_take, encode, take
 
 __all__ = ["Engine", "read_qrels", "read_run", "write_qrels", "write_run"]
 
@@ -41,6 +41,18 @@ Source = str | os.PathLike[str] | IO[Any]
 
 _RUN_FIELDS = ("query", "q0", "doc", "rank", "score", "tag")
 _QRELS_FIELDS = ("query", "iteration", "doc", "grade")
+_BLOCK_SIZE = (1 << 20, 1 << 24)
+"""Least and most bytes per block of the pyarrow reader. Blocks are parsed in parallel, each giving one chunk
+of columns: small files get about 8 blocks, large ones few enough that per-chunk costs stay small."""
+
+
+def _block_size(source: Source, gz: bool) -> int:
+    low, high = _BLOCK_SIZE
+    try:
+        size = os.path.getsize(source) * (4 if gz else 1)  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return high
+    return int(min(max(size // 8, low), high))
 
 
 def read_run(source: Source, *, engine: Engine = "auto") -> Run:
@@ -181,7 +193,12 @@ def _sniff(source: Source) -> tuple[str | None, bool]:
 
 
 def _read_arrow(source: Source, kind: str, name: str | None) -> Qrels | Run | None:
-    """Read with pyarrow, or return None when this input is not for it (the caller falls back)."""
+    """Read with pyarrow, or return None when this input is not for it (the caller falls back).
+
+    IDs are read as strings in parallel blocks. Query IDs are encoded by runs of equal adjacent values (files
+    are grouped by query), so only one value per run is hashed. Document IDs of judgments are dictionary
+    encoded; those of a run are kept one per row (see :attr:`Run.distinct_doc_codes`).
+    """
     pa = arrow()
     assert pa is not None
     pacsv = importlib.import_module("pyarrow.csv")
@@ -191,18 +208,21 @@ def _read_arrow(source: Source, kind: str, name: str | None) -> Qrels | Run | No
         return None
     fields = _RUN_FIELDS if kind == "run" else _QRELS_FIELDS
     value = "score" if kind == "run" else "grade"
-    ids = pa.dictionary(pa.int32(), pa.string())
     try:
         stream = pa.input_stream(os.fspath(source), compression="gzip" if gz else None)  # type: ignore[arg-type]
         with stream:
             table = pacsv.read_csv(
                 stream,
-                read_options=pacsv.ReadOptions(column_names=list(fields), block_size=1 << 24),
+                read_options=pacsv.ReadOptions(column_names=list(fields), block_size=_block_size(source, gz)),
                 parse_options=pacsv.ParseOptions(
                     delimiter=separator, quote_char=False, double_quote=False, escape_char=False
                 ),
                 convert_options=pacsv.ConvertOptions(
-                    column_types={"query": ids, "doc": ids, value: pa.float64() if kind == "run" else pa.int64()},
+                    column_types={
+                        "query": pa.string(),
+                        "doc": pa.string(),
+                        value: pa.float64() if kind == "run" else pa.int64(),
+                    },
                     include_columns=["query", "doc", value],
                     null_values=[],
                     strings_can_be_null=False,
@@ -211,24 +231,48 @@ def _read_arrow(source: Source, kind: str, name: str | None) -> Qrels | Run | No
             )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
         return None
-    table = table.unify_dictionaries()
-    qcodes, qvocab = _codes(pa, table.column("query"))
-    dcodes, dvocab = _codes(pa, table.column("doc"))
-    numbers = table.column(value).to_numpy()
+    queries, docs, values = table.column("query"), table.column("doc"), table.column(value)
+    del table  # columns are released one by one below, keeping the peak memory low
+    qcodes, qvocab = _grouped_codes(pa, queries)
+    del queries
     if kind == "run":
-        scores = np.asarray(numbers, dtype=np.float64)
+        scores = arrow_numbers(values, np.float64)
+        del values
         if np.isnan(scores).any():
             return None  # the plain reader reports the line
-        return Run(qcodes, qvocab, dcodes, dvocab, scores, name)
-    return Qrels(qcodes, qvocab, dcodes, dvocab, np.asarray(numbers, dtype=np.int64), name)
+        rows = np.arange(len(scores), dtype=np.int32)
+        _release(pa)
+        return Run(qcodes, qvocab, rows, docs, scores, name, distinct_doc_codes=False)
+    dcodes, dvocab = _dictionary_codes(pa, docs)
+    return Qrels(qcodes, qvocab, dcodes, dvocab, arrow_numbers(values, np.int64), name)
 
 
-def _codes(pa: Any, column: Any) -> tuple[np.ndarray[Any, np.dtype[np.int32]], Any]:
-    if column.num_chunks == 0:
-        return np.zeros(0, dtype=np.int32), pa.array([], type=pa.string())
-    dictionary = column.chunk(0).dictionary
-    indices = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in column.chunks])
-    return indices.astype(np.int32, copy=False), dictionary
+def _release(pa: Any) -> None:
+    """Hand the memory of the dropped columns back to the system (pyarrow's allocator keeps it otherwise)."""
+    release = getattr(pa.default_memory_pool(), "release_unused", None)
+    if release is not None:
+        release()
+
+
+def _dictionary_codes(pa: Any, column: Any) -> tuple[np.ndarray[Any, np.dtype[np.int32]], Any]:
+    if len(column) == 0:
+        return np.zeros(0, dtype=np.int32), arrow_strings([])
+    if hasattr(column, "combine_chunks"):
+        column = column.combine_chunks()
+    encoded = arrow_call("dictionary_encode", column)
+    return arrow_numbers(encoded.indices, np.int32), encoded.dictionary
+
+
+def _grouped_codes(pa: Any, column: Any) -> tuple[np.ndarray[Any, np.dtype[np.int32]], Any]:
+    """Codes and vocabulary of a string column, hashing one value per run of equal adjacent values."""
+    n = len(column)
+    if n == 0:
+        return np.zeros(0, dtype=np.int32), arrow_strings([])
+    change = arrow_call("indices_nonzero", arrow_call("not_equal", column.slice(1), column.slice(0, n - 1)))
+    heads = np.concatenate(([0], arrow_numbers(change, np.uint64).astype(np.int64) + 1))
+    codes, vocab = _dictionary_codes(pa, arrow_take(column, heads))
+    lengths = np.diff(np.append(heads, n))
+    return np.repeat(codes, lengths), vocab
 
 
 # -- writers ------------------------------------------------------------------------------------------------
