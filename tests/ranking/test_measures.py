@@ -137,3 +137,8 @@ def test_measure_objects_are_accepted_and_deduplicated() -> None:
         nDCG(rel=2)
     with pytest.raises(ConfigurationError):
         ERR(g_max=0)
+
+
+@pytest.mark.parametrize("text", ["F(beta=2,rel=2)@5", "AP(rel=2)", "Rprec", "RR(rel=3)@10", "nDCG@10", "P@5"])
+def test_repr_is_the_measure_string(text: str) -> None:
+    assert repr(parse_measure(text)) == str(parse_measure(text)) == text

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from ..errors import ConfigurationError
 from ._ranked import Ranked
 
-__all__ = ["Measure", "check_rel"]
+__all__ = ["Measure", "RelMeasure", "check_rel"]
 
 M = TypeVar("M", bound="Measure")
 
@@ -90,6 +90,17 @@ class Measure(ABC):
     @abstractmethod
     def compute(self, ranked: Ranked) -> NDArray[np.float64]:
         """Per-query values, one per query of ``ranked``, each in [0, 1]."""
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class RelMeasure(Measure, ABC):
+    """A measure with a relevance threshold: a document is relevant when its grade is >= ``rel``."""
+
+    rel: int = 1
+    """The lowest grade that counts as relevant (>= 1)."""
+
+    def _validate(self) -> None:
+        check_rel(self.NAME, self.rel)
 
 
 def check_rel(name: str, rel: Any) -> None:

@@ -8,14 +8,14 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._measure import Measure, check_rel
+from ._measure import RelMeasure
 from ._ranked import Ranked, first_index_of_group, safe_divide
 
 __all__ = ["AP", "AveragePrecision"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class AveragePrecision(Measure):
+class AveragePrecision(RelMeasure):
     """Average precision: ``AP@k = (1/R) · Σ_{i ≤ k, doc i relevant} P@i``.
 
     R is the number of relevant documents in the judgments, retrieved or not, so relevant documents that
@@ -25,11 +25,7 @@ class AveragePrecision(Measure):
     Cite: Harman, "Overview of the Second Text REtrieval Conference (TREC-2)", 1993; Manning et al. (2008) 8.4.
     """
 
-    rel: int = 1
     NAME: ClassVar[str] = "AP"
-
-    def _validate(self) -> None:
-        check_rel(self.NAME, self.rel)
 
     def compute(self, ranked: Ranked) -> NDArray[np.float64]:
         mask = ranked.hit_mask(self.rel, self.cutoff)

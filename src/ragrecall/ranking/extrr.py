@@ -8,14 +8,14 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._measure import Measure, check_rel
+from ._measure import RelMeasure
 from ._ranked import Ranked, safe_divide
 
 __all__ = ["ExtRR", "ExtendedReciprocalRank", "grade_rule_positions"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class ExtendedReciprocalRank(Measure):
+class ExtendedReciprocalRank(RelMeasure):
     """Extended reciprocal rank: the mean, over the known-relevant documents, of a per-document reward.
 
     Each relevant document d has a maximum expected position m(d). Found at position p, it earns
@@ -33,11 +33,7 @@ class ExtendedReciprocalRank(Measure):
     tests pin the definition above on a worked example.
     """
 
-    rel: int = 1
     NAME: ClassVar[str] = "ExtRR"
-
-    def _validate(self) -> None:
-        check_rel(self.NAME, self.rel)
 
     def compute(self, ranked: Ranked) -> NDArray[np.float64]:
         mask = ranked.hit_mask(self.rel, self.cutoff)

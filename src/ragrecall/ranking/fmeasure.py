@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import ConfigurationError
-from ._measure import Measure, check_rel
+from ._measure import RelMeasure
 from ._ranked import Ranked, safe_divide
 from .precision import Precision
 from .recall import RecallMeasure
@@ -19,7 +19,7 @@ __all__ = ["F", "FMeasure"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class FMeasure(Measure):
+class FMeasure(RelMeasure):
     """F-measure at k: ``F_beta@k = (1 + beta²)·P·R / (beta²·P + R)``, 0 when P = R = 0.
 
     P is ``P@k`` (denominator k) and R is ``Recall@k``; without a cutoff they are the set precision and set
@@ -29,12 +29,11 @@ class FMeasure(Measure):
     Cite: van Rijsbergen, *Information Retrieval*, 2nd ed. (1979), chapter 7.
     """
 
-    rel: int = 1
     beta: float = 1.0
     NAME: ClassVar[str] = "F"
 
     def _validate(self) -> None:
-        check_rel(self.NAME, self.rel)
+        super()._validate()
         beta = self.beta
         if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not math.isfinite(beta) or beta <= 0:
             raise ConfigurationError(f"F: beta must be a positive number, got {beta!r}")

@@ -8,14 +8,14 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._measure import Measure, check_rel
+from ._measure import RelMeasure
 from ._ranked import Ranked, safe_divide
 
 __all__ = ["P", "Precision"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class Precision(Measure):
+class Precision(RelMeasure):
     """Precision at k: ``P@k = |relevant in the first k| / k``.
 
     The denominator is k even when fewer than k documents were retrieved (trec_eval's ``P_k``). Without a
@@ -25,11 +25,7 @@ class Precision(Measure):
     Cite: Manning, Raghavan and Schütze, *Introduction to Information Retrieval* (2008), section 8.3.
     """
 
-    rel: int = 1
     NAME: ClassVar[str] = "P"
-
-    def _validate(self) -> None:
-        check_rel(self.NAME, self.rel)
 
     def compute(self, ranked: Ranked) -> NDArray[np.float64]:
         found = ranked.per_query_sum(ranked.hit_mask(self.rel, self.cutoff))

@@ -8,14 +8,14 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._measure import Measure, check_rel
+from ._measure import RelMeasure
 from ._ranked import Ranked, safe_divide
 
 __all__ = ["Recall", "RecallMeasure"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class RecallMeasure(Measure):
+class RecallMeasure(RelMeasure):
     """Recall at k: ``Recall@k = |relevant in the first k| / |relevant in the judgments|``.
 
     0 for a query without relevant documents (trec_eval's ``recall_k``; without a cutoff, ``set_recall``).
@@ -24,11 +24,7 @@ class RecallMeasure(Measure):
     Cite: Manning, Raghavan and Schütze, *Introduction to Information Retrieval* (2008), section 8.3.
     """
 
-    rel: int = 1
     NAME: ClassVar[str] = "Recall"
-
-    def _validate(self) -> None:
-        check_rel(self.NAME, self.rel)
 
     def compute(self, ranked: Ranked) -> NDArray[np.float64]:
         found = ranked.per_query_sum(ranked.hit_mask(self.rel, self.cutoff))

@@ -8,14 +8,14 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._measure import Measure, check_rel
+from ._measure import RelMeasure
 from ._ranked import Ranked, safe_divide
 
 __all__ = ["RPrecision", "Rprec"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class RPrecision(Measure):
+class RPrecision(RelMeasure):
     """R-precision: ``Rprec = |relevant in the first R| / R`` with R the number of relevant documents.
 
     0 when R = 0 (trec_eval's ``Rprec``). Takes no cutoff. Relevant means grade >= ``rel``.
@@ -23,12 +23,8 @@ class RPrecision(Measure):
     Cite: Buckley and Voorhees, "Evaluating Evaluation Measure Stability", SIGIR 2000.
     """
 
-    rel: int = 1
     NAME: ClassVar[str] = "Rprec"
     CUTOFF: ClassVar[str] = "none"
-
-    def _validate(self) -> None:
-        check_rel(self.NAME, self.rel)
 
     def compute(self, ranked: Ranked) -> NDArray[np.float64]:
         num_rel = ranked.num_rel(self.rel)

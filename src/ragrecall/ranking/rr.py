@@ -8,14 +8,14 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._measure import Measure, check_rel
+from ._measure import RelMeasure
 from ._ranked import Ranked
 
 __all__ = ["RR", "ReciprocalRank"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class ReciprocalRank(Measure):
+class ReciprocalRank(RelMeasure):
     """Reciprocal rank: ``RR@k = 1 / (position of the first relevant document)``, 0 when none is in the first k.
 
     Without a cutoff this is trec_eval's ``recip_rank``. The mean over queries is MRR. Relevant means
@@ -24,11 +24,7 @@ class ReciprocalRank(Measure):
     Cite: Voorhees, "The TREC-8 Question Answering Track Report", TREC 1999.
     """
 
-    rel: int = 1
     NAME: ClassVar[str] = "RR"
-
-    def _validate(self) -> None:
-        check_rel(self.NAME, self.rel)
 
     def compute(self, ranked: Ranked) -> NDArray[np.float64]:
         mask = ranked.hit_mask(self.rel, self.cutoff)

@@ -8,14 +8,14 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._measure import Measure, check_rel
+from ._measure import RelMeasure
 from ._ranked import Ranked
 
 __all__ = ["Success", "SuccessMeasure"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class SuccessMeasure(Measure):
+class SuccessMeasure(RelMeasure):
     """Success at k: ``Success@k = 1`` if a relevant document is among the first k, else 0.
 
     trec_eval's ``success_k``; its mean over queries is the hit rate. Relevant means grade >= ``rel``.
@@ -23,11 +23,7 @@ class SuccessMeasure(Measure):
     Cite: Craswell and Hawking, "Overview of the TREC-2004 Web Track", TREC 2004.
     """
 
-    rel: int = 1
     NAME: ClassVar[str] = "Success"
-
-    def _validate(self) -> None:
-        check_rel(self.NAME, self.rel)
 
     def compute(self, ranked: Ranked) -> NDArray[np.float64]:
         found = ranked.per_query_sum(ranked.hit_mask(self.rel, self.cutoff))
