@@ -111,6 +111,12 @@ def test_compare_and_report(data: Path, tmp_path: Path) -> None:
         (["eval", "{data}", "-m", "id_based_context_recall", "--fail-under", "x"], "ragrecall: error: --fail-under"),
         (["eval", "{bad}", "-m", "id_based_context_recall"], "ragrecall: error: {bad}:2: invalid JSON"),
         (["report", "nowhere.jsonl"], "ragrecall: error: No such file or directory: nowhere.jsonl"),
+        (["report", "{binary}"], "ragrecall: error: {binary}:1: not UTF-8 text"),
+        (
+            ["eval", "{partial}", "-m", "id_based_context_recall"],
+            "ragrecall: error: 1 of 2 sample-metric pairs failed; first: sample 1 (id='b'), id_based_context_recall: "
+            "MissingFieldError",
+        ),
         (["compare", "{data}", "{data}", "-m", "x"], "ragrecall: error: {data}:1: not a result row"),
     ],
 )
@@ -120,7 +126,12 @@ def test_user_errors_end_with_one_line_and_exit_2(args: list[str], expected: str
     qrels, badrun = tmp_path / "q.qrels", tmp_path / "bad.run"
     qrels.write_text("q1 0 a 1\n", encoding="utf-8")
     badrun.write_text("q1 Q0 a 1 2.0 t\nq1 Q0 b 2\n", encoding="utf-8")
-    names = {"data": data, "bad": bad, "qrels": qrels, "badrun": badrun}
+    binary, partial = tmp_path / "binary.jsonl", tmp_path / "partial.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage\n")
+    partial.write_text(
+        '{"id": "a", "retrieved_context_ids": ["x"], "reference_context_ids": ["x"]}\n{"id": "b"}\n', encoding="utf-8"
+    )
+    names = {"data": data, "bad": bad, "qrels": qrels, "badrun": badrun, "binary": binary, "partial": partial}
     args = [a.format(**names) for a in args]
     done = run(*args, cwd=tmp_path)
     assert done.returncode == 2
@@ -263,3 +274,36 @@ def test_eval_against_an_openai_compatible_server_then_replay_offline(tmp_path: 
     for path in tmp_path.rglob("*"):
         if path.is_file():
             assert secret.encode() not in path.read_bytes(), path
+
+
+def test_a_replay_miss_fails_the_run(tmp_path: Path) -> None:
+    import os
+
+    from ragrecall.llm import ResponseCache
+
+    data = tmp_path / "data.jsonl"
+    data.write_text(
+        '{"id": "a", "reference": "Paris is in France.", "retrieved_contexts": ["Paris."]}\n', encoding="utf-8"
+    )
+    ResponseCache(tmp_path / "empty.sqlite").close()
+    args = [
+        str(SCRIPT),
+        "eval",
+        str(data),
+        "-m",
+        "context_recall",
+        "--model",
+        "gpt-4o-mini",
+        "--api-key-env",
+        "K",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--replay",
+        str(tmp_path / "empty.sqlite"),
+        "--no-progress",
+    ]
+    done = subprocess.run(args, capture_output=True, text=True, env={**os.environ, "K": "sk-x"}, timeout=120)
+    assert done.returncode == 2
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("ragrecall: error: 1 of 1 sample-metric pairs failed; first: sample 0 (id='a'), ")
+    assert "CacheMissError: replay-only cache" in last

@@ -132,3 +132,24 @@ def test_pandas_numpy_list_cells() -> None:
 def test_to_records_leaves_absent_fields_out() -> None:
     assert Dataset.from_records([{"id": "a", "reference": "x"}]).to_records() == [{"id": "a", "reference": "x"}]
     assert json.dumps(Dataset.from_records(RECORDS).to_records(), ensure_ascii=False)
+
+
+def test_byte_order_marks_are_dropped(tmp_path: Path) -> None:
+    csv_path, jsonl_path = tmp_path / "excel.csv", tmp_path / "bom.jsonl"
+    csv_path.write_bytes("\ufeffid,reference\nq1,Paris\n".encode())
+    jsonl_path.write_bytes('\ufeff{"id": "q1", "reference": "Paris"}\n'.encode())
+    assert Dataset.load(csv_path)[0].id == "q1"
+    assert Dataset.load(jsonl_path)[0].reference == "Paris"
+    assert Dataset.from_jsonl(io.StringIO('\ufeff{"id": "s"}\n'))[0].id == "s"
+
+
+def test_bytes_that_are_not_utf8_name_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(b'{"id": "a"}\n{"id": "caf\xe9"}\n')
+    with pytest.raises(FileFormatError, match=r"latin1\.jsonl:2: not UTF-8 text"):
+        Dataset.load(path)
+    with pytest.raises(FileFormatError, match=r"latin1\.jsonl:2: not UTF-8 text"), path.open(encoding="utf-8") as f:
+        Dataset.from_jsonl(f)
+    stream = io.TextIOWrapper(io.BytesIO(path.read_bytes()), encoding="utf-8")
+    with pytest.raises(FileFormatError, match=r"^<stream>: not UTF-8 text"):
+        Dataset.from_jsonl(stream)

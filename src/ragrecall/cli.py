@@ -32,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.handler(args)
         return code
-    except (RagrecallError, OSError, KeyError) as exc:
+    except (RagrecallError, OSError, KeyError, UnicodeError) as exc:
         print(f"ragrecall: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -149,6 +149,18 @@ def _eval(args: argparse.Namespace) -> int:
             failed.append(f"{name} mean {mean if mean is None else f'{mean:.4f}'} is under {bound}")
     for line in failed:
         print(f"ragrecall: fail-under: {line}", file=sys.stderr)
+    if result.failures:
+        # Failed pairs are kept in the results, but a run with any must not pass silently (a stale --replay
+        # cache in CI, an unreachable endpoint): the last line names the first one.
+        first = result.failures[0]
+        total = len(result) * len(result.metrics)
+        label = f"sample {first.index}" + (f" (id={first.sample_id!r})" if first.sample_id is not None else "")
+        print(
+            f"ragrecall: error: {len(result.failures)} of {total} sample-metric pairs failed; first: {label}, "
+            f"{first.metric}: {first.type}: {' '.join(first.message.split())}",
+            file=sys.stderr,
+        )
+        return 2
     return 1 if failed else 0
 
 

@@ -23,7 +23,7 @@ from .schema import Sample
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Dataset", "open_text"]
+__all__ = ["Dataset", "open_text", "text_lines"]
 
 PathLike = str | os.PathLike[str]
 
@@ -63,7 +63,7 @@ class Dataset(Sequence[Sample]):
         name, handle = open_text(source)
         samples: list[Sample] = []
         try:
-            for line_no, line in enumerate(handle, start=1):
+            for line_no, line in enumerate(text_lines(handle, name), start=1):
                 if not line.strip():
                     continue
                 try:
@@ -92,7 +92,7 @@ class Dataset(Sequence[Sample]):
         name, handle = open_text(source, newline="")
         samples: list[Sample] = []
         try:
-            reader = csv.DictReader(handle)
+            reader = csv.DictReader(text_lines(handle, name))
             start = 2  # line of the first record, after the header
             for row in reader:
                 samples.append(_csv_record(row, f"line {start} of {name}"))
@@ -185,10 +185,35 @@ def open_text(source: PathLike | IO[str], newline: str | None = None) -> tuple[s
     """
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
+        # utf-8-sig: files saved by Excel and Windows tools start with a byte-order mark.
         if path.endswith(".gz"):
-            return path, io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline=newline)
-        return path, open(path, encoding="utf-8", newline=newline)
+            return path, io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", newline=newline)
+        return path, open(path, encoding="utf-8-sig", newline=newline)
     return getattr(source, "name", None) or "<stream>", source
+
+
+def text_lines(handle: IO[str], name: str) -> Iterator[str]:
+    """The lines of ``handle``; a byte-order mark is dropped and undecodable bytes raise FileFormatError."""
+    try:
+        for line_no, line in enumerate(handle, start=1):
+            yield line.removeprefix("\ufeff") if line_no == 1 else line
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(
+            f"not UTF-8 text ({exc.reason}); save the file as UTF-8", path=name, line=_bad_utf8_line(name)
+        ) from exc
+
+
+def _bad_utf8_line(name: str) -> int | None:
+    # The decoder fails on a whole buffered chunk, so the line is found again in the raw bytes.
+    if name.endswith(".gz") or not os.path.isfile(name):
+        return None
+    with open(name, "rb") as raw:
+        data = raw.read()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return data.count(b"\n", 0, exc.start) + 1
+    return None
 
 
 def _csv_record(row: dict[str | Any, str | Any], where: str) -> Sample:

@@ -19,6 +19,11 @@ Causes are chained (``raise ... from cause``) so the original exception is never
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .usage import Usage
+
 __all__ = [
     "CacheMissError",
     "CheckpointError",
@@ -86,7 +91,13 @@ class ConfigurationError(InputError):
 
 
 class LLMError(RagrecallError):
-    """The LLM path could not produce a usable answer."""
+    """The LLM path could not produce a usable answer.
+
+    Attributes:
+        usage: tokens and cost already spent on the failed work, when known (kept on failed results).
+    """
+
+    usage: Usage | None = None
 
 
 class LLMRequestError(LLMError):

@@ -112,7 +112,8 @@ class Sample(BaseModel):
     """Free data carried along, never read by metrics."""
 
     def __init__(self, **data: Any) -> None:
-        # pydantic also routes model_validate() through a custom __init__, so this is the one entry point.
+        # pydantic routes model_validate() through a custom __init__ too, but wraps what it raises in a
+        # ValidationError; Sample(...) and Sample.from_dict(...) raise InvalidSampleError directly.
         check_fields(data, where=None)
         try:
             super().__init__(**data)

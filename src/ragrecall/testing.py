@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from .errors import ConfigurationError
 from .metrics.base import Metric, SampleLike
 from .results import MetricResult
 
@@ -43,7 +44,7 @@ def assert_recall(
         AssertionError: with the explanation.
     """
     if not 0.0 <= at_least <= 1.0:
-        raise ValueError(f"at_least must be in [0, 1], got {at_least!r}")
+        raise ConfigurationError(f"at_least must be in [0, 1], got {at_least!r}")
     results = metric.batch_score(list(samples))
     failed = [(i, r) for i, r in enumerate(results) if r.status == "failed"]
     scored = [(i, r) for i, r in enumerate(results) if r.value is not None]

@@ -143,3 +143,33 @@ def test_not_a_checkpoint(tmp_path: Path) -> None:
     path.write_text('{"id": 1}\n', encoding="utf-8")
     with pytest.raises(CheckpointError, match="is not a ragrecall checkpoint"):
         evaluate(samples(1), [IDBasedContextRecall()], show_progress=False, checkpoint=path)
+
+
+def test_a_torn_header_starts_the_checkpoint_again(tmp_path: Path) -> None:
+    path = tmp_path / "run.ckpt"
+    path.write_text('{"format": "ragrecall-checkpoint/1", "metr', encoding="utf-8")
+    first = evaluate(samples(3), [IDBasedContextRecall()], show_progress=False, checkpoint=path)
+    again = evaluate(samples(3), [IDBasedContextRecall()], show_progress=False, checkpoint=path)
+    assert first.values("id_based_context_recall") == again.values("id_based_context_recall")
+    assert len(read_lines(path)) == 4
+
+
+def test_dicts_and_their_dataset_share_a_checkpoint(tmp_path: Path) -> None:
+    from ragrecall import Dataset
+
+    path = tmp_path / "run.ckpt"
+    evaluate(samples(4), [IDBasedContextRecall()], show_progress=False, checkpoint=path)
+    evaluate(Dataset.from_records(samples(4)), [IDBasedContextRecall()], show_progress=False, checkpoint=path)
+    assert len(read_lines(path)) == 5  # nothing ran twice
+
+
+def test_other_llm_settings_are_refused(tmp_path: Path) -> None:
+    from ragrecall import ContextRecall, OfflineJudge
+
+    path = tmp_path / "run.ckpt"
+    data = [
+        {"id": i, "reference": "Paris is in France.", "retrieved_contexts": ["Paris is in France."]} for i in range(2)
+    ]
+    evaluate(data, [ContextRecall(OfflineJudge(threshold=0.5))], show_progress=False, checkpoint=path)
+    with pytest.raises(CheckpointError, match="written for other metrics or settings"):
+        evaluate(data, [ContextRecall(OfflineJudge(threshold=1.0))], show_progress=False, checkpoint=path)

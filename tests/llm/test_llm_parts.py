@@ -176,3 +176,32 @@ def test_retryable_errors_and_retry_after_parsing() -> None:
 def test_retry_policy_validates_its_settings(kwargs: dict[str, Any]) -> None:
     with pytest.raises(ConfigurationError):
         RetryPolicy(**kwargs)
+
+
+def test_total_timeout_counts_the_coming_backoff_wait() -> None:
+    import asyncio
+
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    policy = RetryPolicy(max_attempts=6, initial_wait=100, max_wait=100, jitter=0, total_timeout=5, sleep=sleep)
+    request = httpx2.Request("POST", "http://127.0.0.1/v1/chat/completions")
+
+    async def send() -> None:
+        raise openai.APITimeoutError(request=request)
+
+    with pytest.raises(LLMRequestError, match="gave up after 1 attempt"):
+        asyncio.run(policy.call(send))
+    assert waits == []
+
+
+def test_a_cache_file_that_is_not_sqlite_is_a_configuration_error(tmp_path: Path) -> None:
+    from ragrecall.llm import ResponseCache
+
+    bad = tmp_path / "notdb.sqlite"
+    bad.write_text("hello, I am not a database " * 100, encoding="utf-8")
+    for mode in ("read-write", "replay-only"):
+        with pytest.raises(ConfigurationError, match="is not a ragrecall response cache"):
+            ResponseCache(bad, mode=mode)  # type: ignore[arg-type]

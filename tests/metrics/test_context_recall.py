@@ -359,3 +359,53 @@ async def test_abatch_score_keeps_order() -> None:
     results = await metric.abatch_score(samples, max_concurrency=2)
     assert [r.sample_id for r in results] == [0, 1, 2]
     assert [r.value for r in results] == [1.0, 0.0, 0.0]
+
+
+def test_a_failed_judgment_keeps_the_decomposition_tokens() -> None:
+    llm = FakeLLM(
+        lambda r: {"claims": ["a b", "c d"]} if r.task == "context_recall.decompose" else "not json",
+        usage=Usage(requests=1, prompt_tokens=100, completion_tokens=10),
+    )
+    [result] = ContextRecall(llm, max_repairs=1).batch_score([{"reference": "A b. C d.", "retrieved_contexts": ["x"]}])
+    assert result.status == "failed" and len(llm.requests) == 3
+    assert (result.usage.requests, result.usage.prompt_tokens, result.usage.completion_tokens) == (3, 300, 30)
+
+
+def test_one_failed_judge_chunk_cancels_the_others() -> None:
+    finished: list[str] = []
+
+    class SlowJudge:
+        model_name = "slow"
+
+        async def agenerate(self, request: LLMRequest[Any]) -> Any:
+            if request.task == "context_recall.decompose":
+                return await OfflineJudge().agenerate(request)
+            if "first" in json.dumps(request.inputs):
+                raise InvalidReplyError("bad", raw="x")
+            await asyncio.sleep(0.2)
+            finished.append("judged")
+            return await OfflineJudge().agenerate(request)
+
+    metric = ContextRecall(SlowJudge(), claims_per_call=1, max_repairs=0)
+    with pytest.raises(RepairsExhaustedError):
+        metric.score(reference="The first claim. A second claim. A third claim.", retrieved_contexts=["x"])
+    asyncio.run(asyncio.sleep(0.4))
+    assert finished == []
+
+
+def test_only_blank_retrieved_text_scores_zero_without_a_call() -> None:
+    llm = FakeLLM([])
+    result = ContextRecall(llm).score(reference="Paris is in France.", retrieved_contexts=["", "   "])
+    assert result.value == 0.0 and llm.requests == []
+
+
+@pytest.mark.parametrize("prompts", ["judge.md", {"judge": 5}])
+def test_bad_prompts_are_a_configuration_error(prompts: Any) -> None:
+    with pytest.raises(ConfigurationError, match="prompt"):
+        ContextRecall(OfflineJudge(), prompts=prompts)
+
+
+def test_settings_include_what_changes_the_llm_answers() -> None:
+    assert (
+        ContextRecall(OfflineJudge(threshold=0.5)).settings() != ContextRecall(OfflineJudge(threshold=0.9)).settings()
+    )

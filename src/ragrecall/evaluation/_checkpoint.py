@@ -16,6 +16,7 @@ from typing import IO, Any
 
 from ..errors import CheckpointError, FileFormatError
 from ..results import MetricResult
+from ..schema import Sample
 
 __all__ = ["Checkpoint", "sample_fingerprint"]
 
@@ -23,8 +24,11 @@ _FORMAT = "ragrecall-checkpoint/1"
 
 
 def sample_fingerprint(raw: Any) -> str:
-    """A short hash of a sample's content, so a checkpoint is never applied to a changed dataset."""
-    data = raw.model_dump(mode="json") if hasattr(raw, "model_dump") else raw
+    """A short hash of a sample's content, so a checkpoint is never applied to a changed dataset.
+
+    Callers pass validated Samples (a dict and its Sample must hash alike); an invalid record is hashed as given.
+    """
+    data = raw.model_dump(mode="json") if isinstance(raw, Sample) else raw
     text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -73,6 +77,8 @@ class Checkpoint:
         self._handle = open(self.path, "r+", encoding="utf-8")  # noqa: SIM115 - kept open for appends
         self._handle.seek(good_end)
         self._handle.truncate()
+        if good_end == 0:  # the header itself was torn: start the file again
+            self._write({"format": _FORMAT, "metrics": self.metrics})
         return done
 
     def append(self, index: int, fingerprint: str, metric: str, result: MetricResult) -> None:

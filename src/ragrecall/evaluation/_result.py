@@ -11,7 +11,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..dataset import open_text
+from ..dataset import open_text, text_lines
 from ..errors import FileFormatError
 from ..results import MetricResult
 from ..usage import Usage
@@ -156,7 +156,7 @@ class EvaluationResult:
         rows: list[SampleRow] = []
         metrics: dict[str, None] = {}
         try:
-            for line_no, line in enumerate(handle, start=1):
+            for line_no, line in enumerate(text_lines(handle, name), start=1):
                 if not line.strip():
                     continue
                 try:

@@ -11,9 +11,10 @@ from typing import Any
 
 from .._sync import run_sync
 from ..dataset import Dataset
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, InputError
 from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, check_batch_args, sample_id_of
 from ..results import MetricResult
+from ..schema import Sample
 from ._checkpoint import Checkpoint, sample_fingerprint
 from ._progress import Progress
 from ._result import EvaluationResult, SampleRow
@@ -53,8 +54,8 @@ async def aevaluate(
     by_name = _check_metrics(metrics)
     check_batch_args(max_concurrency, on_error)
 
-    fingerprints = [sample_fingerprint(s) for s in samples]
     store = Checkpoint(checkpoint, {n: _identity(m) for n, m in by_name.items()}) if checkpoint else None
+    fingerprints = [sample_fingerprint(s) for s in samples] if store else []
     results: dict[tuple[int, str], MetricResult] = store.load(fingerprints) if store else {}
     progress = Progress(len(samples) * len(by_name), initial=len(results), enabled=show_progress)
 
@@ -125,11 +126,22 @@ def evaluate(
 
 
 def _load(dataset: DatasetLike) -> list[SampleLike]:
+    """The samples, dicts validated once here; an invalid record stays as given so that each metric records
+    its error (naming the sample) as a failure instead of stopping the run."""
     if isinstance(dataset, (str, os.PathLike)):
         return list(Dataset.load(dataset))
     if isinstance(dataset, Mapping):
         raise ConfigurationError("dataset must be a Dataset, a list of samples or dicts, or a file path; got a mapping")
-    return list(dataset)
+    return [_validated(item) for item in dataset]
+
+
+def _validated(item: SampleLike) -> SampleLike:
+    if isinstance(item, Mapping):
+        try:
+            return Sample.from_dict(item)
+        except InputError:
+            return item
+    return item
 
 
 def _check_metrics(metrics: Sequence[Metric]) -> dict[str, Metric]:

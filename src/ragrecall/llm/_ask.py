@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..errors import LLMOutputError
+from ..errors import LLMError, LLMOutputError
 from ..usage import Usage
 from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, Message, OutputT
 
@@ -67,7 +67,7 @@ async def ask(
                     raise InvalidReplyError(str(exc), raw=reply.raw) from exc
             return LLMReply(reply.parsed, reply.raw, spent)
         except InvalidReplyError as exc:
-            spent = spent + exc.usage
+            spent = spent + (exc.usage or Usage())
             last = exc
             if attempt > max_repairs:
                 break
@@ -76,6 +76,9 @@ async def ask(
                 {"role": "user", "content": _REPAIR_TEMPLATE.format(problem=exc.problem)},
             )
             current = request.with_messages(current.messages + repair)
+        except LLMError as exc:  # a request failure after paid attempts: those tokens stay counted
+            exc.usage = spent + exc.usage if exc.usage is not None else spent
+            raise
     assert last is not None
     attempts = max_repairs + 1
     task = f" for {request.task}" if request.task else ""

@@ -90,11 +90,17 @@ class ResponseCache:
             raise ConfigurationError(f"replay-only cache {self.path} does not exist")
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0)
-        with self._lock:
-            if mode == "read-write":
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute(_SCHEMA)
-                self._db.commit()
+        try:
+            with self._lock:
+                if mode == "read-write":
+                    self._db.execute("PRAGMA journal_mode=WAL")
+                    self._db.execute(_SCHEMA)
+                    self._db.commit()
+                else:
+                    self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise ConfigurationError(f"{self.path} is not a ragrecall response cache: {exc}") from exc
 
     @property
     def replay_only(self) -> bool:

@@ -130,6 +130,10 @@ class OfflineJudge:
         """The name recorded in results."""
         return self._model_name
 
+    def settings(self) -> dict[str, Any]:
+        """What changes this judge's answers."""
+        return {"threshold": self.threshold}
+
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
         """Answer ``request`` from its ``task`` and ``inputs``."""
         raw = dump_reply(self.answer(request.task, request.inputs))

@@ -93,6 +93,10 @@ class OpenAILLM:
         """The model name, as recorded in results."""
         return self.model
 
+    def settings(self) -> dict[str, Any]:
+        """What changes this adapter's answers besides the model: sampling, output mode, extra fields."""
+        return {"output_mode": self.output_mode, **self.sampling_params(), "extra_body": self.extra_body}
+
     def sampling_params(self) -> dict[str, Any]:
         """The request fields besides messages and response format that change the answer."""
         params: dict[str, Any] = {"temperature": self.temperature}

@@ -159,7 +159,11 @@ class _StopOnBudget(stop_base):
         if asked is not None and asked > self._policy.max_retry_after:
             return True
         elapsed = time.monotonic() - self._started
-        upcoming = asked if asked is not None else 0.0
+        if asked is not None:
+            upcoming = asked
+        else:  # the backoff before jitter: the least the coming wait can be
+            policy = self._policy
+            upcoming = min(policy.max_wait, policy.initial_wait * 2 ** (retry_state.attempt_number - 1))
         return elapsed + upcoming >= self._policy.total_timeout
 
 

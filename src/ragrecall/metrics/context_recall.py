@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, LLMError
 from ..llm._ask import ask
 from ..llm._prompts import PromptTemplate, builtin_prompt, load_prompt
 from ..llm._protocol import LLM, InvalidReplyError, LLMRequest
@@ -187,7 +187,17 @@ class ContextRecall(Metric):
             low = 1 if name == "claims_per_call" else 0
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ConfigurationError(f"{name} must be an integer >= {low}, got {value!r}")
+        if self.prompts is not None and not isinstance(self.prompts, Mapping):
+            raise ConfigurationError(
+                f"prompts must map a step ({', '.join(STEPS)}) to prompt text, a path or a PromptTemplate; "
+                f"got {type(self.prompts).__name__}"
+            )
         custom = dict(self.prompts or {})
+        for step, given in custom.items():
+            if not isinstance(given, (str, Path, PromptTemplate)):
+                raise ConfigurationError(
+                    f"prompt for step {step!r} must be text, a path or a PromptTemplate, got {type(given).__name__}"
+                )
         unknown = sorted(set(custom) - set(STEPS))
         if unknown:
             raise ConfigurationError(f"unknown prompt step(s) {unknown}; expected some of {', '.join(STEPS)}")
@@ -209,8 +219,11 @@ class ContextRecall(Metric):
         return self.metric_name if self.mode == "claims" else f"{self.metric_name}(mode={self.mode})"
 
     def settings(self) -> dict[str, Any]:
+        llm_settings = getattr(self.llm, "settings", None)
         return {
             "model": self.llm.model_name,
+            # Sampling parameters, output mode, judge thresholds: what makes two runs of one model differ.
+            "llm": llm_settings() if callable(llm_settings) else {},
             "mode": self.mode,
             "language": self.language,
             "claims_per_call": self.claims_per_call,
@@ -241,7 +254,7 @@ class ContextRecall(Metric):
             "model": self.llm.model_name,
             "prompt_versions": versions,
         }
-        if not contexts:
+        if not any(c.strip() for c in contexts):  # nothing, or only blank text, was retrieved
             return MetricResult.scored(self.name, 0.0, ClaimRecallEvidence(**evidence_base), sample_id=sample.id)
         if self.mode == "claims":
             verdicts, usage = await self._claims_mode(reference, contexts, language)
@@ -284,10 +297,16 @@ class ContextRecall(Metric):
             return [], decomposed.usage
         size = self.claims_per_call
         chunks = [claims[i : i + size] for i in range(0, len(claims), size)]
-        if len(chunks) == 1:
-            judged = [await self._judge(chunks[0], contexts, language)]
-        else:
-            judged = list(await asyncio.gather(*(self._judge(chunk, contexts, language) for chunk in chunks)))
+        tasks = [asyncio.ensure_future(self._judge(chunk, contexts, language)) for chunk in chunks]
+        try:
+            judged = list(await asyncio.gather(*tasks))
+        except LLMError as exc:
+            # Paid calls stay on the books: the decomposition's tokens join the failed judgment's.
+            exc.usage = decomposed.usage + exc.usage if exc.usage is not None else decomposed.usage
+            raise
+        finally:
+            for task in tasks:  # one chunk failed: the others would be paid for and never used
+                task.cancel()
         verdicts = [v for chunk_verdicts, _ in judged for v in chunk_verdicts]
         return verdicts, Usage.total([decomposed.usage, *(u for _, u in judged)])
 
