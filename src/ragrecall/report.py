@@ -69,8 +69,7 @@ def _summary_table(result: EvaluationResult) -> str:
     )
     rows = []
     for s in result.summary.values():
-        ci = f"[{s.ci_low:.3f}, {s.ci_high:.3f}]" if s.ci_low is not None and s.ci_high is not None else "–"
-        mean = f"{s.mean:.3f}" if s.mean is not None else "–"
+        ci, mean = s.ci_text(), s.mean_text(3)
         cells = (mean, ci, s.scored, s.unscorable, s.failed, s.usage.total_tokens)
         rows.append(
             f"<tr><td>{_e(s.metric)}</td>" + "".join(f"<td class=num>{_e(str(c))}</td>" for c in cells) + "</tr>"
@@ -98,7 +97,7 @@ def _histogram_card(result: EvaluationResult, metric: str, bins: int = 10) -> st
         f"<text x='{width - 8}' y='{height}' font-size='10' fill='#667085'>1</text>"
     )
     summary = result.summary[metric]
-    mean = f"{summary.mean:.3f}" if summary.mean is not None else "–"
+    mean = summary.mean_text(3)
     return (
         f"<div class='card'><div class='muted'>{_e(metric)}</div><div class='big'>{mean}</div>"
         f"<svg width='{width}' height='{height}' role='img' aria-label='histogram of {_e(metric)}'>"

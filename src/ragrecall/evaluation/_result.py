@@ -68,6 +68,16 @@ class MetricSummary(BaseModel):
     ci_high: float | None = None
     usage: Usage = Field(default_factory=Usage)
 
+    def mean_text(self, digits: int = 4) -> str:
+        """The mean, rounded, or ``"-"`` when nothing was scored."""
+        return f"{self.mean:.{digits}f}" if self.mean is not None else "-"
+
+    def ci_text(self, digits: int = 3) -> str:
+        """The interval as ``"[low, high]"``, or ``"-"`` when there is none."""
+        if self.ci_low is None or self.ci_high is None:
+            return "-"
+        return f"[{self.ci_low:.{digits}f}, {self.ci_high:.{digits}f}]"
+
 
 class EvaluationResult:
     """Everything an evaluation produced, in input order."""
@@ -212,8 +222,7 @@ class EvaluationResult:
         header = ("metric", "mean", "95% CI", "scored", "unscorable", "failed", "tokens")
         lines = [header]
         for s in self.summary.values():
-            ci = f"[{s.ci_low:.3f}, {s.ci_high:.3f}]" if s.ci_low is not None and s.ci_high is not None else "-"
-            mean = f"{s.mean:.4f}" if s.mean is not None else "-"
+            ci, mean = s.ci_text(), s.mean_text()
             lines.append(
                 (s.metric, mean, ci, str(s.scored), str(s.unscorable), str(s.failed), str(s.usage.total_tokens))
             )
@@ -249,8 +258,7 @@ class EvaluationResult:
         )
         body = []
         for s in self.summary.values():
-            ci = f"[{s.ci_low:.3f}, {s.ci_high:.3f}]" if s.ci_low is not None and s.ci_high is not None else "-"
-            mean = f"{s.mean:.4f}" if s.mean is not None else "-"
+            ci, mean = s.ci_text(), s.mean_text()
             row = (s.metric, mean, ci, s.scored, s.unscorable, s.failed)
             body.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>")
         return f"<table><thead><tr>{cells}</tr></thead><tbody>{''.join(body)}</tbody></table>"

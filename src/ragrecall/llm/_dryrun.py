@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from ..usage import Usage
 from ._offline import OfflineJudge
 from ._pricing import ModelPrice, cost_usd
-from ._protocol import LLMReply, LLMRequest, OutputT, parse_reply
+from ._protocol import LLMReply, LLMRequest, OutputT
 from ._tokens import TokenCounter
 
 __all__ = ["DryRunLLM"]
@@ -48,4 +48,4 @@ class DryRunLLM:
             completion_tokens=completion,
             cost_usd=cost_usd(self._model, prompt, completion, self._prices),
         )
-        return LLMReply(parse_reply(reply.raw, request.output, usage=usage), reply.raw, usage)
+        return LLMReply.validate(reply.raw, request.output, usage)

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..usage import Usage
-from ._protocol import LLMReply, LLMRequest, OutputT, dump_reply, parse_reply
+from ._protocol import LLMReply, LLMRequest, OutputT, dump_reply
 
 __all__ = ["FakeLLM", "FakeReply"]
 
@@ -73,4 +73,4 @@ class FakeLLM:
         if isinstance(reply, BaseException):
             raise reply
         raw = dump_reply(reply)
-        return LLMReply(parse_reply(raw, request.output, usage=self._usage), raw, self._usage)
+        return LLMReply.validate(raw, request.output, self._usage)

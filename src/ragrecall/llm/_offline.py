@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import ConfigurationError
 from ..text import normalize_text, split_sentences
 from ..usage import Usage
-from ._protocol import LLMReply, LLMRequest, OutputT, dump_reply, parse_reply
+from ._protocol import LLMReply, LLMRequest, OutputT, dump_reply
 
 __all__ = ["OfflineJudge"]
 
@@ -138,7 +138,7 @@ class OfflineJudge:
         """Answer ``request`` from its ``task`` and ``inputs``."""
         raw = dump_reply(self.answer(request.task, request.inputs))
         usage = Usage(requests=1)
-        return LLMReply(parse_reply(raw, request.output, usage=usage), raw, usage)
+        return LLMReply.validate(raw, request.output, usage)
 
     def answer(self, task: str | None, inputs: Mapping[str, Any]) -> dict[str, Any]:
         """The reply, as JSON-ready data, for one of ragrecall's tasks."""

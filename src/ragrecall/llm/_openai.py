@@ -15,7 +15,7 @@ from ..errors import CacheMissError, ConfigurationError, LLMRequestError
 from ..usage import Usage
 from ._cache import CachedReply, ResponseCache, cache_key
 from ._pricing import ModelPrice, cost_usd
-from ._protocol import InvalidReplyError, LLMReply, LLMRequest, OutputT, parse_reply
+from ._protocol import InvalidReplyError, LLMReply, LLMRequest, OutputT
 from ._retry import RetryPolicy
 
 __all__ = ["OpenAILLM", "OutputMode", "llm_factory", "strict_json_schema"]
@@ -151,7 +151,7 @@ class OpenAILLM:
             hit = self.cache.get(key)
             if hit is not None:
                 usage = Usage(cached_requests=1)
-                return LLMReply(parse_reply(hit.raw, request.output, usage=usage), hit.raw, usage)
+                return LLMReply.validate(hit.raw, request.output, usage)
             if self.cache.replay_only:
                 raise CacheMissError(
                     f"replay-only cache {self.cache.path} has no reply for this request "
@@ -199,7 +199,7 @@ class OpenAILLM:
             raise InvalidReplyError(
                 "the reply was cut off at the token limit; answer more briefly", raw=raw, usage=usage
             )
-        return LLMReply(parse_reply(raw, request.output, usage=usage), raw, usage)
+        return LLMReply.validate(raw, request.output, usage)
 
 
 def _schema_refused(exc: LLMRequestError) -> bool:

@@ -65,6 +65,11 @@ class LLMReply(Generic[OutputT]):
     raw: str
     usage: Usage
 
+    @classmethod
+    def validate(cls, raw: str, output: type[OutputT], usage: Usage) -> LLMReply[OutputT]:
+        """Parse ``raw`` into ``output``; raises :class:`InvalidReplyError` (carrying ``usage``) when it fails."""
+        return cls(parse_reply(raw, output, usage=usage), raw, usage)
+
 
 class InvalidReplyError(LLMOutputError):
     """One reply failed its schema or its invariants.
