@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .._pool import run_pool
 from .._sync import run_sync
 from ..dataset import Dataset
 from ..errors import ConfigurationError, InputError
@@ -68,21 +68,18 @@ async def aevaluate(
     # LLM pairs, sample by sample so that each sample's results land together; a fixed pool of workers
     # takes them in turn, so a large run holds max_concurrency coroutines rather than one per pair.
     llm_metrics = [(n, m) for n, m in by_name.items() if not isinstance(m, SyncMetric)]
-    jobs = deque((i, n, m) for i in range(len(samples)) for n, m in llm_metrics if (i, n) not in results)
+    jobs = [(i, n, m) for i in range(len(samples)) for n, m in llm_metrics if (i, n) not in results]
 
-    async def llm_worker() -> None:
-        while jobs:
-            index, name, metric = jobs.popleft()
-            finish(index, name, await metric._ascore_item(samples[index], f"sample {index}", on_error))
+    async def llm_pair(job: tuple[int, str, Metric]) -> None:
+        index, name, metric = job
+        finish(index, name, await metric._ascore_item(samples[index], f"sample {index}", on_error))
 
     async def pure_metric(name: str, metric: SyncMetric, pending: list[int]) -> None:
         scored = await asyncio.to_thread(metric.batch_score, [samples[i] for i in pending], on_error=on_error)
         for index, result in zip(pending, scored, strict=True):
             finish(index, name, result)
 
-    tasks: list[asyncio.Future[None]] = [
-        asyncio.ensure_future(llm_worker()) for _ in range(min(max_concurrency, len(jobs)))
-    ]
+    tasks: list[asyncio.Future[None]] = [asyncio.ensure_future(run_pool(jobs, max_concurrency, llm_pair))]
     for name, metric in by_name.items():
         pending = [i for i in range(len(samples)) if (i, name) not in results]
         if pending and isinstance(metric, SyncMetric):

@@ -17,6 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
+from .._pool import run_pool
 from .._sync import run_sync
 from ..errors import ConfigurationError
 from ..results import MetricResult
@@ -98,18 +99,14 @@ class Metric(ABC):
         and its cause, and every other sample is still scored; with ``"raise"`` the first error propagates.
         """
         check_batch_args(max_concurrency, on_error)
-        semaphore = asyncio.Semaphore(max_concurrency)
+        items = list(samples)
+        results: list[MetricResult | None] = [None] * len(items)
 
-        async def one(index: int, raw: SampleLike) -> MetricResult:
-            async with semaphore:
-                return await self._ascore_item(raw, f"sample {index}", on_error)
+        async def one(index: int) -> None:
+            results[index] = await self._ascore_item(items[index], f"sample {index}", on_error)
 
-        tasks = [asyncio.ensure_future(one(i, raw)) for i, raw in enumerate(samples)]
-        try:
-            return list(await asyncio.gather(*tasks))
-        finally:
-            for task in tasks:  # only left running when one raised under on_error="raise"
-                task.cancel()
+        await run_pool(range(len(items)), max_concurrency, one)
+        return [r for r in results if r is not None]
 
     def batch_score(
         self,

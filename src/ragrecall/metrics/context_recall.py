@@ -350,9 +350,8 @@ class ContextRecall(Metric):
         n_contexts = len(contexts)
 
         def check(reply: SingleReply) -> None:
+            _check_not_blank([c.claim for c in reply.claims])
             for i, c in enumerate(reply.claims, 1):
-                if not c.claim.strip():
-                    raise InvalidReplyError(f"claim {i} is blank; every claim must state a fact")
                 _check_verdict(f"claim {i}", c.supported, c.contexts, n_contexts)
 
         reply = await ask(self.llm, request, check=check, max_repairs=self.max_repairs)
@@ -378,7 +377,11 @@ def _number_claims(claims: Sequence[str]) -> str:
 
 
 def _check_claims(reply: ClaimList) -> None:
-    for i, claim in enumerate(reply.claims, 1):
+    _check_not_blank(reply.claims)
+
+
+def _check_not_blank(claims: Sequence[str]) -> None:
+    for i, claim in enumerate(claims, 1):
         if not claim.strip():
             raise InvalidReplyError(f"claim {i} is blank; every claim must state a fact")
 
