@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from ragrecall.errors import InputError
-from ragrecall.ranking import _build, _vocab, evaluate_run, read_qrels, read_run, trec_io
+from ragrecall.ranking import _hashed, _vocab, evaluate_run, read_qrels, read_run, trec_io
 
 pytest.importorskip("pyarrow")
 
@@ -86,6 +86,8 @@ def test_arrow_path_agrees_with_plain_path(tmp_path: Path, layout: str, depth: i
     fast, plain = _both(qrels, run, missing=missing)
     assert fast.query_ids == plain.query_ids
     assert fast.per_query == plain.per_query
+    scanned = evaluate_run(qrels, run, MEASURES, per_query=True, missing=missing)  # type: ignore[arg-type]
+    assert scanned.per_query == plain.per_query
     assert fast.n_missing == plain.n_missing
     pytrec_eval = pytest.importorskip("pytrec_eval")
     with qrels.open() as q, run.open() as r:
@@ -105,11 +107,12 @@ def test_hash_collisions_are_confirmed_on_the_ids(tmp_path: Path, monkeypatch: p
         keys = np.zeros(len(values), dtype=np.uint64)
         return keys if salt is None else _vocab.salted(keys, salt)
 
-    monkeypatch.setattr(_build, "string_keys", same_key)
+    monkeypatch.setattr(_vocab, "string_keys", same_key)
     for layout in ("sorted", "interleaved"):
         qrels, run = _write(tmp_path, layout, seed=3)
         fast, plain = _both(qrels, run)
         assert fast.per_query == plain.per_query
+        assert evaluate_run(qrels, run, MEASURES, per_query=True).per_query == plain.per_query
 
 
 @pytest.mark.parametrize("layout", ["sorted", "interleaved"])
@@ -162,5 +165,5 @@ def test_equal_hashes_are_confirmed_row_by_row(tmp_path: Path) -> None:
     path = tmp_path / "run"
     path.write_text("1 Q0 a 1 1 t\n1 Q0 bb 2 0.5 t\n1 Q0 c 3 0.2 t\n", encoding="utf-8")
     run = read_run(path, engine="arrow")
-    same = _build._same_ids(run, np.array([0, 1, 2]), ["a", "b", "c"], np.array([0, 1, 2]))
+    same = _hashed.same_ids(run.doc_vocab, _vocab.arrow_strings(["a", "b", "c"]))
     assert same.tolist() == [True, False, True]

@@ -11,9 +11,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import ConfigurationError, InputError
-from ._build import Missing, build_ranked
+from ._build import Missing, finish, rank_part
+from ._judged import prepare_judged
 from ._measure import Measure
 from ._parse import parse_measure
+from ._scan import scan_run
 from ._table import Qrels, Run
 from .trec_io import read_qrels, read_run
 
@@ -67,6 +69,11 @@ def evaluate_run(
     ``-c``). Queries run but not judged are ignored. A query judged with no relevant document is evaluated
     and scores 0 on every measure.
 
+    A run given as a path is read and evaluated block by block on every core when pyarrow is installed and
+    each query's lines are together (the usual layout): only the judged documents found and the depth of
+    each query are kept, so memory stays small whatever the size of the file. Other runs, and files this
+    path cannot take, are read whole first (:func:`~ragrecall.ranking.read_run`); the results are the same.
+
     Args:
         qrels: judgments (see :data:`QrelsLike`).
         run: the run (see :data:`RunLike`).
@@ -88,16 +95,19 @@ def evaluate_run(
     parsed = tuple(dict.fromkeys(parse_measure(m) for m in measures))
     if not parsed:
         raise ConfigurationError("give at least one measure, e.g. ['nDCG@10', 'AP']")
-    qrels_table = _as_qrels(qrels)
-    run_table = _as_run(run)
-    ranked = build_ranked(qrels_table, run_table, missing=missing, expected_positions=expected_positions)
+    judged = prepare_judged(_as_qrels(qrels))
+    names = bool(expected_positions)
+    parts = scan_run(run, judged, hit_docs=names) if isinstance(run, (str, os.PathLike)) else None
+    if parts is None:
+        parts = [rank_part(judged, _as_run(run), hit_docs=names)]
+    ranked = finish(judged, parts, missing=missing, expected_positions=expected_positions)
     values = {str(m): m.compute(ranked) for m in parsed}
     means = {name: float(v.mean()) if len(v) else 0.0 for name, v in values.items()}
     table = None
     if per_query:
         columns = {name: v.tolist() for name, v in values.items()}
         table = {q: {name: col[i] for name, col in columns.items()} for i, q in enumerate(ranked.query_ids)}
-    n_missing = len(set(qrels_table.query_ids()).difference(run_table.query_ids()))
+    n_missing = len(set(judged.query_ids).difference(*(p.query_ids for p in parts)))
     return RunEvaluation(parsed, ranked.query_ids, means, table, missing, n_missing, values)
 
 

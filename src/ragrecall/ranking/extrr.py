@@ -41,7 +41,7 @@ class ExtendedReciprocalRank(RelMeasure):
         expected = ranked.hit_expected[mask]
         by_grade = grade_rule_positions(ranked, self.rel, ranked.hit_query[mask], ranked.hit_grade[mask])
         m = np.where(expected > 0, expected, by_grade)
-        reward = np.where(positions <= m, 1.0, 1.0 / (positions - m + 1.0))
+        reward = 1.0 / np.maximum(positions - m + 1.0, 1.0)  # 1 at or before m
         return safe_divide(ranked.per_query_sum(mask, reward), ranked.num_rel(self.rel))
 
 

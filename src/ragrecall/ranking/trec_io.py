@@ -13,7 +13,8 @@ line number.
 Two readers: a fast one built on pyarrow's CSV reader (the ``fast`` extra) for files separated by single
 spaces or single tabs, and a plain Python one for everything else. ``engine="auto"`` tries the fast one and
 falls back to the plain one when pyarrow is missing, the separators are irregular, or a line is malformed
-(the plain reader then reports the line).
+(the plain reader then reports the line). :func:`~ragrecall.ranking.evaluate_run` given a path reads a run
+in blocks instead (see :mod:`._scan`), with the same options (:func:`arrow_csv_options`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import IO, Any, Literal
 import numpy as np
 
 from ..errors import ConfigurationError, FileFormatError
-from ._build import _order
+from ._order import order as trec_order
 from ._table import Qrels, Run
 from ._vocab import arrow, arrow_call, arrow_numbers, arrow_strings, arrow_take, encode, take
 
@@ -172,7 +173,7 @@ def _grade(text: str, name: str | None, number: int) -> int:
 # -- fast reader --------------------------------------------------------------------------------------------
 
 
-def _sniff(source: Source) -> tuple[str | None, bool]:
+def sniff(source: Source) -> tuple[str | None, bool]:
     """The single-character separator of the first non-blank line (None: irregular), and gzip or not."""
     if isinstance(source, (str, os.PathLike)):
         gz = _is_gzip(source)
@@ -203,48 +204,66 @@ def _read_arrow(source: Source, kind: str, name: str | None) -> Qrels | Run | No
     assert pa is not None
     pacsv = importlib.import_module("pyarrow.csv")
 
-    separator, gz = _sniff(source)
+    separator, gz = sniff(source)
     if separator is None:
         return None
-    fields = _RUN_FIELDS if kind == "run" else _QRELS_FIELDS
-    value = "score" if kind == "run" else "grade"
     try:
         stream = pa.input_stream(os.fspath(source), compression="gzip" if gz else None)  # type: ignore[arg-type]
         with stream:
-            table = pacsv.read_csv(
-                stream,
-                read_options=pacsv.ReadOptions(column_names=list(fields), block_size=_block_size(source, gz)),
-                parse_options=pacsv.ParseOptions(
-                    delimiter=separator, quote_char=False, double_quote=False, escape_char=False
-                ),
-                convert_options=pacsv.ConvertOptions(
-                    column_types={
-                        "query": pa.string(),
-                        "doc": pa.string(),
-                        value: pa.float64() if kind == "run" else pa.int64(),
-                    },
-                    include_columns=["query", "doc", value],
-                    null_values=[],
-                    strings_can_be_null=False,
-                    quoted_strings_can_be_null=False,
-                ),
-            )
+            table = pacsv.read_csv(stream, **arrow_csv_options(kind, separator, _block_size(source, gz)))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
         return None
-    queries, docs, values = table.column("query"), table.column("doc"), table.column(value)
+    if kind == "run":
+        run = run_from_arrow(table, name)
+        _release(pa)
+        return run
+    queries, docs, values = table.column("query"), table.column("doc"), table.column("grade")
+    qcodes, qvocab = _grouped_codes(pa, queries)
+    dcodes, dvocab = _dictionary_codes(pa, docs)
+    return Qrels(qcodes, qvocab, dcodes, dvocab, arrow_numbers(values, np.int64), name)
+
+
+def arrow_csv_options(kind: str, separator: str, block_size: int, *, use_threads: bool = True) -> dict[str, Any]:
+    """Keyword arguments of ``pyarrow.csv.read_csv`` for a TREC run or qrels file: IDs as strings, the
+    score (float) or grade (integer), nothing quoted, no value read as null."""
+    pa = arrow()
+    assert pa is not None
+    pacsv = importlib.import_module("pyarrow.csv")
+    fields = _RUN_FIELDS if kind == "run" else _QRELS_FIELDS
+    value = "score" if kind == "run" else "grade"
+    return {
+        "read_options": pacsv.ReadOptions(column_names=list(fields), block_size=block_size, use_threads=use_threads),
+        "parse_options": pacsv.ParseOptions(
+            delimiter=separator, quote_char=False, double_quote=False, escape_char=False
+        ),
+        "convert_options": pacsv.ConvertOptions(
+            column_types={
+                "query": pa.string(),
+                "doc": pa.string(),
+                value: pa.float64() if kind == "run" else pa.int64(),
+            },
+            include_columns=["query", "doc", value],
+            null_values=[],
+            strings_can_be_null=False,
+            quoted_strings_can_be_null=False,
+        ),
+    }
+
+
+def run_from_arrow(table: Any, name: str | None) -> Run | None:
+    """A :class:`Run` over a table read with :func:`arrow_csv_options`, or None when a score is NaN (the
+    plain reader then reports the line)."""
+    pa = arrow()
+    queries, docs, values = table.column("query"), table.column("doc"), table.column("score")
     del table  # columns are released one by one below, keeping the peak memory low
     qcodes, qvocab = _grouped_codes(pa, queries)
     del queries
-    if kind == "run":
-        scores = arrow_numbers(values, np.float64)
-        del values
-        if np.isnan(scores).any():
-            return None  # the plain reader reports the line
-        rows = np.arange(len(scores), dtype=np.int32)
-        _release(pa)
-        return Run(qcodes, qvocab, rows, docs, scores, name, distinct_doc_codes=False)
-    dcodes, dvocab = _dictionary_codes(pa, docs)
-    return Qrels(qcodes, qvocab, dcodes, dvocab, arrow_numbers(values, np.int64), name)
+    scores = arrow_numbers(values, np.float64)
+    del values
+    if np.isnan(scores).any():
+        return None
+    rows = np.arange(len(scores), dtype=np.int32)
+    return Run(qcodes, qvocab, rows, docs, scores, name, distinct_doc_codes=False)
 
 
 def _release(pa: Any) -> None:
@@ -306,7 +325,7 @@ def write_run(run: Run | Mapping[Any, Mapping[Any, float]], target: Source, *, t
     query_rank = np.argsort(np.array(query_names, dtype=object)).argsort()
     query = query_rank[table.query_codes] if len(table) else np.zeros(0, dtype=np.int64)
     scores32 = table.scores.astype(np.float32) + np.float32(0.0)
-    permutation = _order(query, scores32, table.doc_codes, table.doc_vocab)
+    permutation = trec_order(query, scores32, table.doc_codes, table.doc_vocab)
     order = np.arange(len(table)) if permutation is None else permutation
     docs = take(table.doc_vocab, table.doc_codes[order])
     queries = take(table.query_vocab, table.query_codes[order])

@@ -1,0 +1,152 @@
+"""Repeats and judged documents in a run that keeps one document ID per row, found through hashes.
+
+A run read with pyarrow holds its document IDs as one string per row: giving each a code would hash every
+ID into a table, which costs more than the whole evaluation. Instead each row gets a 64-bit key, the hash of
+its ID with the low bits replaced by the row's position within its query, and the keys are sorted query by
+query. Equal high bits then mark a possible repeat, and each judged document is found by a binary search in
+its query's keys. Every equality of hashes is confirmed on the IDs themselves, so a hash collision can cost
+time, never a wrong answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..errors import InputError
+from . import _vocab
+from ._judged import Judged, where
+from ._vocab import arrow_call, arrow_numbers, arrow_take
+
+__all__ = ["hashed_hits", "same_ids"]
+
+IntArray = NDArray[np.int64]
+Keys = NDArray[np.uint64]
+
+
+def hashed_hits(
+    judged: Judged,
+    names: Any,
+    heads: IntArray,
+    group_query: IntArray,
+    *,
+    check_repeats: bool,
+    source: str | None,
+) -> tuple[IntArray, IntArray]:
+    """Rows whose document is judged with a positive grade for the row's query, and that grade.
+
+    ``names`` holds one document ID per row (a pyarrow array); rows of a query are contiguous, starting at
+    ``heads``, the query of each group being ``group_query`` (judged query indices, distinct).
+
+    Raises:
+        InputError: with ``check_repeats``, a document listed twice for one query.
+    """
+    n = len(names)
+    empty = np.zeros(0, dtype=np.int64)
+    if n == 0:
+        return empty, empty
+    lengths = np.diff(np.append(heads, n))
+    keys, bits = _sorted_keys(names, heads, lengths)
+    low = np.uint64((1 << bits) - 1)
+    if check_repeats:
+        _check_repeats(keys, bits, heads, names, judged, group_query, source)
+    items, owner = judged.positive_rows(group_query)
+    if not len(items):
+        return empty, empty
+    target = judged.pos_doc_keys[items] & ~low
+    start = heads[owner]
+    end = start + lengths[owner]
+    at = _leftmost(keys & ~low, target, start.copy(), end.copy())
+    found_rows, found_items = [empty], [empty]
+    pending = np.arange(len(items), dtype=np.int64)
+    while len(pending):  # more than one round only when two IDs of one query share their high hash bits
+        ok = at[pending] < end[pending]
+        pending = pending[ok]
+        here = at[pending]
+        ok = (keys[here] & ~low) == target[pending]
+        pending, here = pending[ok], here[ok]
+        found_rows.append(start[pending] + (keys[here] & low).astype(np.int64))
+        found_items.append(pending)
+        at[pending] += 1
+    rows, which = np.concatenate(found_rows), np.concatenate(found_items)
+    same = same_ids(arrow_take(names, rows), arrow_take(judged.arrow_doc_vocab, judged.pos_doc[items[which]]))
+    return rows[same], judged.pos_grade[items[which[same]]]
+
+
+def _sorted_keys(names: Any, heads: IntArray, lengths: IntArray) -> tuple[Keys, int]:
+    """Per row, its ID's hash with the low bits set to its position in its query; sorted within each query."""
+    n = len(names)
+    depth = int(lengths.max())
+    bits = max((depth - 1).bit_length(), 1)
+    keys = _vocab.string_keys(names)
+    keys &= ~np.uint64((1 << bits) - 1)
+    within = np.arange(n, dtype=np.uint64)
+    within -= np.repeat(heads.astype(np.uint64), lengths)
+    keys |= within
+    if len(heads) * depth == n:  # every query equally deep: sort the rows of a matrix
+        keys.reshape(len(heads), depth).sort(axis=1)
+        return keys, bits
+    if len(heads) * depth <= 2 * n + 1024:
+        # Padded with the largest key, which sorts last: the first ``lengths[g]`` of each row are the keys.
+        matrix = np.full((len(heads), depth), np.iinfo(np.uint64).max, dtype=np.uint64)
+        group = np.repeat(np.arange(len(heads), dtype=np.int64), lengths)
+        matrix[group, within.astype(np.int64)] = keys
+        matrix.sort(axis=1)
+        return matrix[np.arange(depth)[None, :] < lengths[:, None]], bits
+    group = np.repeat(np.arange(len(heads), dtype=np.int64), lengths)
+    return keys[np.lexsort((keys, group))], bits
+
+
+def _leftmost(values: Keys, target: Keys, lo: IntArray, hi: IntArray) -> IntArray:
+    """Per target, the first index in ``[lo, hi)`` where ``values`` (sorted on that range) is >= it."""
+    last = len(values) - 1
+    while True:
+        active = lo < hi
+        if not active.any():
+            return lo
+        mid = np.minimum((lo + hi) >> 1, last)
+        below = values[mid] < target
+        lo = np.where(active & below, mid + 1, lo)
+        hi = np.where(active & ~below, mid, hi)
+
+
+def _check_repeats(
+    keys: Keys,
+    bits: int,
+    heads: IntArray,
+    names: Any,
+    judged: Judged,
+    group_query: IntArray,
+    source: str | None,
+) -> None:
+    high = keys >> np.uint64(bits)
+    same = high[1:] == high[:-1]
+    del high
+    same[heads[1:] - 1] = False  # neighbours across two queries
+    at = np.flatnonzero(same)
+    if not len(at):
+        return
+    low = np.uint64((1 << bits) - 1)
+    group = np.searchsorted(heads, at, side="right") - 1
+    first = heads[group] + (keys[at] & low).astype(np.int64)
+    second = heads[group] + (keys[at + 1] & low).astype(np.int64)
+    repeated = np.flatnonzero(same_ids(arrow_take(names, first), arrow_take(names, second)))
+    if len(repeated):
+        i = int(repeated[0])
+        name = arrow_take(names, first[i : i + 1]).to_pylist()[0]
+        raise InputError(
+            where(source) + f"run lists document {name!r} twice for query "
+            f"{judged.query_ids[int(group_query[group[i]])]!r} (trec_eval refuses such runs too; keep one line "
+            "per document)"
+        )
+
+
+def same_ids(left: Any, right: Any) -> NDArray[np.bool_]:
+    """Row by row, whether two pyarrow string arrays of one length hold equal IDs."""
+    same = np.ones(len(left), dtype=np.bool_)
+    if len(left):
+        differ = arrow_numbers(arrow_call("indices_nonzero", arrow_call("not_equal", left, right)), np.uint64)
+        same[differ.astype(np.int64)] = False
+    return same

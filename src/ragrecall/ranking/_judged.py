@@ -1,0 +1,104 @@
+"""Judgments made ready for joining with runs: prepared once, joined with any number of run parts."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..errors import InputError
+from . import _vocab
+from ._ranked import first_index_of_group
+from ._table import Qrels
+from ._vocab import arrow_strings, take, to_list, vocab_len
+
+__all__ = ["Judged", "prepare_judged", "where"]
+
+IntArray = NDArray[np.int64]
+
+
+@dataclass(frozen=True, eq=False)
+class Judged:
+    """Judgments indexed by judged query (0..n-1, query IDs sorted).
+
+    ``key``/``grade`` cover every judgment, sorted by ``query * n_docs + doc code`` (for joining runs whose
+    document codes share the judgments' vocabulary). ``pos_*`` cover the positively graded judgments sorted by
+    (query, doc code); ``ideal_*`` cover the same in ideal order (query, grade descending).
+    """
+
+    qrels: Qrels
+    query_ids: list[str]
+    index: dict[str, int]
+    n_docs: int
+    key: IntArray
+    grade: IntArray
+    pos_query: IntArray
+    pos_doc: IntArray
+    pos_grade: IntArray
+    ideal_query: IntArray
+    ideal_grade: IntArray
+    ideal_pos: IntArray
+
+    def positive_rows(self, queries: IntArray) -> tuple[IntArray, IntArray]:
+        """The positive judgments of ``queries`` (judged query indices): their indices into ``pos_*``, and for
+        each, the index into ``queries`` of its query."""
+        lo = np.searchsorted(self.pos_query, queries, side="left")
+        n = np.searchsorted(self.pos_query, queries, side="right") - lo
+        total = int(n.sum())
+        owner = np.repeat(np.arange(len(queries), dtype=np.int64), n)
+        if total == 0:
+            return np.zeros(0, dtype=np.int64), owner
+        ends = np.cumsum(n)
+        return np.arange(total, dtype=np.int64) - np.repeat(ends - n - lo, n), owner
+
+    @functools.cached_property
+    def pos_doc_keys(self) -> NDArray[np.uint64]:
+        """Per positive judgment, the hash of its document ID (see :func:`~._vocab.string_keys`)."""
+        return _vocab.string_keys(self.arrow_doc_vocab)[self.pos_doc]
+
+    @functools.cached_property
+    def arrow_doc_vocab(self) -> Any:
+        """The judgments' document IDs as a pyarrow array (needs pyarrow)."""
+        vocab = self.qrels.doc_vocab
+        return arrow_strings(vocab) if isinstance(vocab, list) else vocab
+
+
+def where(source: str | None) -> str:
+    """A message prefix naming the file an error comes from."""
+    return f"{source}: " if source else ""
+
+
+def prepare_judged(qrels: Qrels) -> Judged:
+    """Index ``qrels`` by sorted query ID and sort it for joining.
+
+    Raises:
+        InputError: a document is judged twice for one query (trec_eval refuses this too).
+    """
+    judged_ids = to_list(qrels.query_vocab)
+    query_ids = sorted(set(judged_ids))
+    index = {q: i for i, q in enumerate(query_ids)}
+    qmap = np.array([index[q] for q in judged_ids], dtype=np.int64)
+    j_query = qmap[qrels.query_codes] if len(qrels) else np.zeros(0, dtype=np.int64)
+    j_doc = qrels.doc_codes.astype(np.int64)
+    n_docs = max(vocab_len(qrels.doc_vocab), 1)
+    key = j_query * n_docs + j_doc
+    order = np.argsort(key, kind="stable")
+    key, j_query, j_doc, grade = key[order], j_query[order], j_doc[order], qrels.grades[order].astype(np.int64)
+    dup = np.flatnonzero(key[1:] == key[:-1])
+    if len(dup):
+        i = int(dup[0]) + 1
+        raise InputError(
+            where(qrels.source) + f"judgments list document {take(qrels.doc_vocab, j_doc[i : i + 1])[0]!r} twice "
+            f"for query {query_ids[int(j_query[i])]!r}"
+        )
+    positive = grade > 0
+    pos_query, pos_doc, pos_grade = j_query[positive], j_doc[positive], grade[positive]
+    ideal = np.lexsort((-pos_grade, pos_query))
+    ideal_query, ideal_grade = pos_query[ideal], pos_grade[ideal]
+    ideal_pos = np.arange(len(ideal_query), dtype=np.int64) - first_index_of_group(ideal_query) + 1
+    return Judged(
+        qrels, query_ids, index, n_docs, key, grade, pos_query, pos_doc, pos_grade, ideal_query, ideal_grade, ideal_pos
+    )

@@ -1,0 +1,144 @@
+"""Evaluating a run file block by block gives what reading it whole gives, or falls back to that path.
+
+Blocks are made tiny here so that queries straddle the block size, one query fills several blocks, and the
+worker threads get many blocks each.
+"""
+
+from __future__ import annotations
+
+import gzip
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragrecall.errors import FileFormatError, InputError
+from ragrecall.ranking import _scan, evaluate_run, read_qrels, read_run
+
+pytest.importorskip("pyarrow")
+
+MEASURES = ["Recall@10", "P@5", "RR", "AP", "nDCG@10", "nDCG", "Rprec", "ERR@20", "ExtRR"]
+
+
+def _rows(seed: int, depth: int | None) -> tuple[list[str], list[tuple[str, str, float]], list[str]]:
+    rng = random.Random(seed)
+    queries = [str(q) for q in rng.sample(range(1, 400), 20)]
+    pool = [f"doc-{i}" if i % 3 else f"é{i:012d}" for i in range(200)]
+    rows: list[tuple[str, str, float]] = []
+    for q in queries:
+        n = depth if depth is not None else rng.randrange(1, 70)
+        docs = rng.sample(pool, n)
+        scores = [rng.choice([0.0, -0.0, 1.5, 2.0]) if rng.random() < 0.3 else round(rng.gauss(3, 2), 2) for _ in docs]
+        rows.extend(sorted(zip([q] * n, docs, scores, strict=True), key=lambda r: -r[2]))
+    qrels = [f"{q} 0 {d} {rng.choice([0, 1, 2, 3])}\n" for q in [*queries[2:], "77777"] for d in rng.sample(pool, 15)]
+    return queries, rows, qrels
+
+
+def _files(tmp_path: Path, seed: int = 1, depth: int | None = None, *, shuffle: bool = False) -> tuple[Path, Path]:
+    _, rows, qrels = _rows(seed, depth)
+    if shuffle:
+        random.Random(seed).shuffle(rows)
+    run, judged = tmp_path / f"run-{seed}", tmp_path / f"qrels-{seed}"
+    run.write_text("".join(f"{q} Q0 {d} {i} {s!r} t\n" for i, (q, d, s) in enumerate(rows)), encoding="utf-8")
+    judged.write_text("".join(qrels), encoding="utf-8")
+    return judged, run
+
+
+def _whole(qrels: Path, run: Path, **kwargs: Any) -> Any:
+    return evaluate_run(read_qrels(qrels), read_run(run, engine="plain"), MEASURES, per_query=True, **kwargs)
+
+
+@pytest.fixture
+def used(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Records, per call of scan_run, whether it ranked the file (True) or handed it back (False)."""
+    calls: list[bool] = []
+    original = _scan.scan_run
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        parts = original(*args, **kwargs)
+        calls.append(parts is not None)
+        return parts
+
+    monkeypatch.setattr("ragrecall.ranking.evaluate.scan_run", recording)
+    return calls
+
+
+@pytest.mark.parametrize("block", [64, 300, 5000, 1 << 23])
+@pytest.mark.parametrize("workers", [1, 4])
+@pytest.mark.parametrize("missing", ["skip", "zero"])
+def test_blocks_agree_with_the_whole_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, used: list[bool], block: int, workers: int, missing: str
+) -> None:
+    monkeypatch.setattr(_scan, "_BLOCK_SIZE", block)
+    monkeypatch.setattr(_scan, "_WORKERS", workers)
+    qrels, run = _files(tmp_path)
+    scanned = evaluate_run(qrels, run, MEASURES, per_query=True, missing=missing)  # type: ignore[arg-type]
+    whole = _whole(qrels, run, missing=missing)
+    assert used == [True]
+    assert scanned.query_ids == whole.query_ids
+    assert scanned.per_query == whole.per_query
+    assert scanned.n_missing == whole.n_missing == 1
+
+
+def test_gzip_crlf_and_blank_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, used: list[bool]) -> None:
+    monkeypatch.setattr(_scan, "_BLOCK_SIZE", 200)
+    qrels, run = _files(tmp_path, seed=4, depth=25)
+    lines = run.read_text(encoding="utf-8").splitlines()
+    text = "\r\n".join(line if i % 40 else line + "\r\n" for i, line in enumerate(lines)) + "\r\n\r\n"
+    packed = tmp_path / "run.gz"
+    packed.write_bytes(gzip.compress(text.encode("utf-8")))
+    scanned = evaluate_run(qrels, packed, MEASURES, per_query=True)
+    assert used == [True]
+    assert scanned.per_query == _whole(qrels, run).per_query
+
+
+def test_a_query_split_across_the_file_falls_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, used: list[bool]
+) -> None:
+    monkeypatch.setattr(_scan, "_BLOCK_SIZE", 128)
+    qrels, run = _files(tmp_path, seed=2, shuffle=True)
+    scanned = evaluate_run(qrels, run, MEASURES, per_query=True)
+    assert used == [False]
+    assert scanned.per_query == _whole(qrels, run).per_query
+
+
+def test_expected_positions_reach_the_hits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_scan, "_BLOCK_SIZE", 256)
+    qrels, run = _files(tmp_path, seed=5, depth=20)
+    judged = read_qrels(qrels).to_dict()
+    positions = {q: {d: 3 for d in docs} for q, docs in judged.items()}
+    scanned = evaluate_run(qrels, run, ["ExtRR"], per_query=True, expected_positions=positions)
+    whole = evaluate_run(qrels, read_run(run, engine="plain"), ["ExtRR"], per_query=True, expected_positions=positions)
+    assert scanned.per_query == whole.per_query
+    assert scanned.per_query != evaluate_run(qrels, run, ["ExtRR"], per_query=True).per_query
+
+
+@pytest.mark.parametrize("block", [64, 1 << 23])
+def test_a_repeated_document_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int) -> None:
+    monkeypatch.setattr(_scan, "_BLOCK_SIZE", block)
+    qrels, run = _files(tmp_path, seed=3, depth=30)
+    lines = run.read_text(encoding="utf-8").splitlines(keepends=True)
+    query, _, doc = lines[-30].split()[:3]
+    lines.insert(len(lines) - 2, f"{query} Q0 {doc} 0 -9.5 t\n")
+    run.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(InputError, match=f"document {doc!r} twice for query {query!r}"):
+        evaluate_run(qrels, run, ["AP"])
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("5 Q0 x 1 nan t\n", "score is NaN"),
+        ("5 Q0 x 1 t\n", "expected 6 fields"),
+        ("5 Q0 x 1 high t\n", "not a number"),
+    ],
+)
+def test_a_bad_line_is_reported_with_its_number(tmp_path: Path, bad: str, message: str) -> None:
+    qrels, run = _files(tmp_path, seed=6, depth=10)
+    lines = run.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines.insert(57, bad)
+    run.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(FileFormatError, match=message) as caught:
+        evaluate_run(qrels, run, ["AP"])
+    assert caught.value.line == 58
