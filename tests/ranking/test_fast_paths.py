@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from ragrecall.errors import InputError
-from ragrecall.ranking import _hashed, _vocab, evaluate_run, read_qrels, read_run, trec_io
+from ragrecall.ranking import _arrow_read, _build, _hashed, _judged, _vocab, evaluate_run, read_qrels, read_run, trec_io
 
 pytest.importorskip("pyarrow")
 
@@ -74,7 +74,7 @@ def _both(qrels: Path, run: Path, **kwargs: Any) -> tuple[Any, Any]:
 
 @pytest.fixture(params=[(1 << 20, 1 << 24), (256, 256)], ids=["one-block", "many-blocks"])
 def blocks(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(trec_io, "_BLOCK_SIZE", request.param)
+    monkeypatch.setattr(_arrow_read, "_BLOCK_SIZE", request.param)
 
 
 @pytest.mark.usefixtures("blocks")
@@ -103,9 +103,8 @@ def test_arrow_path_agrees_with_plain_path(tmp_path: Path, layout: str, depth: i
 
 def test_hash_collisions_are_confirmed_on_the_ids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Every ID hashes alike: the join falls back to comparing IDs, and every pair is a suspect repeat.
-    def same_key(values: Any, salt: Any = None) -> Any:
-        keys = np.zeros(len(values), dtype=np.uint64)
-        return keys if salt is None else _vocab.salted(keys, salt)
+    def same_key(values: Any) -> Any:
+        return np.zeros(len(values), dtype=np.uint64)
 
     monkeypatch.setattr(_vocab, "string_keys", same_key)
     for layout in ("sorted", "interleaved"):
@@ -113,6 +112,16 @@ def test_hash_collisions_are_confirmed_on_the_ids(tmp_path: Path, monkeypatch: p
         fast, plain = _both(qrels, run)
         assert fast.per_query == plain.per_query
         assert evaluate_run(qrels, run, MEASURES, per_query=True).per_query == plain.per_query
+
+
+def test_a_repeat_apart_among_colliding_hashes_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 'a' twice with 'b' between them, all three hashing alike: the copies are not neighbours once sorted.
+    monkeypatch.setattr(_vocab, "string_keys", lambda values: np.zeros(len(values), dtype=np.uint64))
+    (tmp_path / "q").write_text("1 0 a 1\n", encoding="utf-8")
+    (tmp_path / "r").write_text("1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 a 3 1 t\n", encoding="utf-8")
+    for run in (tmp_path / "r", read_run(tmp_path / "r", engine="arrow")):
+        with pytest.raises(InputError, match="document 'a' twice for query '1'"):
+            evaluate_run(tmp_path / "q", run, ["AP"])
 
 
 @pytest.mark.parametrize("layout", ["sorted", "interleaved"])
@@ -167,3 +176,19 @@ def test_equal_hashes_are_confirmed_row_by_row(tmp_path: Path) -> None:
     run = read_run(path, engine="arrow")
     same = _hashed.same_ids(run.doc_vocab, _vocab.arrow_strings(["a", "b", "c"]))
     assert same.tolist() == [True, False, True]
+
+
+@pytest.mark.parametrize("layout", ["sorted", "unsorted", "interleaved"])
+@pytest.mark.parametrize("engine", ["arrow", "plain"])
+def test_runs_in_memory_ranked_in_slices_agree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: str, engine: str
+) -> None:
+    qrels, run_path = _write(tmp_path, layout, seed=13, depth=None)
+    run = read_run(run_path, engine=engine)  # type: ignore[arg-type]
+    whole = evaluate_run(read_qrels(qrels), run, MEASURES, per_query=True, missing="zero")
+    monkeypatch.setattr(_build, "_SLICE_ROWS", 17)
+    sliced = evaluate_run(read_qrels(qrels), run, MEASURES, per_query=True, missing="zero")
+    assert sliced.per_query == whole.per_query
+    assert sliced.n_missing == whole.n_missing
+    if layout != "interleaved":
+        assert len(_build.rank_slices(_judged.prepare_judged(read_qrels(qrels)), run)) > 10

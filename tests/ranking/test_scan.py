@@ -142,3 +142,27 @@ def test_a_bad_line_is_reported_with_its_number(tmp_path: Path, bad: str, messag
     with pytest.raises(FileFormatError, match=message) as caught:
         evaluate_run(qrels, run, ["AP"])
     assert caught.value.line == 58
+
+
+def test_a_byte_order_mark_at_a_block_start_stays_part_of_the_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, used: list[bool]
+) -> None:
+    first = "1 Q0 a 1 3 t\n"
+    (tmp_path / "r").write_text(first + "\ufeff2 Q0 b 1 3 t\n\ufeff2 Q0 c 2 2 t\n", encoding="utf-8")
+    (tmp_path / "q").write_text("1 0 a 1\n2 0 b 1\n", encoding="utf-8")
+    monkeypatch.setattr(_scan, "_BLOCK_SIZE", len(first) + 3)  # the second query starts the second block
+    scanned = evaluate_run(tmp_path / "q", tmp_path / "r", ["AP"], per_query=True)
+    assert used == [True]
+    assert scanned.query_ids == _whole(tmp_path / "q", tmp_path / "r").query_ids == ("1",)
+
+
+def test_blank_lines_within_a_query_keep_the_block_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, used: list[bool]
+) -> None:
+    qrels, run = _files(tmp_path, seed=8, depth=12)
+    lines = run.read_text(encoding="utf-8").splitlines(keepends=True)
+    run.write_text("".join(line + ("\n" if i % 5 == 2 else "") for i, line in enumerate(lines)), encoding="utf-8")
+    monkeypatch.setattr(_scan, "_BLOCK_SIZE", 100)
+    scanned = evaluate_run(qrels, run, MEASURES, per_query=True)
+    assert used == [True]
+    assert scanned.per_query == _whole(qrels, run).per_query

@@ -98,8 +98,15 @@ def test_duplicate_document_in_a_run_file_is_an_error(tmp_path: Path, engine: st
         evaluate_run({"1": {"a": 1}}, read_run(path, engine=engine), ["AP"])  # type: ignore[arg-type]
 
 
-def test_duplicate_judgment_is_an_error(tmp_path: Path) -> None:
+def test_duplicate_judgment_is_an_error_for_an_evaluated_query_only(tmp_path: Path) -> None:
     path = tmp_path / "qrels"
-    path.write_text("1 0 a 1\n1 0 a 2\n")
-    with pytest.raises(InputError, match="twice"):
+    path.write_text("1 0 a 1\n1 0 a 2\n2 0 b 1\n9 0 z 1\n9 0 z 0\n")
+    with pytest.raises(InputError, match="document 'a' twice for query '1'"):
         evaluate_run(path, {"1": {"a": 1.0}}, ["AP"])
+    path.write_text("2 0 b 1\n9 0 z 1\n9 0 z 0\n")
+    # Query 9 is not run: skipped, its repeat is never looked at (trec_eval checks the queries it
+    # evaluates only) ...
+    assert evaluate_run(path, {"2": {"b": 1.0}}, ["AP"])["AP"] == 1.0
+    # ... unless absent queries are counted as zero.
+    with pytest.raises(InputError, match="document 'z' twice for query '9'"):
+        evaluate_run(path, {"2": {"b": 1.0}}, ["AP"], missing="zero")

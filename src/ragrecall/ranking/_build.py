@@ -9,6 +9,7 @@ one and skip the check.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -18,16 +19,19 @@ from numpy.typing import NDArray
 
 from ..errors import InputError
 from ._hashed import hashed_hits
-from ._judged import Judged, prepare_judged, where
+from ._judged import Judged, prepare_judged
 from ._order import order_parts, positions
 from ._ranked import Ranked
-from ._table import Qrels, Run
+from ._table import Qrels, Run, where
 from ._vocab import arrow_take, index_in, take, to_list
 
-__all__ = ["Missing", "RunPart", "build_ranked", "finish", "rank_part"]
+__all__ = ["Missing", "RunPart", "build_ranked", "finish", "rank_part", "rank_slices"]
 
 Missing = Literal["skip", "zero"]
 IntArray = NDArray[np.int64]
+
+_SLICE_ROWS = 1 << 20
+"""Rows per part when a large run held in memory is ranked in parts (temporaries stay this size)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,6 +121,39 @@ def rank_part(judged: Judged, run: Run, *, hit_docs: bool = False) -> RunPart:
     )
 
 
+def rank_slices(judged: Judged, run: Run, *, hit_docs: bool = False) -> list[RunPart]:
+    """:func:`rank_part` over slices of about :data:`_SLICE_ROWS` rows of whole queries, when each query's rows
+    are together (else over the whole run): the same result, with temporaries the size of a slice."""
+    n = len(run)
+    heads = _heads(run.query_codes.astype(np.int64, copy=False))
+    if n <= _SLICE_ROWS or len(heads) != len(np.unique(run.query_codes[heads])):
+        return [rank_part(judged, run, hit_docs=hit_docs)]
+    cuts = np.unique(heads[np.searchsorted(heads, np.arange(0, n, _SLICE_ROWS), side="left").clip(max=len(heads) - 1)])
+    bounds = [*cuts.tolist(), n]
+    local = np.zeros(len(run.query_vocab), dtype=np.int32)
+    parts = []
+    for begin, end in itertools.pairwise(bounds):
+        codes = run.query_codes[begin:end]
+        firsts = codes[_heads(codes.astype(np.int64, copy=False))]
+        local[firsts] = np.arange(len(firsts), dtype=np.int32)
+        if run.distinct_doc_codes:
+            doc_codes, doc_vocab = run.doc_codes[begin:end], run.doc_vocab
+        else:  # one ID per row: the slice's IDs, numbered from 0
+            doc_codes, doc_vocab = np.arange(end - begin, dtype=np.int32), run.doc_vocab.slice(begin, end - begin)
+        part = Run(
+            local[codes],
+            take(run.query_vocab, firsts),
+            doc_codes,
+            doc_vocab,
+            run.scores[begin:end],
+            run.source,
+            unique_pairs=run.unique_pairs,
+            distinct_doc_codes=run.distinct_doc_codes,
+        )
+        parts.append(rank_part(judged, part, hit_docs=hit_docs))
+    return parts
+
+
 def finish(
     judged: Judged,
     parts: Iterable[RunPart],
@@ -131,7 +168,8 @@ def finish(
     are run but not judged are never evaluated. Output order: query IDs sorted.
 
     Raises:
-        InputError: an entry of ``expected_positions`` is not an integer >= 1.
+        InputError: an evaluated query has a document judged twice, or an entry of ``expected_positions`` is
+            not an integer >= 1.
     """
     parts = list(parts)
     if missing == "skip":
@@ -139,6 +177,7 @@ def finish(
         chosen = np.array([i for i, q in enumerate(judged.query_ids) if q in seen], dtype=np.int64)
     else:
         chosen = np.arange(len(judged.query_ids), dtype=np.int64)
+    judged.check_repeats(chosen)
     remap = np.full(len(judged.query_ids), -1, dtype=np.int64)
     remap[chosen] = np.arange(len(chosen), dtype=np.int64)
     evaluated = [judged.query_ids[i] for i in chosen.tolist()]

@@ -17,7 +17,8 @@ from numpy.typing import NDArray
 
 from ..errors import InputError
 from . import _vocab
-from ._judged import Judged, where
+from ._judged import Judged
+from ._table import where
 from ._vocab import arrow_call, arrow_numbers, arrow_take
 
 __all__ = ["hashed_hits", "same_ids"]
@@ -125,22 +126,24 @@ def _check_repeats(
     same = high[1:] == high[:-1]
     del high
     same[heads[1:] - 1] = False  # neighbours across two queries
-    at = np.flatnonzero(same)
-    if not len(at):
+    if not same.any():
         return
-    low = np.uint64((1 << bits) - 1)
+    # Every key in a stretch of equal high bits is a suspect: two copies of one ID may sit apart in it.
+    suspect = np.zeros(len(keys), dtype=np.bool_)
+    suspect[:-1] |= same
+    suspect[1:] |= same
+    at = np.flatnonzero(suspect)
     group = np.searchsorted(heads, at, side="right") - 1
-    first = heads[group] + (keys[at] & low).astype(np.int64)
-    second = heads[group] + (keys[at + 1] & low).astype(np.int64)
-    repeated = np.flatnonzero(same_ids(arrow_take(names, first), arrow_take(names, second)))
-    if len(repeated):
-        i = int(repeated[0])
-        name = arrow_take(names, first[i : i + 1]).to_pylist()[0]
-        raise InputError(
-            where(source) + f"run lists document {name!r} twice for query "
-            f"{judged.query_ids[int(group_query[group[i]])]!r} (trec_eval refuses such runs too; keep one line "
-            "per document)"
-        )
+    rows = heads[group] + (keys[at] & np.uint64((1 << bits) - 1)).astype(np.int64)
+    seen: set[tuple[int, str]] = set()
+    for g, name in zip(group.tolist(), arrow_take(names, rows).to_pylist(), strict=True):
+        if (g, name) in seen:
+            raise InputError(
+                where(source) + f"run lists document {name!r} twice for query "
+                f"{judged.query_ids[int(group_query[g])]!r} (trec_eval refuses such runs too; keep one line "
+                "per document)"
+            )
+        seen.add((g, name))
 
 
 def same_ids(left: Any, right: Any) -> NDArray[np.bool_]:

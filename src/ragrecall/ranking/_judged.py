@@ -12,10 +12,10 @@ from numpy.typing import NDArray
 from ..errors import InputError
 from . import _vocab
 from ._ranked import first_index_of_group
-from ._table import Qrels
+from ._table import Qrels, where
 from ._vocab import arrow_strings, take, to_list, vocab_len
 
-__all__ = ["Judged", "prepare_judged", "where"]
+__all__ = ["Judged", "prepare_judged"]
 
 IntArray = NDArray[np.int64]
 
@@ -41,6 +41,17 @@ class Judged:
     ideal_query: IntArray
     ideal_grade: IntArray
     ideal_pos: IntArray
+    repeated: dict[int, str]
+    """Judged query index → a document its judgments list twice (an error once that query is evaluated)."""
+
+    def check_repeats(self, queries: IntArray) -> None:
+        """Raise InputError when one of ``queries`` (judged query indices) has a document judged twice."""
+        for q in queries.tolist() if self.repeated else []:
+            if q in self.repeated:
+                raise InputError(
+                    where(self.qrels.source) + f"judgments list document {self.repeated[q]!r} twice for query "
+                    f"{self.query_ids[q]!r}"
+                )
 
     def positive_rows(self, queries: IntArray) -> tuple[IntArray, IntArray]:
         """The positive judgments of ``queries`` (judged query indices): their indices into ``pos_*``, and for
@@ -66,16 +77,11 @@ class Judged:
         return arrow_strings(vocab) if isinstance(vocab, list) else vocab
 
 
-def where(source: str | None) -> str:
-    """A message prefix naming the file an error comes from."""
-    return f"{source}: " if source else ""
-
-
 def prepare_judged(qrels: Qrels) -> Judged:
     """Index ``qrels`` by sorted query ID and sort it for joining.
 
-    Raises:
-        InputError: a document is judged twice for one query (trec_eval refuses this too).
+    A document judged twice for one query is noted in :attr:`Judged.repeated`, not refused here: trec_eval
+    refuses it only for a query it evaluates (see :meth:`Judged.check_repeats`).
     """
     judged_ids = to_list(qrels.query_vocab)
     query_ids = sorted(set(judged_ids))
@@ -87,18 +93,28 @@ def prepare_judged(qrels: Qrels) -> Judged:
     key = j_query * n_docs + j_doc
     order = np.argsort(key, kind="stable")
     key, j_query, j_doc, grade = key[order], j_query[order], j_doc[order], qrels.grades[order].astype(np.int64)
-    dup = np.flatnonzero(key[1:] == key[:-1])
-    if len(dup):
-        i = int(dup[0]) + 1
-        raise InputError(
-            where(qrels.source) + f"judgments list document {take(qrels.doc_vocab, j_doc[i : i + 1])[0]!r} twice "
-            f"for query {query_ids[int(j_query[i])]!r}"
-        )
+    repeated: dict[int, str] = {}
+    at = np.flatnonzero(key[1:] == key[:-1]) + 1
+    if len(at):  # refused by finish() if the query is evaluated, as trec_eval does
+        for q, doc in zip(j_query[at].tolist(), take(qrels.doc_vocab, j_doc[at]), strict=True):
+            repeated.setdefault(q, doc)
     positive = grade > 0
     pos_query, pos_doc, pos_grade = j_query[positive], j_doc[positive], grade[positive]
     ideal = np.lexsort((-pos_grade, pos_query))
     ideal_query, ideal_grade = pos_query[ideal], pos_grade[ideal]
     ideal_pos = np.arange(len(ideal_query), dtype=np.int64) - first_index_of_group(ideal_query) + 1
     return Judged(
-        qrels, query_ids, index, n_docs, key, grade, pos_query, pos_doc, pos_grade, ideal_query, ideal_grade, ideal_pos
+        qrels,
+        query_ids,
+        index,
+        n_docs,
+        key,
+        grade,
+        pos_query,
+        pos_doc,
+        pos_grade,
+        ideal_query,
+        ideal_grade,
+        ideal_pos,
+        repeated,
     )

@@ -1,8 +1,9 @@
-"""Evaluate a TREC run file block by block, on every core, without holding the whole run in memory.
+"""Evaluate a TREC run file block by block, in parallel, without holding the whole run in memory.
 
 The file is cut into blocks of whole queries (a block ends where its last query begins, the rest going to
-the next block); each block is parsed by pyarrow and ranked against the judgments in a worker thread (both
-release the GIL), and only its hits and depths are kept. This is the path for the common layout: one query's
+the next block); each block is parsed by pyarrow and ranked against the judgments in a worker thread, one
+per core up to four (pyarrow's parser and numpy's larger operations release the GIL), and only its hits and
+depths are kept. This is the path for the common layout: one query's
 lines together. When a query turns up in two blocks, a line is malformed, a score is NaN or the separators
 are irregular, :func:`scan_run` gives up and the caller reads the file whole (the plain reader then reports
 the line at fault).
@@ -18,10 +19,10 @@ from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from ._arrow_read import arrow_csv_options, run_from_arrow, sniff
 from ._build import RunPart, rank_part
 from ._judged import Judged
 from ._vocab import arrow
-from .trec_io import arrow_csv_options, run_from_arrow, sniff
 
 __all__ = ["scan_run"]
 
@@ -49,42 +50,59 @@ def scan_run(path: str | os.PathLike[str], judged: Judged, *, hit_docs: bool = F
     if separator is None:
         return None
     name = os.fspath(path)
-    workers = max(1, min(_WORKERS, os.cpu_count() or 1))
-    parts: list[RunPart] = []
+    judged.pos_doc_keys  # noqa: B018 - computed here once, not by each worker thread
+    workers = max(1, min(_WORKERS, _cores()))
     try:
         with gzip.open(path, "rb") if gz else open(path, "rb", buffering=0) as raw:
             blocks = _blocks(raw, separator.encode())
             if workers == 1:
-                parts = [_rank_block(block, separator, judged, name, hit_docs) for block in blocks]
-            else:
-                parts = _in_threads(blocks, workers, separator, judged, name, hit_docs)
+                ranked = (_rank_block(block, separator, judged, name, hit_docs) for block in blocks)
+                return _apart(ranked)
+            return _apart(_in_threads(blocks, workers, separator, judged, name, hit_docs))
     except (_NotForThisPath, pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
         return None
-    if sum(len(p.query_ids) for p in parts) != len(set().union(*(p.query_ids for p in parts))):
-        return None  # a query's lines are not together
-    return parts
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+
+
+def _apart(parts: Iterator[RunPart]) -> list[RunPart]:
+    """The parts, checked as they arrive to hold distinct queries (else the file's layout is not for this
+    path, and reading stops there)."""
+    seen: set[str] = set()
+    out: list[RunPart] = []
+    for part in parts:
+        if not seen.isdisjoint(part.query_ids):
+            raise _NotForThisPath("a query's lines are apart")
+        seen.update(part.query_ids)
+        out.append(part)
+    return out
 
 
 def _in_threads(
     blocks: Iterator[bytearray], workers: int, separator: str, judged: Judged, name: str, hit_docs: bool
-) -> list[RunPart]:
-    parts: list[RunPart] = []
+) -> Iterator[RunPart]:
+    """:func:`_rank_block` over ``blocks`` in ``workers`` threads, in order; at most two blocks per worker are
+    held at once."""
     pending: deque[Future[RunPart]] = deque()
     with ThreadPoolExecutor(workers) as pool:
         try:
             for block in blocks:
-                if len(pending) >= 2 * workers:  # bounds the blocks held in memory
-                    parts.append(pending.popleft().result())
+                if len(pending) >= 2 * workers:
+                    yield pending.popleft().result()
                 pending.append(pool.submit(_rank_block, block, separator, judged, name, hit_docs))
             while pending:
-                parts.append(pending.popleft().result())
+                yield pending.popleft().result()
         finally:
             for future in pending:
                 future.cancel()
-    return parts
 
 
 def _rank_block(block: bytearray, separator: str, judged: Judged, name: str, hit_docs: bool) -> RunPart:
+    """Parse one block with pyarrow (in this thread) and rank it."""
     pa = arrow()
     assert pa is not None
     pacsv = importlib.import_module("pyarrow.csv")
@@ -97,7 +115,11 @@ def _rank_block(block: bytearray, separator: str, judged: Judged, name: str, hit
 
 
 def _blocks(raw: io.BufferedIOBase | io.RawIOBase, separator: bytes) -> Iterator[bytearray]:
-    """The file's content in blocks of about :data:`_BLOCK_SIZE` bytes, each ending with whole queries."""
+    """The file's content in blocks of about :data:`_BLOCK_SIZE` bytes, each ending with whole queries.
+
+    A block after the first starts with the newline that ends the block before it: a line at the start of
+    a buffer keeps a leading U+FEFF then (pyarrow drops a byte-order mark there), and the empty line is
+    skipped."""
     carry = b""
     while True:
         size = max(_BLOCK_SIZE, 2 * len(carry))  # doubles a block that holds one query only
@@ -119,41 +141,54 @@ def _blocks(raw: io.BufferedIOBase | io.RawIOBase, separator: bytes) -> Iterator
         if cut <= 0:
             carry = bytes(block)
             continue
-        carry = bytes(block[cut:])
+        carry = bytes(block[cut - 1 :])
         del block[cut:]
         yield block
 
 
 def _last_query_start(buffer: bytearray, separator: bytes) -> int:
-    """Where the lines of the last query with a whole line in ``buffer`` begin (0: at the start, or no whole
-    line). Assumes a query's lines are together (:func:`scan_run` checks that afterwards): the last query's
-    lines then end the buffer, and a binary search over line starts finds the first of them."""
+    """Where the lines of the last query with a whole line in ``buffer`` begin (0: no other query before it,
+    or no whole line). Assumes a query's lines are together (:func:`scan_run` checks that as parts arrive):
+    the last query's lines then end the buffer, and a binary search over line starts finds the first."""
     end = buffer.rfind(b"\n")
-    while end > 0 and not buffer[buffer.rfind(b"\n", 0, end) + 1 : end].strip():  # blank lines at the end
+    while end > 0 and _blank(buffer, buffer.rfind(b"\n", 0, end) + 1):  # blank lines at the end
         end = buffer.rfind(b"\n", 0, end)
     if end <= 0:
         return 0
     hi = buffer.rfind(b"\n", 0, end) + 1  # a line of the last query
     last = _query_at(buffer, hi, separator)
-    lo = 0  # a line of another query
-    if _query_at(buffer, lo, separator) == last:
+    lo = _non_blank(buffer, 0, hi)  # a line of another query, once checked
+    if lo >= hi or _query_at(buffer, lo, separator) == last:
         return 0
     while True:
         line = buffer.rfind(b"\n", 0, (lo + hi) // 2) + 1
         if line <= lo:
             line = buffer.find(b"\n", lo) + 1
-            if line >= hi:
-                return hi
+        line = _non_blank(buffer, line, hi)
+        if line >= hi:
+            return hi
         if _query_at(buffer, line, separator) == last:
             hi = line
         else:
             lo = line
 
 
+def _blank(buffer: bytearray, line: int) -> bool:
+    stop = buffer.find(b"\n", line)
+    return not buffer[line : len(buffer) if stop < 0 else stop].strip()
+
+
+def _non_blank(buffer: bytearray, line: int, limit: int) -> int:
+    """The first line start at or after ``line`` whose line is not blank (``limit`` at most)."""
+    while line < limit and _blank(buffer, line):
+        line = buffer.find(b"\n", line) + 1
+    return min(line, limit)
+
+
 def _query_at(buffer: bytearray, line: int, separator: bytes) -> bytes:
-    """The first field of the line starting at ``line`` (the whole line when it has no separator)."""
+    """The first field of the (not blank) line starting at ``line``."""
     stop = buffer.find(b"\n", line)
     end = buffer.find(separator, line, len(buffer) if stop < 0 else stop)
-    if end == line:
-        raise _NotForThisPath("a line starts with a separator")
-    return bytes(buffer[line : stop if end < 0 else end])
+    if end <= line:
+        raise _NotForThisPath("a line starts with a separator, or has one field")
+    return bytes(buffer[line:end])

@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from ..errors import InputError
 from ._vocab import Vocab, encode, take, to_list
 
-__all__ = ["Qrels", "Run"]
+__all__ = ["Qrels", "Run", "where"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -149,3 +149,8 @@ def _flatten(data: Mapping[Any, Mapping[Any, Any]], what: str, *, want_int: bool
                 raise InputError(f"{what}: query {q!r}, document {d!r}: expected a number, got {v!r}") from None
         raise
     return query_per_row, doc_ids, scores
+
+
+def where(source: str | None) -> str:
+    """A message prefix naming the file an error comes from."""
+    return f"{source}: " if source else ""

@@ -24,7 +24,6 @@ __all__ = [
     "arrow_take",
     "encode",
     "index_in",
-    "salted",
     "string_keys",
     "take",
     "to_list",
@@ -202,12 +201,12 @@ def _mix(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
     return x
 
 
-def string_keys(values: Any, salt: NDArray[Any] | None = None) -> NDArray[np.uint64]:
+def string_keys(values: Any) -> NDArray[np.uint64]:
     """A 64-bit hash of each string of a pyarrow string array (or chunked array), computed with numpy.
 
     Equal strings get equal keys; different strings almost surely get different keys, so callers confirm an
-    equality of keys on the strings themselves. No Python string is made. With ``salt`` (integers, one per
-    string), the key hashes the pair (salt, string). Work goes chunk by chunk, so temporaries stay small.
+    equality of keys on the strings themselves. No Python string is made. Work goes chunk by chunk, so
+    temporaries stay small.
     """
     out = np.empty(len(values), dtype=np.uint64)
     at = 0
@@ -241,15 +240,9 @@ def string_keys(values: Any, salt: NDArray[Any] | None = None) -> NDArray[np.uin
                 rows = np.flatnonzero(length > 8 * word)
                 if len(rows) == 0:
                     break
-            out[at : at + n] = key if salt is None else salted(key, salt[at : at + n])
+            out[at : at + n] = key
             at += n
     return out
-
-
-def salted(keys: NDArray[np.uint64], salt: NDArray[Any]) -> NDArray[np.uint64]:
-    """Keys of the pairs (salt, key), as :func:`string_keys` makes them; ``keys`` is overwritten."""
-    keys ^= salt.astype(np.uint64) * _M1
-    return _mix(keys)
 
 
 def _large_string() -> Any:

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import ConfigurationError, InputError
-from ._build import Missing, finish, rank_part
+from ._build import Missing, finish, rank_slices
 from ._judged import prepare_judged
 from ._measure import Measure
 from ._parse import parse_measure
@@ -96,10 +96,10 @@ def evaluate_run(
     if not parsed:
         raise ConfigurationError("give at least one measure, e.g. ['nDCG@10', 'AP']")
     judged = prepare_judged(_as_qrels(qrels))
-    names = bool(expected_positions)
-    parts = scan_run(run, judged, hit_docs=names) if isinstance(run, (str, os.PathLike)) else None
+    want_docs = bool(expected_positions)
+    parts = scan_run(run, judged, hit_docs=want_docs) if isinstance(run, (str, os.PathLike)) else None
     if parts is None:
-        parts = [rank_part(judged, _as_run(run), hit_docs=names)]
+        parts = rank_slices(judged, _as_run(run), hit_docs=want_docs)
     ranked = finish(judged, parts, missing=missing, expected_positions=expected_positions)
     values = {str(m): m.compute(ranked) for m in parsed}
     means = {name: float(v.mean()) if len(v) else 0.0 for name, v in values.items()}
