@@ -83,7 +83,7 @@ def rank_part(judged: Judged, run: Run, *, hit_docs: bool = False) -> RunPart:
         rows = np.flatnonzero(query >= 0)
         query, doc, scores = query[rows], doc[rows], scores[rows]
     heads = _heads(query)
-    if len(np.unique(query[heads])) != len(heads):  # a query's rows are not contiguous: make them so
+    if not _together(query, heads):  # make each query's rows contiguous
         by_query = np.argsort(query, kind="stable")
         query, doc, scores = query[by_query], doc[by_query], scores[by_query]
         heads, every_row = _heads(query), False
@@ -126,7 +126,7 @@ def rank_slices(judged: Judged, run: Run, *, hit_docs: bool = False) -> list[Run
     are together (else over the whole run): the same result, with temporaries the size of a slice."""
     n = len(run)
     heads = _heads(run.query_codes.astype(np.int64, copy=False))
-    if n <= _SLICE_ROWS or len(heads) != len(np.unique(run.query_codes[heads])):
+    if n <= _SLICE_ROWS or not _together(run.query_codes, heads):
         return [rank_part(judged, run, hit_docs=hit_docs)]
     cuts = np.unique(heads[np.searchsorted(heads, np.arange(0, n, _SLICE_ROWS), side="left").clip(max=len(heads) - 1)])
     bounds = [*cuts.tolist(), n]
@@ -221,6 +221,11 @@ def _heads(query: IntArray) -> IntArray:
     if not len(query):
         return np.zeros(0, dtype=np.int64)
     return np.concatenate(([0], np.flatnonzero(query[1:] != query[:-1]) + 1)).astype(np.int64)
+
+
+def _together(values: NDArray[np.integer], heads: IntArray) -> bool:
+    """Whether each value's rows are contiguous, given where runs of equal adjacent values start."""
+    return len(np.unique(values[heads])) == len(heads)
 
 
 def _join(query: IntArray, doc: NDArray[np.int32], run: Run, judged: Judged) -> tuple[IntArray, IntArray]:
