@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 from ..errors import InputError
 from ._hashed import hashed_hits
 from ._judged import Judged, prepare_judged
-from ._order import order_parts, positions
+from ._order import order_parts, positions, sort_within_groups
 from ._ranked import Ranked
 from ._table import Qrels, Run, where
 from ._vocab import arrow_take, index_in, take, to_list
@@ -246,27 +246,14 @@ def _check_duplicates(doc: NDArray[np.int32], heads: IntArray, group_query: IntA
     n = len(doc)
     if n == 0:
         return
-    lengths = np.diff(np.append(heads, n))
-    group = np.repeat(np.arange(len(heads), dtype=np.int64), lengths)
-    longest = int(lengths.max())
-    if len(lengths) * longest <= 2 * n + 1024:
-        # A (query x position) matrix sorted along rows finds repeats cheaply.
-        matrix = np.full((len(lengths), longest), -1, dtype=np.int64)
-        matrix[group, np.arange(n, dtype=np.int64) - heads[group]] = doc
-        matrix.sort(axis=1)
-        repeat = (matrix[:, 1:] == matrix[:, :-1]) & (matrix[:, 1:] >= 0)
-        if not repeat.any():
-            return
-        gi, col = np.argwhere(repeat)[0]
-        bad_group, bad_doc = int(gi), int(matrix[gi, col])
-    else:
-        by = np.lexsort((doc, group))
-        g, d = group[by], doc[by]
-        same = np.flatnonzero((g[1:] == g[:-1]) & (d[1:] == d[:-1]))
-        if not len(same):
-            return
-        bad_group, bad_doc = int(g[same[0]]), int(d[same[0]])
-    name = take(run.doc_vocab, np.array([bad_doc]))[0]
+    ordered = sort_within_groups(doc.astype(np.int64), heads, np.diff(np.append(heads, n)))
+    same = ordered[1:] == ordered[:-1]
+    same[heads[1:] - 1] = False  # neighbours across two queries
+    if not same.any():
+        return
+    at = int(np.flatnonzero(same)[0])
+    bad_group = int(np.searchsorted(heads, at, side="right")) - 1
+    name = take(run.doc_vocab, ordered[at : at + 1])[0]
     raise InputError(
         where(run.source) + f"run lists document {name!r} twice for query "
         f"{judged.query_ids[int(group_query[bad_group])]!r} (trec_eval refuses such runs too; keep one line per "

@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from ..errors import InputError
 from . import _vocab
 from ._judged import Judged
+from ._order import sort_within_groups
 from ._table import where
 from ._vocab import arrow_call, arrow_numbers, arrow_take
 
@@ -79,25 +80,13 @@ def hashed_hits(
 def _sorted_keys(names: Any, heads: IntArray, lengths: IntArray) -> tuple[Keys, int]:
     """Per row, its ID's hash with the low bits set to its position in its query; sorted within each query."""
     n = len(names)
-    depth = int(lengths.max())
-    bits = max((depth - 1).bit_length(), 1)
+    bits = max((int(lengths.max()) - 1).bit_length(), 1)
     keys = _vocab.string_keys(names)
     keys &= ~np.uint64((1 << bits) - 1)
     within = np.arange(n, dtype=np.uint64)
     within -= np.repeat(heads.astype(np.uint64), lengths)
     keys |= within
-    if len(heads) * depth == n:  # every query equally deep: sort the rows of a matrix
-        keys.reshape(len(heads), depth).sort(axis=1)
-        return keys, bits
-    if len(heads) * depth <= 2 * n + 1024:
-        # Padded with the largest key, which sorts last: the first ``lengths[g]`` of each row are the keys.
-        matrix = np.full((len(heads), depth), np.iinfo(np.uint64).max, dtype=np.uint64)
-        group = np.repeat(np.arange(len(heads), dtype=np.int64), lengths)
-        matrix[group, within.astype(np.int64)] = keys
-        matrix.sort(axis=1)
-        return matrix[np.arange(depth)[None, :] < lengths[:, None]], bits
-    group = np.repeat(np.arange(len(heads), dtype=np.int64), lengths)
-    return keys[np.lexsort((keys, group))], bits
+    return sort_within_groups(keys, heads, lengths), bits
 
 
 def _leftmost(values: Keys, target: Keys, lo: IntArray, hi: IntArray) -> IntArray:

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from ._vocab import Vocab, arrow, arrow_call, arrow_numbers, arrow_options, arrow_take, take
 
-__all__ = ["order", "order_parts", "permutation", "positions"]
+__all__ = ["order", "order_parts", "permutation", "positions", "sort_within_groups"]
 
 
 def _descending(scores: NDArray[np.float32]) -> NDArray[np.uint32]:
@@ -132,3 +132,24 @@ def positions(
         moved = moved_rows[by_row][where] == at
         at[moved] = moved_at[by_row][where[moved]]
     return at
+
+
+def sort_within_groups(values: NDArray[Any], heads: NDArray[np.int64], lengths: NDArray[np.int64]) -> NDArray[Any]:
+    """``values`` (rows grouped, groups starting at ``heads``) sorted within each group, groups in place.
+
+    Sorts the rows of a (group x position) matrix when that wastes little room, else one lexsort. The input
+    may be sorted in place.
+    """
+    n = len(values)
+    depth = int(lengths.max()) if len(lengths) else 0
+    if len(heads) * depth == n:  # every group equally long
+        values.reshape(len(heads), depth).sort(axis=1)
+        return values
+    group = np.repeat(np.arange(len(heads), dtype=np.int64), lengths)
+    if len(heads) * depth <= 2 * n + 1024:
+        # Padded with the type's largest value, which sorts last: the first ``lengths[g]`` of a row are its values.
+        matrix = np.full((len(heads), depth), np.iinfo(values.dtype).max, dtype=values.dtype)
+        matrix[group, np.arange(n, dtype=np.int64) - heads[group]] = values
+        matrix.sort(axis=1)
+        return matrix[np.arange(depth)[None, :] < lengths[:, None]]
+    return values[np.lexsort((values, group))]
