@@ -58,4 +58,4 @@ def test_openai_endpoint_against_a_local_server(tmp_path: Path) -> None:
 
 def test_pytest_offline_example(tmp_path: Path) -> None:
     out = run("-m", "pytest", "-q", "-p", "no:cacheprovider", str(EXAMPLES / "pytest_offline"), cwd=tmp_path).stdout
-    assert "5 passed" in out
+    assert "6 passed" in out

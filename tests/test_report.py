@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ragrecall import IDBasedContextRecall, NonLLMContextRecall, demo_dataset
+from helpers.claims import BATCH_REPLIES, CONTEXTS, batch_samples
+from ragrecall import ContextRecall, FakeLLM, IDBasedContextRecall, NonLLMContextRecall, demo_dataset
 from ragrecall.evaluation import EvaluationResult, evaluate
 from ragrecall.report import render_report, write_report
 
@@ -34,6 +35,21 @@ def test_report_content(result: EvaluationResult) -> None:
     first_missing = visa.evidence.model_dump()["missing"][0]
     assert f"<code>{first_missing}</code>" in page
     assert "http://" not in page and "https://" not in page and "<script" not in page
+
+
+def test_claim_evidence_shows_quotes_in_their_context_and_every_check() -> None:
+    claims = evaluate(batch_samples(), [ContextRecall(FakeLLM(BATCH_REPLIES))], show_progress=False, max_concurrency=1)
+    page = render_report(claims)
+    # A verified quote is highlighted inside the passage it comes from.
+    assert "retrieved #0:</span> <mark>Paris is the capital</mark> of France." in page
+    assert "retrieved #0 (cited as #1):</span> <mark>Paris is the capital</mark>" in page
+    assert "quote verified, citation corrected" in page
+    # An unverified quote is shown plainly as such, with why.
+    assert "unverified: quote not found in any context" in page
+    assert "not found in any passage (cited retrieved #0): “Paris is a city of gold”" in page
+    assert "coverage claim: a sentence no claim covered" in page
+    assert "<s>Rome is in Italy.</s>" in page and "not grounded in the reference" in page
+    assert page.count("<mark>") == 2 and CONTEXTS[1] not in page
 
 
 def test_samples_sorted_lowest_first(result: EvaluationResult) -> None:

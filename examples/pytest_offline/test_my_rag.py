@@ -71,13 +71,38 @@ def test_the_metric_asks_the_llm_what_we_expect() -> None:
     llm = FakeLLM(
         [
             {"claims": ["Orders ship within two business days."]},
-            {"verdicts": [{"claim": 1, "supported": True, "contexts": [1], "reason": "Context 1 says so."}]},
+            {
+                "verdicts": [
+                    {
+                        "claim": 1,
+                        "supported": True,
+                        "support": [{"context": 1, "quote": "Orders ship within two business days"}],
+                        "reason": "Context 1 says so.",
+                    }
+                ]
+            },
         ]
     )
     result = ContextRecall(llm).score(samples()[1])
     assert result.value == 1.0
     assert [r.task for r in llm.requests] == ["context_recall.decompose", "context_recall.judge"]
     assert "Orders ship within two business days." in llm.requests[0].messages[-1]["content"]
+    # The quote was found in the retrieved passage: the verdict is verified, not merely believed.
+    assert result.evidence.claims[0].verification == "verified"
+
+
+def test_a_judge_that_invents_its_evidence_does_not_raise_the_score() -> None:
+    invented = {"claim": 1, "supported": True, "support": [{"context": 1, "quote": "Orders ship the same day"}]}
+    llm = FakeLLM(
+        [
+            {"claims": ["Orders ship within two business days."]},
+            {"verdicts": [{**invented, "reason": "Context 1 says so."}]},
+            {"verdicts": [{**invented, "reason": "Still context 1."}]},  # asked again, it insists
+        ]
+    )
+    result = ContextRecall(llm).score(samples()[1])
+    assert result.value == 0.0
+    assert result.evidence.claims[0].verification == "unverified"
 
 
 def test_a_broken_retriever_fails_with_the_missing_documents() -> None:

@@ -12,6 +12,7 @@ Every exception raised on purpose by ragrecall derives from :class:`RagrecallErr
     └── LLMError                            the LLM path could not produce an answer
         ├── LLMRequestError                 transport failures that outlived the retries
         ├── LLMOutputError                  replies that failed validation after every repair
+        │   └── UnverifiedVerdictError      a "supported" verdict whose quotes did not check out
         └── CacheMissError                  replay-only cache had no answer for a request
 
 Causes are chained (``raise ... from cause``) so the original exception is never lost.
@@ -36,6 +37,7 @@ __all__ = [
     "LLMRequestError",
     "MissingFieldError",
     "RagrecallError",
+    "UnverifiedVerdictError",
 ]
 
 
@@ -106,6 +108,12 @@ class LLMRequestError(LLMError):
 
 class LLMOutputError(LLMError):
     """The LLM's replies kept failing their schema or invariants after every repair attempt."""
+
+
+class UnverifiedVerdictError(LLMOutputError):
+    """With ``unverified="fail"``: the judge called claims supported, but its quotes were not found in the
+    contexts (or lacked a number of the claim) even after it was asked again. The message names each claim
+    and what was wrong."""
 
 
 class CacheMissError(LLMError):

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 __all__ = ["METRIC_HELP", "needs_llm", "parse_metric"]
 
 METRIC_HELP = (
-    "a metric: context_recall[(mode=claims|single,language=auto|en|zh)], id_based_context_recall[@K], "
+    "a metric: context_recall[(mode=claims|single,language=auto|en|zh,quote_threshold=0.9,"
+    "unverified=unsupported|supported|fail,coverage=true)], id_based_context_recall[@K], "
     "non_llm_context_recall[(threshold=0.5,scorer=levenshtein,normalize=false)], or a ranking measure "
     "such as nDCG@10, Recall@100, AP, RR(rel=2) (repeatable)"
 )

@@ -12,6 +12,7 @@ import os
 from typing import Any
 
 from .evaluation import EvaluationResult
+from .metrics.context_recall._evidence import QUOTE_WINDOW
 from .results import Evidence, MetricResult
 
 __all__ = ["render_report", "write_report"]
@@ -31,6 +32,8 @@ min-width:260px} .card .big{font-size:1.8rem;font-weight:650} details summary{cu
 .samples summary{list-style:none}
 .samples summary::-webkit-details-marker{display:none} .samples .sid::before{content:"▸ ";color:#667085}
 .samples details[open] .sid::before{content:"▾ "} .samples .num{text-align:right;font-variant-numeric:tabular-nums}
+blockquote.q{margin:.3rem 0 .3rem .5rem;padding:.2rem .6rem;border-left:3px solid #d0d5dd;color:#344054}
+blockquote.q.unverified{border-color:#f79009} mark{background:#fef0c7;padding:0 .1rem}
 .evidence{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:0 1.5rem;
 padding:.25rem .6rem .75rem;border-bottom:1px solid #e4e7ec;background:#fcfcfd}
 """
@@ -182,19 +185,63 @@ def _claims_html(data: dict[str, Any]) -> str | None:
     claims = data.get("claims")
     if not isinstance(claims, list):
         return None
-    items = []
-    for c in claims:
-        css, mark = ("ok", "supported") if c.get("supported") else ("miss", "not supported")
-        where = c.get("supporting_contexts") or []
-        where_text = f" by retrieved #{', #'.join(str(i) for i in where)}" if where else ""
-        items.append(
-            f"<li class='{css}'>{_e(str(c.get('claim', '')))} — <strong>{mark}</strong>{_e(where_text)}"
-            f"<br><span class='muted'>{_e(str(c.get('reason', '')))}</span></li>"
-        )
+    items = [_claim_html(c) for c in claims if isinstance(c, dict)]
     used = data.get("contexts_used") or []
     used_text = _e(", ".join(f"#{i}" for i in used)) or "none"
-    footer = f"<p class='muted'>retrieved passages that supported a claim: {used_text}</p>"
-    return f"<ol>{''.join(items)}</ol>{footer}"
+    footer = [f"<p class='muted'>retrieved passages that supported a claim: {used_text}</p>"]
+    counts = (
+        f"verdicts: {data.get('verified', 0)} verified, {data.get('corrected', 0)} corrected, "
+        f"{data.get('unverified', 0)} unverified (counted as {_e(str(data.get('unverified_policy', 'unsupported')))}); "
+        f"{data.get('coverage_claims', 0)} coverage claims, {data.get('dropped_claims', 0)} dropped"
+    )
+    footer.append(f"<p class='muted'>{counts}</p>")
+    dropped = data.get("dropped") or []
+    if dropped:
+        rows = "".join(
+            f"<li><s>{_e(str(d.get('claim', '')))}</s> <span class='muted'>{_e(str(d.get('reason', '')))}</span></li>"
+            for d in dropped
+        )
+        footer.append(f"<p class='muted'>claims left out of the score:</p><ul>{rows}</ul>")
+    return f"<ol>{''.join(items)}</ol>{''.join(footer)}"
+
+
+def _claim_html(c: dict[str, Any]) -> str:
+    css, mark = ("ok", "supported") if c.get("supported") else ("miss", "not supported")
+    tags = [f"<strong>{mark}</strong>"]
+    verification = c.get("verification")
+    if verification == "verified":
+        tags.append("<span class='ok'>quote verified</span>")
+    elif verification == "corrected":
+        tags.append("<span class='ok'>quote verified, citation corrected</span>")
+    elif verification == "unverified":
+        tags.append(f"<span class='warn'>unverified: {_e(str(c.get('problem') or 'quote not found'))}</span>")
+    if c.get("origin") == "coverage":
+        tags.append("<span class='warn'>coverage claim: a sentence no claim covered</span>")
+    quotes = "".join(_quote_html(q) for q in c.get("support") or [] if isinstance(q, dict))
+    return (
+        f"<li class='{css}'>{_e(str(c.get('claim', '')))} — {' · '.join(tags)}"
+        f"<br><span class='muted'>{_e(str(c.get('reason', '')))}</span>{quotes}</li>"
+    )
+
+
+def _quote_html(q: dict[str, Any]) -> str:
+    if q.get("start") is None:
+        return (
+            f"<blockquote class='q unverified'>not found in any passage (cited retrieved #{q.get('cited')}): "
+            f"“{_e(str(q.get('quote', '')))}”</blockquote>"
+        )
+    where = f"retrieved #{q.get('context')}"
+    if q.get("cited") != q.get("context"):
+        where += f" (cited as #{q.get('cited')})"
+    if q.get("match") == "fuzzy":
+        where += f", similarity {float(q.get('similarity', 0.0)):.2f}"
+    before, after = str(q.get("before", "")), str(q.get("after", ""))
+    lead = "…" if int(q.get("start") or 0) > len(before) else ""
+    tail = "…" if len(after) >= QUOTE_WINDOW else ""
+    return (
+        f"<blockquote class='q'><span class='muted'>{_e(where)}:</span> {lead}{_e(before)}"
+        f"<mark>{_e(str(q.get('passage', '')))}</mark>{_e(after)}{tail}</blockquote>"
+    )
 
 
 def _generic_html(data: Any) -> str:

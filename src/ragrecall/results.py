@@ -69,6 +69,10 @@ class Evidence(BaseModel):
         """Short descriptions of the reference items that were not found (for failure messages)."""
         return []
 
+    def counts(self) -> dict[str, int]:
+        """Counts worth summing over a dataset (e.g. verified and unverified verdicts); empty by default."""
+        return {}
+
     @classmethod
     def parse_any(cls, data: Any) -> Any:
         """Turn a dict carrying a registered ``kind`` into an instance of that evidence class."""

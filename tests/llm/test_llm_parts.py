@@ -106,12 +106,23 @@ def test_prompt_template_parsing_and_rendering() -> None:
 def test_shipped_prompts_put_fixed_text_in_the_system_message() -> None:
     from ragrecall.llm._prompts import builtin_prompt
 
-    for step in ("decompose", "judge", "single"):
+    versions = {"decompose": 1, "judge": 2, "single": 2}
+    for step, version in versions.items():
         for language in ("en", "zh"):
             template = builtin_prompt("context_recall", step, language)
             assert template.system and "JSON" in template.system
-            assert template.version == f"context_recall/{step}.{language}/1"
+            assert template.version == f"context_recall/{step}.{language}/{version}"
             assert "{{" not in template.system
+
+
+def test_shipped_follow_up_prompts_are_one_user_message_naming_the_reply_format() -> None:
+    from ragrecall.llm._prompts import builtin_prompt
+
+    for step in ("cover", "recheck", "single_fix"):
+        for language in ("en", "zh"):
+            template = builtin_prompt("context_recall", step, language)
+            assert template.system is None and "JSON" in template.user
+            assert template.version == f"context_recall/{step}.{language}/1"
 
 
 def test_prices_match_dated_snapshots_and_user_tables_win() -> None:

@@ -19,8 +19,20 @@ from ragrecall.metrics.context_recall import ClaimRecallEvidence, ContextRecall
 
 REFERENCE = "Paris is the capital of France. The Eiffel Tower is 330 metres tall."
 CONTEXTS = ["Paris is the capital and largest city of France.", "Berlin is in Germany."]
-CLAIMS_JSON = json.dumps({"claims": ["Paris is the capital of France."]})
-VERDICTS_JSON = json.dumps({"verdicts": [{"claim": 1, "reason": "Stated.", "supported": True, "contexts": [1]}]})
+CLAIMS_JSON = json.dumps({"claims": ["Paris is the capital of France.", "The Eiffel Tower is 330 metres tall."]})
+VERDICTS_JSON = json.dumps(
+    {
+        "verdicts": [
+            {
+                "claim": 1,
+                "reason": "Stated.",
+                "supported": True,
+                "support": [{"context": 1, "quote": "Paris is the capital and largest city of France"}],
+            },
+            {"claim": 2, "reason": "Not mentioned.", "supported": False, "support": []},
+        ]
+    }
+)
 
 
 @pytest.fixture
@@ -52,7 +64,7 @@ def test_structured_output_path_sends_a_strict_schema_and_reads_usage(server: Fa
         ServerReply(VERDICTS_JSON, prompt_tokens=333, completion_tokens=44),
     )
     result = ContextRecall(make_llm(server)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
-    assert result.value == 1.0
+    assert result.value == 0.5
     assert result.usage.requests == 2
     assert (result.usage.prompt_tokens, result.usage.completion_tokens) == (444, 66)
     assert result.usage.cost_usd == pytest.approx((444 * 0.15 + 66 * 0.60) / 1e6)
@@ -63,9 +75,10 @@ def test_structured_output_path_sends_a_strict_schema_and_reads_usage(server: Fa
     schema = fmt["json_schema"]["schema"]
     assert schema["additionalProperties"] is False and schema["required"] == ["claims"]
     judge_schema = server.requests[1]["response_format"]["json_schema"]["schema"]
-    verdict_def = next(iter(judge_schema["$defs"].values()))
+    verdict_def = judge_schema["$defs"]["Verdict"]
     assert verdict_def["additionalProperties"] is False
-    assert verdict_def["required"] == ["claim", "reason", "supported", "contexts"]
+    assert verdict_def["required"] == ["claim", "reason", "supported", "support"]
+    assert judge_schema["$defs"]["Support"]["required"] == ["context", "quote"]
     assert first["messages"][0]["role"] == "system"
 
 
@@ -73,7 +86,7 @@ def test_json_mode_path(server: FakeOpenAIServer) -> None:
     server.enqueue(ServerReply("```json\n" + CLAIMS_JSON + "\n```"), ServerReply(VERDICTS_JSON))
     llm = make_llm(server, output_mode="json_object")
     result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
-    assert result.value == 1.0
+    assert result.value == 0.5
     assert [r["response_format"] for r in server.requests] == [{"type": "json_object"}] * 2
     assert all("JSON" in r["messages"][0]["content"] for r in server.requests)
 
@@ -83,7 +96,7 @@ def test_rate_limit_with_retry_after_then_success(server: FakeOpenAIServer) -> N
     server.enqueue(ServerReply(status=429, headers={"Retry-After": "0.25"}), ServerReply(CLAIMS_JSON))
     server.enqueue(ServerReply(VERDICTS_JSON))
     result = ContextRecall(make_llm(server, sleeps)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
-    assert result.value == 1.0
+    assert result.value == 0.5
     assert sleeps.waits == [0.25]
     assert len(server.requests) == 3  # one 429 plus two answers: the SDK retried nothing itself
     assert result.usage.requests == 2
@@ -104,7 +117,7 @@ def test_server_error_then_success_uses_backoff(server: FakeOpenAIServer) -> Non
     server.enqueue(ServerReply(status=500), ServerReply(CLAIMS_JSON), ServerReply(VERDICTS_JSON))
     llm = make_llm(server, sleeps, retry_args={"initial_wait": 0.5, "jitter": 0.1})
     result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
-    assert result.value == 1.0
+    assert result.value == 0.5
     assert len(server.requests) == 3
     assert len(sleeps.waits) == 1 and 0.5 <= sleeps.waits[0] <= 0.6
 
@@ -114,7 +127,7 @@ def test_hung_request_times_out_and_is_retried(server: FakeOpenAIServer) -> None
     server.enqueue(ServerReply(CLAIMS_JSON, delay=30), ServerReply(CLAIMS_JSON), ServerReply(VERDICTS_JSON))
     llm = make_llm(server, sleeps, retry_args={"request_timeout": 0.3})
     result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
-    assert result.value == 1.0
+    assert result.value == 0.5
     assert len(server.requests) == 3 and len(sleeps.waits) == 1
 
 
@@ -163,8 +176,63 @@ def test_total_time_budget_stops_retrying(server: FakeOpenAIServer) -> None:
 def test_invalid_reply_from_the_server_is_repaired(server: FakeOpenAIServer) -> None:
     server.enqueue(ServerReply("{not json"), ServerReply(CLAIMS_JSON), ServerReply(VERDICTS_JSON))
     result = ContextRecall(make_llm(server)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
-    assert result.value == 1.0
+    assert result.value == 0.5
     assert server.requests[1]["messages"][-2] == {"role": "assistant", "content": "{not json"}
+
+
+def test_quotes_are_verified_and_an_invented_one_is_asked_about_through_the_real_client(
+    server: FakeOpenAIServer,
+) -> None:
+    invented = {
+        "verdicts": [
+            {
+                "claim": 1,
+                "reason": "Stated.",
+                "supported": True,
+                "support": [{"context": 2, "quote": "PARIS IS THE CAPITAL"}],
+            },
+            {
+                "claim": 2,
+                "reason": "Stated.",
+                "supported": True,
+                "support": [{"context": 1, "quote": "The tower is 330 metres tall"}],
+            },
+        ]
+    }
+    again = {"verdicts": [{"claim": 2, "reason": "Not in any context.", "supported": False, "support": []}]}
+    server.enqueue(
+        ServerReply(CLAIMS_JSON, prompt_tokens=50, completion_tokens=10),
+        ServerReply(json.dumps(invented), prompt_tokens=200, completion_tokens=40),
+        ServerReply(json.dumps(again), prompt_tokens=260, completion_tokens=12),
+    )
+    result = ContextRecall(make_llm(server)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+
+    assert result.value == 0.5 and result.usage.requests == 3
+    assert (result.usage.prompt_tokens, result.usage.completion_tokens) == (510, 62)
+    evidence = result.evidence
+    assert isinstance(evidence, ClaimRecallEvidence)
+    first, second = evidence.claims
+    # Cited to context 2, found in context 1: corrected, with its span in the original text.
+    assert first.verification == "corrected" and first.supporting_contexts == [0]
+    quote = first.support[0]
+    assert (quote.context, quote.cited) == (0, 1)
+    assert quote.passage == CONTEXTS[0][quote.start : quote.end] == "Paris is the capital"
+    assert second.verification == "none" and not second.supported and evidence.reasks == 1
+    recheck = server.requests[2]
+    assert recheck["messages"][-2]["role"] == "assistant" and json.loads(recheck["messages"][-2]["content"]) == invented
+    assert "- claim 2 (" in recheck["messages"][-1]["content"]
+    assert recheck["response_format"]["json_schema"]["name"] == "JudgedClaims"
+
+
+def test_the_offline_responder_answers_every_step_with_verified_quotes(server: FakeOpenAIServer) -> None:
+    reference = "Paris is the capital of France. Berlin is in Germany. The Eiffel Tower is 330 metres tall."
+    for mode in ("claims", "single"):
+        result = ContextRecall(make_llm(server), mode=mode).score(reference=reference, retrieved_contexts=CONTEXTS)  # type: ignore[arg-type]
+        evidence = result.evidence
+        assert isinstance(evidence, ClaimRecallEvidence)
+        assert result.value == pytest.approx(2 / 3)
+        assert [c.verification for c in evidence.claims] == ["verified", "verified", "none"]
+        assert evidence.claims[1].support[0].passage == "Berlin is in Germany"
 
 
 def test_cut_off_reply_is_sent_back(server: FakeOpenAIServer) -> None:

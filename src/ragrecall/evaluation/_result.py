@@ -67,6 +67,22 @@ class MetricSummary(BaseModel):
     """Lower end of the 95% percentile-bootstrap interval of the mean (2,000 resamples, seed 0)."""
     ci_high: float | None = None
     usage: Usage = Field(default_factory=Usage)
+    counts: dict[str, int] = Field(default_factory=dict)
+    """Evidence counts summed over the samples, e.g. claims and verified, corrected and unverified verdicts
+    for claim recall (see each evidence type's ``counts()``); empty for metrics that have none."""
+
+    def counts_text(self) -> str | None:
+        """The counts in words, e.g. ``"40 claims, 31 supported; verdicts 30 verified, 1 corrected, ..."``, or None."""
+        if not self.counts:
+            return None
+        c = dict(self.counts)
+        if "claims" in c:
+            return (
+                f"{c['claims']} claims, {c.get('supported', 0)} supported; verdicts {c.get('verified', 0)} verified, "
+                f"{c.get('corrected', 0)} corrected, {c.get('unverified', 0)} unverified; "
+                f"{c.get('coverage_claims', 0)} coverage claims added, {c.get('dropped_claims', 0)} claims dropped"
+            )
+        return ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in c.items())
 
     def mean_text(self, digits: int = 4) -> str:
         """The mean, rounded, or ``"-"`` when nothing was scored."""
@@ -137,6 +153,7 @@ class EvaluationResult:
                 ci_low=ci[0] if ci else None,
                 ci_high=ci[1] if ci else None,
                 usage=Usage.total([r.usage for r in results]),
+                counts=_sum_counts(results),
             )
         return out
 
@@ -233,6 +250,7 @@ class EvaluationResult:
             )
             for line in lines
         ]
+        text.extend(f"{s.metric}: {s.counts_text()}" for s in self.summary.values() if s.counts)
         usage = self.usage
         cost = f", cost ${usage.cost_usd:.4f}" if usage.cost_usd is not None else ""
         text.append(
@@ -266,6 +284,15 @@ class EvaluationResult:
     def _check_metric(self, metric: str) -> None:
         if metric not in self.metrics:
             raise KeyError(f"no metric named {metric!r} in this result; it has {', '.join(self.metrics)}")
+
+
+def _sum_counts(results: Sequence[MetricResult]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for result in results:
+        if result.evidence is not None:
+            for key, value in result.evidence.counts().items():
+                total[key] = total.get(key, 0) + value
+    return total
 
 
 def _detail(result: MetricResult | None) -> str | None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic
 
 from ..errors import LLMError, LLMOutputError
 from ..usage import Usage
 from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, Message, OutputT
 
-__all__ = ["RepairsExhaustedError", "ask"]
+__all__ = ["FollowUp", "RepairsExhaustedError", "ask", "ask_again", "spent_before"]
 
 Check = Callable[[OutputT], None]
 """An invariant on a parsed reply: returns None when it holds, raises InvalidReplyError (or ValueError) if not."""
@@ -65,7 +68,7 @@ async def ask(
                     raise InvalidReplyError(exc.problem, raw=reply.raw) from exc
                 except ValueError as exc:
                     raise InvalidReplyError(str(exc), raw=reply.raw) from exc
-            return LLMReply(reply.parsed, reply.raw, spent)
+            return LLMReply(reply.parsed, reply.raw, spent, attempts=attempt)
         except InvalidReplyError as exc:
             spent = spent + (exc.usage or Usage())
             last = exc
@@ -87,3 +90,64 @@ async def ask(
         attempts=attempts,
         usage=spent,
     ) from last
+
+
+@dataclass(frozen=True)
+class FollowUp(Generic[OutputT]):
+    """The outcome of :func:`ask_again`."""
+
+    reply: LLMReply[OutputT] | None
+    """The valid reply; None when no attempt was left or every attempt was invalid."""
+    usage: Usage
+    """What the follow-up cost (zero when nothing was sent)."""
+    asked: bool
+    """True when a follow-up request was sent."""
+
+
+async def ask_again(
+    llm: LLM,
+    original: LLMRequest[Any],
+    reply: LLMReply[Any],
+    message: str,
+    output: type[OutputT],
+    *,
+    task: str,
+    inputs: Mapping[str, Any],
+    prompt_version: str,
+    check: Check[OutputT] | None = None,
+    max_repairs: int = 2,
+) -> FollowUp[OutputT]:
+    """Follow a valid ``reply`` to ``original`` with ``message`` and ask for a reply of type ``output``.
+
+    The conversation is ``original``'s messages, ``reply`` and ``message``. The follow-up and its own repairs
+    share ``original``'s budget: at most ``max_repairs`` requests after the first, counting those ``reply``
+    already took. When no attempt is left, or every attempt is invalid, the follow-up has no reply and the
+    caller keeps what it had.
+
+    Raises:
+        LLMRequestError, CacheMissError: from the LLM, unchanged.
+    """
+    left = max_repairs - (reply.attempts - 1)
+    if left < 1:
+        return FollowUp(None, Usage(), asked=False)
+    messages: tuple[Message, ...] = (
+        *original.messages,
+        {"role": "assistant", "content": reply.raw},
+        {"role": "user", "content": message},
+    )
+    request = LLMRequest(messages, output, prompt_version, task, inputs)
+    try:
+        again = await ask(llm, request, check=check, max_repairs=left - 1)
+    except RepairsExhaustedError as exc:
+        return FollowUp(None, exc.usage or Usage(), asked=True)
+    return FollowUp(again, again.usage, asked=True)
+
+
+@contextlib.contextmanager
+def spent_before(usage: Usage) -> Iterator[None]:
+    """Add ``usage`` to any :class:`LLMError` raised inside the block: paid calls stay on the books."""
+    try:
+        yield
+    except LLMError as exc:
+        exc.usage = usage + exc.usage if exc.usage is not None else usage
+        raise

@@ -3,110 +3,49 @@
 It reads the structured ``task`` and ``inputs`` of a request (not the prose), so it keeps working with
 user-supplied prompt text. Its answers are plausible, not intelligent:
 
-- decomposition: the claims are the sentences of the reference (:func:`ragrecall.text.split_sentences`);
-- judging: a claim is supported by a context when at least ``threshold`` of the claim's terms occur in it.
-  Terms are lower-cased words of two or more characters minus a few English function words, and character
-  bigrams for CJK text.
+- decomposition (and its coverage follow-up): the claims are the sentences of the reference
+  (:func:`ragrecall.text.split_sentences`);
+- judging (and its follow-up about quotes): a context supports a claim when at least ``threshold`` of the
+  claim's content terms (:func:`ragrecall.text.terms.content_terms`) occur in it and so does every number of
+  the claim. The quote is the shortest run of the context's sentences holding those terms and numbers.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import ConfigurationError
-from ..text import normalize_text, split_sentences
+from ..text import split_sentences
+from ..text.numbers import numbers_in
+from ..text.terms import content_terms
 from ..usage import Usage
 from ._protocol import LLMReply, LLMRequest, OutputT, dump_reply
 
 __all__ = ["OfflineJudge"]
 
-_WORD = re.compile(r"[^\W\d_]{2,}|\d+(?:[.,]\d+)*", re.UNICODE)
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
-_STOPWORDS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "with",
-        "from",
-        "as",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "he",
-        "she",
-        "they",
-        "them",
-        "his",
-        "her",
-        "their",
-        "there",
-        "which",
-        "who",
-        "whom",
-        "what",
-        "when",
-        "where",
-        "how",
-        "than",
-        "then",
-        "also",
-        "not",
-        "no",
-        "but",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "did",
-        "can",
-        "could",
-        "will",
-        "would",
-        "shall",
-        "should",
-        "may",
-        "might",
-        "into",
-        "over",
-        "under",
-        "about",
-    ]
-)
 
+class _Context:
+    """A context's terms, numbers and sentences, computed once per request."""
 
-def terms(text: str) -> frozenset[str]:
-    """The terms the offline judge compares: content words, and CJK character bigrams."""
-    norm = normalize_text(text)
-    out: set[str] = set()
-    for run in _CJK_RUN.findall(norm):
-        out.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
-    for word in _WORD.findall(_CJK_RUN.sub(" ", norm)):
-        if word not in _STOPWORDS:
-            out.add(word)
-    return frozenset(out)
+    def __init__(self, text: str) -> None:
+        self.terms = content_terms(text)
+        self.numbers = numbers_in(text)
+        self.sentences = split_sentences(text) or [text.strip()]
+
+    def quote(self, wanted: frozenset[str], numbers: frozenset[str]) -> str:
+        """The shortest run of sentences holding every wanted term and number this context has."""
+        target, needed = wanted & self.terms, numbers & self.numbers
+        best: str | None = None
+        for i in range(len(self.sentences)):
+            for j in range(i + 1, len(self.sentences) + 1):
+                passage = " ".join(self.sentences[i:j])
+                if best is not None and len(passage) >= len(best):
+                    break
+                if target <= content_terms(passage) and needed <= numbers_in(passage):
+                    best = passage
+                    break
+        return best if best is not None else " ".join(self.sentences)
 
 
 class OfflineJudge:
@@ -142,17 +81,19 @@ class OfflineJudge:
 
     def answer(self, task: str | None, inputs: Mapping[str, Any]) -> dict[str, Any]:
         """The reply, as JSON-ready data, for one of ragrecall's tasks."""
-        if task == "context_recall.decompose":
+        if task in ("context_recall.decompose", "context_recall.cover"):
             return {"claims": split_sentences(str(inputs["reference"]))}
-        if task == "context_recall.judge":
-            contexts = [terms(c) for c in inputs["contexts"]]
+        if task in ("context_recall.judge", "context_recall.recheck"):
+            contexts = [_Context(c) for c in inputs["contexts"]]
+            claims = list(inputs["claims"])
+            numbers = inputs.get("numbers") or range(1, len(claims) + 1)
             return {
                 "verdicts": [
-                    {"claim": i, **self._verdict(claim, contexts)} for i, claim in enumerate(inputs["claims"], 1)
+                    {"claim": n, **self._verdict(claim, contexts)} for n, claim in zip(numbers, claims, strict=True)
                 ]
             }
-        if task == "context_recall.single":
-            contexts = [terms(c) for c in inputs["contexts"]]
+        if task in ("context_recall.single", "context_recall.single_fix"):
+            contexts = [_Context(c) for c in inputs["contexts"]]
             return {
                 "claims": [
                     {"claim": claim, **self._verdict(claim, contexts)}
@@ -161,15 +102,20 @@ class OfflineJudge:
             }
         raise ConfigurationError(f"the offline judge cannot answer task {task!r}")
 
-    def _verdict(self, claim: str, contexts: Sequence[frozenset[str]]) -> dict[str, Any]:
-        wanted = terms(claim)
+    def _verdict(self, claim: str, contexts: Sequence[_Context]) -> dict[str, Any]:
+        wanted, numbers = content_terms(claim), numbers_in(claim)
         if not wanted:
-            return {"reason": "The claim has no content terms to look for.", "supported": False, "contexts": []}
-        shares = [len(wanted & ctx) / len(wanted) for ctx in contexts]
-        supporting = [j for j, share in enumerate(shares, 1) if share >= self.threshold]
+            return {"reason": "The claim has no content terms to look for.", "supported": False, "support": []}
+        shares = [len(wanted & ctx.terms) / len(wanted) for ctx in contexts]
+        supporting = [
+            j
+            for j, (share, ctx) in enumerate(zip(shares, contexts, strict=True), 1)
+            if share >= self.threshold and numbers <= ctx.numbers
+        ]
         best = max(shares, default=0.0)
         if supporting:
-            reason = f"{best:.0%} of the claim's terms occur in context {supporting[0]}."
+            reason = f"{shares[supporting[0] - 1]:.0%} of the claim's terms occur in context {supporting[0]}."
         else:
-            reason = f"At most {best:.0%} of the claim's terms occur in any one context."
-        return {"reason": reason, "supported": bool(supporting), "contexts": supporting}
+            reason = f"At most {best:.0%} of the claim's terms occur in any one context with all its numbers."
+        support = [{"context": j, "quote": contexts[j - 1].quote(wanted, numbers)} for j in supporting]
+        return {"reason": reason, "supported": bool(supporting), "support": support}

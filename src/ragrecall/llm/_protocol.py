@@ -64,6 +64,8 @@ class LLMReply(Generic[OutputT]):
     parsed: OutputT
     raw: str
     usage: Usage
+    attempts: int = 1
+    """How many replies it took to get this valid one (1 + repairs); set by :func:`ragrecall.llm.ask`."""
 
     @classmethod
     def validate(cls, raw: str, output: type[OutputT], usage: Usage) -> LLMReply[OutputT]:

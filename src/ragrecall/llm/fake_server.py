@@ -221,30 +221,47 @@ _HEADINGS = {
 def offline_responder(judge: OfflineJudge | None = None) -> Responder:
     """A responder that reads ragrecall's rendered context-recall prompts and answers with the offline judge.
 
-    Token counts in its replies are rough (characters / 4), enough for code that sums usage.
+    The first user message says which step opened the conversation; a later user message is a follow-up
+    (about coverage, quotes, or the whole one-call reply), answered for what it asks. Token counts in its
+    replies are rough (characters / 4), enough for code that sums usage.
     """
     judge = judge or OfflineJudge()
 
     def respond(body: Mapping[str, Any]) -> ServerReply:
         messages = body.get("messages") or []
-        user = next((str(m.get("content", "")) for m in reversed(messages) if m.get("role") == "user"), "")
-        sections = _sections(user)
+        users = [str(m.get("content", "")) for m in messages if m.get("role") == "user"]
+        first = users[0] if users else ""
+        sections = _sections(first)
         if "claims" in sections:
             task = "context_recall.judge"
         elif "contexts" in sections:
             task = "context_recall.single"
         else:
             task = "context_recall.decompose"
-        inputs = {
-            "reference": sections.get("reference", user),
+        inputs: dict[str, Any] = {
+            "reference": sections.get("reference", first),
             "contexts": _items(sections.get("contexts", ""), _CONTEXT_ITEM),
             "claims": _items(sections.get("claims", ""), _CLAIM_ITEM),
         }
+        if len(users) > 1:
+            task = _FOLLOW_UPS[task]
+            if task == "context_recall.recheck":
+                asked = [int(m.group(1)) for m in _RECHECK_ITEM.finditer(users[-1])]
+                inputs["numbers"] = asked
+                inputs["claims"] = [inputs["claims"][n - 1] for n in asked]
         content = json.dumps(judge.answer(task, inputs), ensure_ascii=False)
         prompt_chars = sum(len(str(m.get("content", ""))) for m in messages)
         return ServerReply(content, prompt_tokens=prompt_chars // 4 + 1, completion_tokens=len(content) // 4 + 1)
 
     return respond
+
+
+_FOLLOW_UPS = {
+    "context_recall.decompose": "context_recall.cover",
+    "context_recall.judge": "context_recall.recheck",
+    "context_recall.single": "context_recall.single_fix",
+}
+_RECHECK_ITEM = re.compile(r"^- claim (\d+) ", re.MULTILINE)
 
 
 def _sections(text: str) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""ContextRecall with the scripted FakeLLM: every branch, no network."""
+"""ContextRecall with the scripted FakeLLM: every branch of the two modes, no network."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from helpers.claims import CLAIMS, CONTEXTS, JUDGED, REFERENCE, single_claim, verdict
 from ragrecall.errors import ConfigurationError, LLMOutputError, MissingFieldError
 from ragrecall.llm import FakeLLM, InvalidReplyError, LLMRequest, OfflineJudge, RepairsExhaustedError
 from ragrecall.metrics.context_recall import (
@@ -21,17 +22,6 @@ from ragrecall.metrics.context_recall import (
 )
 from ragrecall.results import MetricResult
 from ragrecall.usage import Usage
-
-REFERENCE = "Paris is the capital of France. The Eiffel Tower is 330 metres tall. Paris hosted the 1900 Olympics."
-CONTEXTS = ["Paris is the capital of France.", "The Eiffel Tower, in Paris, is 330 metres tall.", "Unrelated."]
-CLAIMS = ["Paris is the capital of France.", "The Eiffel Tower is 330 metres tall.", "Paris hosted the 1900 Olympics."]
-
-
-def verdict(claim: int, supported: bool, contexts: list[int], reason: str = "Because.") -> dict[str, Any]:
-    return {"claim": claim, "reason": reason, "supported": supported, "contexts": contexts}
-
-
-JUDGED = {"verdicts": [verdict(1, True, [1]), verdict(2, True, [2, 2]), verdict(3, False, [])]}
 
 
 def test_claims_mode_scores_supported_share_with_full_evidence() -> None:
@@ -46,13 +36,23 @@ def test_claims_mode_scores_supported_share_with_full_evidence() -> None:
     assert isinstance(evidence, ClaimRecallEvidence)
     assert [c.claim for c in evidence.claims] == CLAIMS
     assert [c.supported for c in evidence.claims] == [True, True, False]
-    assert [c.supporting_contexts for c in evidence.claims] == [[0], [1], []]  # 0-based, deduplicated
+    assert [c.supporting_contexts for c in evidence.claims] == [[0], [1], []]  # 0-based
+    assert [c.verification for c in evidence.claims] == ["verified", "verified", "none"]
+    assert [c.origin for c in evidence.claims] == ["decomposition"] * 3
+    quote = evidence.claims[1].support[0]
+    assert (quote.context, quote.cited, quote.match, quote.similarity) == (1, 1, "exact", 1.0)
+    assert CONTEXTS[1][quote.start : quote.end] == quote.passage == "The Eiffel Tower, in Paris, is 330 metres tall"
+    assert evidence.claims[2].support == []
+    assert (evidence.verified, evidence.corrected, evidence.unverified) == (2, 0, 0)
+    assert (evidence.coverage_claims, evidence.dropped_claims, evidence.reasks) == (0, 0, 0)
     assert evidence.contexts_used == [0, 1]
     assert evidence.context_utilisation == pytest.approx(2 / 3)
     assert evidence.mode == "claims" and evidence.language == "en" and evidence.model == "fake"
     assert evidence.prompt_versions == {
         "decompose": "context_recall/decompose.en/1",
-        "judge": "context_recall/judge.en/1",
+        "cover": "context_recall/cover.en/1",
+        "judge": "context_recall/judge.en/2",
+        "recheck": "context_recall/recheck.en/1",
     }
 
     decompose, judge = llm.requests
@@ -75,7 +75,8 @@ def test_result_with_claim_evidence_round_trips_through_json() -> None:
 
 
 def test_fixed_instructions_come_first_and_do_not_change_between_samples() -> None:
-    llm = FakeLLM([{"claims": ["A."]}, {"verdicts": [verdict(1, False, [])]}] * 2)
+    unsupported = {"verdicts": [verdict(1, False)]}
+    llm = FakeLLM([{"claims": ["Alpha is first."]}, unsupported, {"claims": ["Beta is second."]}, unsupported])
     metric = ContextRecall(llm)
     metric.score(reference="Alpha is first.", retrieved_contexts=["x"])
     metric.score(reference="Beta is second.", retrieved_contexts=["y"])
@@ -85,44 +86,49 @@ def test_fixed_instructions_come_first_and_do_not_change_between_samples() -> No
 
 
 def test_single_mode_makes_one_call() -> None:
+    reference = "Paris is the capital of France. Paris hosted the 1900 Olympics."
     reply = {
         "claims": [
-            {"claim": "Paris is the capital of France.", "reason": "Context 1.", "supported": True, "contexts": [1]},
-            {"claim": "Paris hosted the 1900 Olympics.", "reason": "Absent.", "supported": False, "contexts": [3]},
+            single_claim("Paris is the capital of France.", True, [(1, "Paris is the capital of France")]),
+            # An unsupported claim supports no context, whatever came with it.
+            single_claim("Paris hosted the 1900 Olympics.", False, [(3, "Unrelated.")]),
         ]
     }
     llm = FakeLLM([reply])
-    result = ContextRecall(llm, mode="single").score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    result = ContextRecall(llm, mode="single").score(reference=reference, retrieved_contexts=CONTEXTS)
     assert result.value == 0.5
     assert len(llm.requests) == 1
     assert llm.requests[0].output is SingleReply and llm.requests[0].task == "context_recall.single"
     assert isinstance(result.evidence, ClaimRecallEvidence)
-    assert result.evidence.prompt_versions == {"single": "context_recall/single.en/1"}
-    # An unsupported claim supports no context, whatever numbers came with it.
+    assert result.evidence.prompt_versions["single"] == "context_recall/single.en/2"
     assert [c.supporting_contexts for c in result.evidence.claims] == [[0], []]
+    assert [c.verification for c in result.evidence.claims] == ["verified", "none"]
+    assert result.evidence.claims[1].support == []
     assert result.evidence.contexts_used == [0]
 
 
 def test_many_claims_are_judged_in_chunks_numbered_from_one() -> None:
-    claims = [f"Fact number {i} holds." for i in range(5)]
+    names = ["zero", "one", "two", "three", "four"]
+    claims = [f"Fact {name} holds." for name in names]
+    contexts = ["Nothing here.", " ".join(claims)]
 
     def respond(request: LLMRequest[Any]) -> dict[str, Any]:
         if request.task == "context_recall.decompose":
             return {"claims": claims}
         chunk = request.inputs["claims"]
-        # Supported exactly when the fact number is even; verdicts returned in reverse order on purpose.
+        # Supported exactly when the fact's position is even; verdicts returned in reverse order on purpose.
         return {
             "verdicts": [
-                verdict(i, int(c.split()[2]) % 2 == 0, [2] if int(c.split()[2]) % 2 == 0 else [])
+                verdict(i, claims.index(c) % 2 == 0, [(2, c)] if claims.index(c) % 2 == 0 else [])
                 for i, c in reversed(list(enumerate(chunk, 1)))
             ]
         }
 
     llm = FakeLLM(respond)
-    result = ContextRecall(llm, claims_per_call=2).score(reference="x.", retrieved_contexts=["a", "b"])
+    result = ContextRecall(llm, claims_per_call=2).score(reference=" ".join(claims), retrieved_contexts=contexts)
     judge_requests = [r for r in llm.requests if r.task == "context_recall.judge"]
     assert [r.inputs["claims"] for r in judge_requests] == [claims[0:2], claims[2:4], claims[4:5]]
-    assert "1. Fact number 4 holds." in judge_requests[2].messages[-1]["content"]
+    assert "1. Fact four holds." in judge_requests[2].messages[-1]["content"]
     assert result.value == pytest.approx(3 / 5)
     assert isinstance(result.evidence, ClaimRecallEvidence)
     assert [c.claim for c in result.evidence.claims] == claims
@@ -148,7 +154,7 @@ def test_off_schema_reply_is_repaired_with_the_field_named() -> None:
 
 
 def test_wrong_verdict_count_is_repaired() -> None:
-    short = {"verdicts": [verdict(1, True, [1]), verdict(2, True, [2])]}
+    short = {"verdicts": JUDGED["verdicts"][:2]}
     llm = FakeLLM([{"claims": CLAIMS}, short, JUDGED])
     result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
     assert result.value == pytest.approx(2 / 3)
@@ -157,17 +163,24 @@ def test_wrong_verdict_count_is_repaired() -> None:
 
 
 def test_context_number_out_of_range_is_repaired() -> None:
-    bad = {"verdicts": [verdict(1, True, [4]), verdict(2, True, [2]), verdict(3, False, [])]}
+    bad = {"verdicts": [verdict(1, True, [(4, "Paris")]), *JUDGED["verdicts"][1:]]}
     llm = FakeLLM([{"claims": CLAIMS}, bad, JUDGED])
     ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
     assert "numbered 1..3" in llm.requests[2].messages[-1]["content"]
 
 
 def test_supported_without_context_is_repaired() -> None:
-    bad = {"verdicts": [verdict(1, True, []), verdict(2, True, [2]), verdict(3, False, [])]}
+    bad = {"verdicts": [verdict(1, True, []), *JUDGED["verdicts"][1:]]}
     llm = FakeLLM([{"claims": CLAIMS}, bad, JUDGED])
     ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
-    assert "cites no context" in llm.requests[2].messages[-1]["content"]
+    assert "quotes no context" in llm.requests[2].messages[-1]["content"]
+
+
+def test_empty_quote_is_repaired() -> None:
+    bad = {"verdicts": [verdict(1, True, [(1, "  ")]), *JUDGED["verdicts"][1:]]}
+    llm = FakeLLM([{"claims": CLAIMS}, bad, JUDGED])
+    ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert "empty quote for context(s) [1]" in llm.requests[2].messages[-1]["content"]
 
 
 def test_exhausted_repair_budget_raises_with_the_cause() -> None:
@@ -187,13 +200,13 @@ def test_exhausted_repair_budget_is_a_recorded_failure_in_a_batch() -> None:
         if request.inputs.get("reference") == "Broken.":
             return {"claims": ["ok"], "extra": 1}
         if request.task == "context_recall.decompose":
-            return {"claims": ["Fine."]}
-        return {"verdicts": [verdict(1, True, [1])]}
+            return {"claims": ["All is fine."]}
+        return {"verdicts": [verdict(1, True, [(1, "All is fine")])]}
 
     metric = ContextRecall(FakeLLM(respond), max_repairs=1)
     results = metric.batch_score(
         [
-            {"id": 1, "reference": "Fine.", "retrieved_contexts": ["Fine."]},
+            {"id": 1, "reference": "All is fine.", "retrieved_contexts": ["All is fine."]},
             {"id": 2, "reference": "Broken.", "retrieved_contexts": ["x"]},
         ]
     )
@@ -228,10 +241,17 @@ def test_empty_retrieval_scores_zero_without_a_call() -> None:
     assert isinstance(result.evidence, ClaimRecallEvidence) and result.evidence.context_utilisation is None
 
 
-def test_no_claims_found_is_unscorable() -> None:
+def test_a_reference_without_a_checkable_fact_is_unscorable() -> None:
     llm = FakeLLM([{"claims": []}])
-    result = ContextRecall(llm).score(reference="Hmm.", retrieved_contexts=CONTEXTS)
-    assert result.status == "unscorable" and result.reason is not None and "no claims" in result.reason
+    result = ContextRecall(llm).score(reference="So it is.", retrieved_contexts=CONTEXTS)
+    assert result.status == "unscorable" and result.reason == "the reference states no checkable fact"
+    assert len(llm.requests) == 1
+
+
+def test_without_the_coverage_check_an_empty_claim_list_is_unscorable() -> None:
+    llm = FakeLLM([{"claims": []}])
+    result = ContextRecall(llm, coverage=False).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.status == "unscorable" and result.reason == "the LLM found no claims"
     assert len(llm.requests) == 1
 
 
@@ -247,13 +267,17 @@ def test_chinese_reference_uses_chinese_prompts_and_keeps_chinese_claims() -> No
     reference = "巴黎是法国的首都。埃菲尔铁塔高330米。"
     claims = ["巴黎是法国的首都。", "埃菲尔铁塔高330米。"]
     llm = FakeLLM(
-        [{"claims": claims}, {"verdicts": [verdict(1, True, [1], "上下文1说明了这一点。"), verdict(2, False, [])]}]
+        [
+            {"claims": claims},
+            {"verdicts": [verdict(1, True, [(1, "巴黎是法国的首都")], "上下文1说明了这一点。"), verdict(2, False)]},
+        ]
     )
     result = ContextRecall(llm).score(reference=reference, retrieved_contexts=["巴黎是法国的首都和最大城市。"])
     assert result.value == 0.5
     assert isinstance(result.evidence, ClaimRecallEvidence)
     assert result.evidence.language == "zh"
     assert result.evidence.prompt_versions["decompose"] == "context_recall/decompose.zh/1"
+    assert result.evidence.prompt_versions["judge"] == "context_recall/judge.zh/2"
     assert [c.claim for c in result.evidence.claims] == claims
     assert "参考答案" in llm.requests[0].messages[-1]["content"]
     assert "上下文" in llm.requests[1].messages[-1]["content"]
@@ -278,15 +302,15 @@ def test_custom_prompt_text_and_path(tmp_path: Path) -> None:
     text = "---\nversion: mine/2\n---\n[system]\nSplit it. Reply in JSON.\n[user]\nText: {{reference}}"
     path = tmp_path / "judge.md"
     path.write_text("Judge these in JSON.\n{{contexts}}\n---\n{{claims}}", encoding="utf-8")
-    llm = FakeLLM([{"claims": ["A."]}, {"verdicts": [verdict(1, True, [1])]}])
+    llm = FakeLLM([{"claims": ["Ada wrote it."]}, {"verdicts": [verdict(1, True, [(1, "Ada wrote it")])]}])
     metric = ContextRecall(llm, prompts={"decompose": text, "judge": str(path)})
-    result = metric.score(reference="A.", retrieved_contexts=["A."])
+    result = metric.score(reference="Ada wrote it.", retrieved_contexts=["Ada wrote it."])
     assert llm.requests[0].messages == (
         {"role": "system", "content": "Split it. Reply in JSON."},
-        {"role": "user", "content": "Text: A."},
+        {"role": "user", "content": "Text: Ada wrote it."},
     )
     assert llm.requests[0].prompt_version == "mine/2"
-    assert llm.requests[1].messages[0]["content"].startswith("Judge these in JSON.\n[1] A.")
+    assert llm.requests[1].messages[0]["content"].startswith("Judge these in JSON.\n[1] Ada wrote it.")
     assert isinstance(result.evidence, ClaimRecallEvidence)
     assert result.evidence.prompt_versions["judge"].startswith("custom:")
 
@@ -305,6 +329,12 @@ def test_custom_prompt_missing_a_placeholder_is_rejected() -> None:
         {"max_repairs": -1},
         {"max_repairs": True},
         {"prompts": {"decomposition": "x {{reference}}"}},
+        {"quote_threshold": 0},
+        {"quote_threshold": 1.5},
+        {"quote_threshold": "high"},
+        {"unverified": "maybe"},
+        {"coverage": "yes"},
+        {"prompts": {"recheck": "Check again."}},
     ],
 )
 def test_bad_settings_are_rejected(kwargs: dict[str, Any]) -> None:
@@ -321,7 +351,8 @@ def test_alias_and_settings() -> None:
     assert LLMContextRecall is ContextRecall
     settings = ContextRecall(FakeLLM([], model_name="m"), mode="single").settings()
     assert settings["model"] == "m" and settings["mode"] == "single"
-    assert settings["prompt_versions"]["single.zh"] == "context_recall/single.zh/1"
+    assert settings["prompt_versions"]["single.zh"] == "context_recall/single.zh/2"
+    assert (settings["quote_threshold"], settings["unverified"], settings["coverage"]) == (0.9, "unsupported", True)
 
 
 @pytest.mark.parametrize("mode", ["claims", "single"])
@@ -331,8 +362,12 @@ def test_offline_judge_scores_sensibly(mode: str) -> None:
     assert result.value == pytest.approx(2 / 3)
     assert isinstance(result.evidence, ClaimRecallEvidence)
     assert result.evidence.contexts_used == [0, 1]
+    # Its quotes are real passages of the contexts, so they verify.
+    assert [c.verification for c in result.evidence.claims] == ["verified", "verified", "none"]
+    assert result.evidence.claims[1].support[0].passage == CONTEXTS[1].rstrip(".")
     zh = metric.score(reference="巴黎是法国的首都。埃菲尔铁塔高330米。", retrieved_contexts=["巴黎是法国的首都。"])
     assert zh.value == 0.5
+    assert isinstance(zh.evidence, ClaimRecallEvidence) and zh.evidence.verified == 1
 
 
 def test_offline_judge_rejects_unknown_tasks_and_bad_thresholds() -> None:
@@ -409,3 +444,6 @@ def test_settings_include_what_changes_the_llm_answers() -> None:
     assert (
         ContextRecall(OfflineJudge(threshold=0.5)).settings() != ContextRecall(OfflineJudge(threshold=0.9)).settings()
     )
+    judge = OfflineJudge()
+    assert ContextRecall(judge).settings() != ContextRecall(judge, quote_threshold=0.8).settings()
+    assert ContextRecall(judge).settings() != ContextRecall(judge, unverified="supported").settings()

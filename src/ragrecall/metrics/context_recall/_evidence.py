@@ -1,0 +1,158 @@
+"""The evidence of claim recall: every claim, the verdict on it, the quotes behind it and where they were found."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ...results import Evidence
+
+__all__ = [
+    "QUOTE_WINDOW",
+    "ClaimRecallEvidence",
+    "ClaimVerdict",
+    "DroppedClaim",
+    "Mode",
+    "Origin",
+    "Quote",
+    "UnverifiedPolicy",
+    "Verification",
+]
+
+QUOTE_WINDOW = 80
+"""Characters of context kept on each side of a located quote, for display."""
+
+Mode = Literal["claims", "single"]
+Verification = Literal["verified", "corrected", "unverified", "none"]
+Origin = Literal["decomposition", "coverage"]
+UnverifiedPolicy = Literal["unsupported", "supported", "fail"]
+
+
+class Quote(BaseModel):
+    """A passage the judge quoted as support, and where ragrecall found it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    context: int
+    """0-based index into ``retrieved_contexts`` of the context holding the quote (the cited one when the
+    quote was found nowhere)."""
+    cited: int
+    """0-based index of the context the judge cited; differs from ``context`` when the citation was corrected."""
+    quote: str
+    """The quote, as the judge wrote it."""
+    match: Literal["exact", "fuzzy", "none"] = "none"
+    """How it was found: exactly after normalisation, by fuzzy alignment, or not at all."""
+    start: int | None = None
+    """Start of the located passage in that context's original text; None when the quote was not found."""
+    end: int | None = None
+    """End (exclusive) of the located passage; None when not found."""
+    similarity: float = 0.0
+    """1.0 for an exact match after normalisation, else the fuzzy similarity of the best alignment found."""
+    passage: str | None = None
+    """The located passage as the context writes it (``context_text[start:end]``)."""
+    before: str = ""
+    """Up to :data:`QUOTE_WINDOW` characters of the context just before the passage, for display."""
+    after: str = ""
+    """Up to :data:`QUOTE_WINDOW` characters of the context just after the passage, for display."""
+
+    @property
+    def found(self) -> bool:
+        """True when the quote was located in a context."""
+        return self.start is not None
+
+
+class ClaimVerdict(BaseModel):
+    """One claim of the reference and the verdict on it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    claim: str
+    """The claim, in the reference's language."""
+    supported: bool
+    """Whether the claim counts as supported: the judge said so and its quotes were verified (or, for
+    unverified verdicts, what the ``unverified`` policy decided)."""
+    supporting_contexts: list[int]
+    """0-based indices into ``retrieved_contexts`` of the contexts that support it (none when not supported)."""
+    reason: str
+    """The judge's one-sentence reason."""
+    support: list[Quote] = Field(default_factory=list)
+    """The judge's quotes, each with where it was found; [] when the judge said unsupported."""
+    verification: Verification = "none"
+    """``"verified"``: every quote was found in the context it cites and holds every number of the claim;
+    ``"corrected"``: the same, after moving a quote to the context it really comes from; ``"unverified"``: the
+    judge said supported but a quote was found nowhere or lacks a number of the claim; ``"none"``: the judge
+    said unsupported, nothing to check."""
+    problem: str | None = None
+    """Why an unverified verdict failed its check, e.g. ``"number not in quote: 1900"``."""
+    origin: Origin = "decomposition"
+    """``"decomposition"``: a claim the judge found in the reference; ``"coverage"``: a sentence of the
+    reference no claim covered, added verbatim."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unchecked_when_absent(cls, data: Any) -> Any:
+        # Verdicts written before quotes were verified said "supported" with nothing checked.
+        if isinstance(data, dict) and "verification" not in data and data.get("supported"):
+            return {**data, "verification": "unverified"}
+        return data
+
+
+class DroppedClaim(BaseModel):
+    """A claim of the decomposition that was left out of the score, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    claim: str
+    reason: str
+    """E.g. ``"not grounded in the reference: 1 of 4 terms occur in it"`` or ``"duplicate of claim 2"``."""
+
+
+class ClaimRecallEvidence(Evidence):
+    """The claims, the verdict on each with its verified quotes, and which retrieved contexts did any supporting."""
+
+    kind: Literal["claim_recall"] = "claim_recall"
+    mode: Mode
+    """``"claims"`` (decompose, then judge) or ``"single"`` (one call)."""
+    language: str
+    """Language of the prompts used (``"en"``, ``"zh"``)."""
+    model: str
+    """The LLM's model name."""
+    prompt_versions: dict[str, str] = Field(default_factory=dict)
+    """Step → version of the prompt used."""
+    claims: list[ClaimVerdict] = Field(default_factory=list)
+    """One entry per claim: the decomposition's claims in the order given, then coverage claims."""
+    contexts_used: list[int] = Field(default_factory=list)
+    """0-based indices of the retrieved contexts that support at least one claim, ascending."""
+    context_utilisation: float | None = None
+    """``len(contexts_used) / len(retrieved_contexts)``; None when nothing was retrieved."""
+    unverified_policy: UnverifiedPolicy = "unsupported"
+    """How unverified verdicts were counted."""
+    verified: int = 0
+    """Verdicts whose quotes were all found in the cited contexts with the claim's numbers."""
+    corrected: int = 0
+    """Verdicts verified after a quote was moved to the context it comes from."""
+    unverified: int = 0
+    """"Supported" verdicts whose quotes did not check out (after one re-ask)."""
+    coverage_claims: int = 0
+    """Sentences of the reference that no claim covered, added as claims of their own."""
+    dropped_claims: int = 0
+    """Claims of the decomposition left out of the score (listed in ``dropped``)."""
+    dropped: list[DroppedClaim] = Field(default_factory=list)
+    """The claims left out and why: not grounded in the reference, or duplicates."""
+    reasks: int = 0
+    """Follow-up requests made because of coverage or verification problems (schema repairs not included)."""
+
+    def missing_items(self) -> list[str]:
+        return [f"claim {c.claim!r}" for c in self.claims if not c.supported]
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "claims": len(self.claims),
+            "supported": sum(c.supported for c in self.claims),
+            "verified": self.verified,
+            "corrected": self.corrected,
+            "unverified": self.unverified,
+            "coverage_claims": self.coverage_claims,
+            "dropped_claims": self.dropped_claims,
+        }

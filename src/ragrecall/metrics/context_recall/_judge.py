@@ -1,0 +1,129 @@
+"""The judging step: claims against the numbered contexts, every "supported" verdict verified by its quotes.
+
+Claims go in chunks of ``claims_per_call``, one request each, concurrently. Each reply passes its structural
+check (one verdict per claim, contexts that exist, a quote per supporting context), then its quotes are
+verified (:mod:`._verify`). Verdicts that fail verification are put back to the judge once, in the same
+conversation and within the same repair budget, naming each claim and what was not found; the judge answers
+for those claims only, and its new verdicts replace theirs (verified again, never re-asked again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...llm._ask import FollowUp, ask, ask_again, spent_before
+from ...llm._protocol import LLM, LLMReply, LLMRequest
+from ...usage import Usage
+from ._prompting import Prompts, json_line, number_claims, number_contexts
+from ._replies import JudgedClaims, Verdict, check_judged
+from ._verify import Checked, Contexts, check_support
+
+__all__ = ["Judged", "Judging", "judge_claims"]
+
+
+@dataclass(frozen=True)
+class Judged:
+    """The judge's verdict on one claim, with its quotes checked."""
+
+    reason: str
+    checked: Checked
+
+
+@dataclass(frozen=True)
+class Judging:
+    """What the judging step needs to know besides the claims and contexts."""
+
+    llm: LLM
+    prompts: Prompts
+    language: str
+    claims_per_call: int
+    max_repairs: int
+    quote_threshold: float
+
+
+async def judge_claims(setup: Judging, claims: Sequence[str], contexts: Contexts) -> tuple[list[Judged], Usage, int]:
+    """One checked verdict per claim, in claim order; the usage of every request; how many follow-ups were sent.
+
+    Raises:
+        LLMOutputError, LLMRequestError, CacheMissError: a chunk could not be judged (the other chunks are
+            cancelled; the exception carries the usage of what was paid).
+    """
+    size = setup.claims_per_call
+    chunks = [list(claims[i : i + size]) for i in range(0, len(claims), size)]
+    tasks = [asyncio.ensure_future(_judge_chunk(setup, chunk, contexts)) for chunk in chunks]
+    try:
+        judged = list(await asyncio.gather(*tasks))
+    finally:
+        for task in tasks:  # one chunk failed: the others would be paid for and never used
+            task.cancel()
+    verdicts = [v for chunk_verdicts, _, _ in judged for v in chunk_verdicts]
+    return verdicts, Usage.total([u for _, u, _ in judged]), sum(r for _, _, r in judged)
+
+
+async def _judge_chunk(setup: Judging, claims: list[str], contexts: Contexts) -> tuple[list[Judged], Usage, int]:
+    template = setup.prompts.get("judge", setup.language)
+    request = LLMRequest(
+        template.render(contexts=number_contexts(contexts.texts), claims=number_claims(claims)),
+        JudgedClaims,
+        template.version,
+        "context_recall.judge",
+        {"claims": claims, "contexts": list(contexts.texts), "language": setup.language},
+    )
+    everyone = range(1, len(claims) + 1)
+    reply = await ask(
+        setup.llm,
+        request,
+        check=lambda r: check_judged(r, everyone, len(contexts)),
+        max_repairs=setup.max_repairs,
+    )
+    verdicts = {v.claim: _check(setup, claims[v.claim - 1], v, contexts) for v in reply.parsed.verdicts}
+    usage = reply.usage
+    unverified = [n for n in everyone if verdicts[n].checked.verification == "unverified"]
+    if not unverified:
+        return [verdicts[n] for n in everyone], usage, 0
+    with spent_before(usage):
+        follow = await _recheck(setup, request, reply, claims, unverified, verdicts, contexts)
+    if follow.reply is not None:
+        for v in follow.reply.parsed.verdicts:
+            verdicts[v.claim] = _check(setup, claims[v.claim - 1], v, contexts)
+    return [verdicts[n] for n in everyone], usage + follow.usage, int(follow.asked)
+
+
+async def _recheck(
+    setup: Judging,
+    request: LLMRequest[JudgedClaims],
+    reply: LLMReply[JudgedClaims],
+    claims: list[str],
+    unverified: list[int],
+    verdicts: dict[int, Judged],
+    contexts: Contexts,
+) -> FollowUp[JudgedClaims]:
+    """Ask once more about the ``unverified`` claim numbers, within what is left of the repair budget."""
+    problems = "\n".join(
+        f"- claim {n} ({json_line(claims[n - 1])}): {verdicts[n].checked.feedback}" for n in unverified
+    )
+    template = setup.prompts.get("recheck", setup.language)
+    return await ask_again(
+        setup.llm,
+        request,
+        reply,
+        setup.prompts.message("recheck", setup.language, problems=problems),
+        JudgedClaims,
+        task="context_recall.recheck",
+        inputs={
+            "claims": [claims[n - 1] for n in unverified],
+            "numbers": unverified,
+            "contexts": list(contexts.texts),
+            "language": setup.language,
+        },
+        prompt_version=f"{request.prompt_version}+{template.version}",
+        check=lambda r: check_judged(r, unverified, len(contexts)),
+        max_repairs=setup.max_repairs,
+    )
+
+
+def _check(setup: Judging, claim: str, verdict: Verdict, contexts: Contexts) -> Judged:
+    checked = check_support(claim, verdict.supported, verdict.support, contexts, threshold=setup.quote_threshold)
+    return Judged(verdict.reason.strip(), checked)

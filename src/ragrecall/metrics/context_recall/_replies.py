@@ -1,0 +1,129 @@
+"""What the judge must reply at each step, and the structural checks every reply passes before it is used.
+
+Numbers in replies are as shown to the model: claims and contexts count from 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from ...llm._protocol import InvalidReplyError
+
+__all__ = [
+    "ClaimList",
+    "JudgedClaims",
+    "SingleClaim",
+    "SingleReply",
+    "Support",
+    "Verdict",
+    "check_claim_list",
+    "check_judged",
+    "check_single",
+]
+
+
+class _Reply(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ClaimList(_Reply):
+    """Reply of the decomposition step (and of its follow-up about coverage)."""
+
+    claims: list[str]
+    """The reference's atomic, self-contained claims, in its language."""
+
+
+class Support(_Reply):
+    """One supporting context of a verdict and the passage of it that states the claim."""
+
+    context: int
+    """The context's number as shown (1-based)."""
+    quote: str
+    """The shortest passage of that context, copied verbatim, that states the claim."""
+
+
+class Verdict(_Reply):
+    """The judge's verdict on one numbered claim."""
+
+    claim: int
+    """The claim's number as shown (1-based)."""
+    reason: str
+    """One short sentence."""
+    supported: bool
+    """True when the contexts state the claim."""
+    support: list[Support]
+    """One entry per supporting context; [] when unsupported."""
+
+
+class JudgedClaims(_Reply):
+    """Reply of the judging step: one verdict per claim (per claim asked about, in a follow-up)."""
+
+    verdicts: list[Verdict]
+
+
+class SingleClaim(_Reply):
+    """A claim of the reference with its verdict, in the one-call mode."""
+
+    claim: str
+    reason: str
+    supported: bool
+    support: list[Support]
+
+
+class SingleReply(_Reply):
+    """Reply of the one-call mode: claims with their verdicts."""
+
+    claims: list[SingleClaim]
+
+
+def check_claim_list(reply: ClaimList) -> None:
+    """Every claim states something."""
+    _check_not_blank(reply.claims)
+
+
+def check_judged(reply: JudgedClaims, numbers: Collection[int], n_contexts: int) -> None:
+    """Exactly one verdict for each claim number in ``numbers``, each citing contexts that exist."""
+    got = [v.claim for v in reply.verdicts]
+    if sorted(got) != sorted(numbers):
+        wanted = _describe_numbers(sorted(numbers))
+        raise InvalidReplyError(
+            f"expected exactly one verdict for each claim {wanted}, got {len(got)} verdict(s) for claim number(s) {got}"
+        )
+    for v in reply.verdicts:
+        _check_support(f"claim {v.claim}", v.supported, v.support, n_contexts)
+
+
+def check_single(reply: SingleReply, n_contexts: int) -> None:
+    """Every claim states something and cites contexts that exist."""
+    _check_not_blank([c.claim for c in reply.claims])
+    for i, c in enumerate(reply.claims, 1):
+        _check_support(f"claim {i}", c.supported, c.support, n_contexts)
+
+
+def _describe_numbers(numbers: Sequence[int]) -> str:
+    if numbers and numbers == list(range(numbers[0], numbers[-1] + 1)) and len(numbers) > 2:
+        return f"{numbers[0]}..{numbers[-1]}"
+    return ", ".join(str(n) for n in numbers)
+
+
+def _check_not_blank(claims: Sequence[str]) -> None:
+    for i, claim in enumerate(claims, 1):
+        if not claim.strip():
+            raise InvalidReplyError(f"claim {i} is blank; every claim must state a fact")
+
+
+def _check_support(what: str, supported: bool, support: Sequence[Support], n_contexts: int) -> None:
+    if not supported:
+        return  # an unsupported claim cites nothing, whatever came with it
+    if not support:
+        raise InvalidReplyError(
+            f"{what} is marked supported but quotes no context; give each supporting context and its quote"
+        )
+    bad = [s.context for s in support if not 1 <= s.context <= n_contexts]
+    if bad:
+        raise InvalidReplyError(f"{what} cites context number(s) {bad}, but the contexts are numbered 1..{n_contexts}")
+    blank = [s.context for s in support if not s.quote.strip()]
+    if blank:
+        raise InvalidReplyError(f"{what} gives an empty quote for context(s) {blank}; quote the passage verbatim")

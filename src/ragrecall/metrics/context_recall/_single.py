@@ -1,0 +1,127 @@
+"""The one-call mode: claims and their verdicts in one reply, checked like the two steps of the claims mode.
+
+The reply's claims are checked for coverage and grounding (:mod:`._coverage`) and its quotes verified
+(:mod:`._verify`). When anything fails, the judge is told all of it once, in the same conversation and within
+the same repair budget, and answers with a complete corrected reply, which replaces the first. What is still
+wrong after that is fixed without it: ungrounded and duplicate claims are dropped, sentences still uncovered
+become claims of their own and are judged by the judging step, unverified verdicts follow the policy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...llm._ask import ask, ask_again, spent_before
+from ...llm._protocol import LLMReply, LLMRequest
+from ...usage import Usage
+from ._coverage import CoverageReport, analyse
+from ._decompose import Claim
+from ._evidence import DroppedClaim
+from ._judge import Judged, Judging, judge_claims
+from ._prompting import json_line, number_contexts
+from ._replies import SingleReply, check_single
+from ._verify import Contexts, check_support
+
+__all__ = ["Outcome", "single_call"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What scoring a sample produced, in either mode: the claims, their checked verdicts (aligned), what was
+    dropped, and what it cost."""
+
+    claims: list[Claim]
+    judged: list[Judged]
+    dropped: list[DroppedClaim]
+    usage: Usage
+    reasks: int
+
+
+@dataclass(frozen=True)
+class _Read:
+    """One reply, checked."""
+
+    texts: list[str]
+    judged: list[Judged]
+    report: CoverageReport | None
+
+    def problems(self) -> list[str]:
+        lines = []
+        if self.report is not None:
+            lines += [
+                f"- sentence {json_line(f.text)} is stated by no claim ({f.reason})" for f in self.report.uncovered
+            ]
+            lines += [
+                f"- claim {f.index + 1} ({json_line(f.text)}) is not stated by the reference ({f.reason})"
+                for f in self.report.ungrounded
+            ]
+        lines += [
+            f"- claim {i} ({json_line(text)}): {j.checked.feedback}"
+            for i, (text, j) in enumerate(zip(self.texts, self.judged, strict=True), 1)
+            if j.checked.verification == "unverified"
+        ]
+        return lines
+
+
+async def single_call(setup: Judging, reference: str, contexts: Contexts, *, coverage: bool) -> Outcome:
+    """Claims and verdicts of ``reference`` against ``contexts`` (see the module docstring).
+
+    Raises:
+        LLMOutputError, LLMRequestError, CacheMissError: no valid reply (carrying the usage paid).
+    """
+    language = setup.language
+    template = setup.prompts.get("single", language)
+    request = LLMRequest(
+        template.render(contexts=number_contexts(contexts.texts), reference=reference),
+        SingleReply,
+        template.version,
+        "context_recall.single",
+        {"reference": reference, "contexts": list(contexts.texts), "language": language},
+    )
+    n_contexts = len(contexts)
+    reply = await ask(setup.llm, request, check=lambda r: check_single(r, n_contexts), max_repairs=setup.max_repairs)
+    read = _read(setup, reply, reference, contexts, coverage)
+    usage, reasks = reply.usage, 0
+    problems = read.problems()
+    if problems:
+        with spent_before(usage):
+            follow = await ask_again(
+                setup.llm,
+                request,
+                reply,
+                setup.prompts.message("single_fix", language, problems="\n".join(problems)),
+                SingleReply,
+                task="context_recall.single_fix",
+                inputs=request.inputs,
+                prompt_version=f"{template.version}+{setup.prompts.get('single_fix', language).version}",
+                check=lambda r: check_single(r, n_contexts),
+                max_repairs=setup.max_repairs,
+            )
+        usage, reasks = usage + follow.usage, int(follow.asked)
+        if follow.reply is not None:
+            read = _read(setup, follow.reply, reference, contexts, coverage)
+    if read.report is None:
+        claims = [Claim(t, "decomposition") for t in read.texts]
+        return Outcome(claims, read.judged, [], usage, reasks)
+    report = read.report
+    claims = [Claim(read.texts[i], "decomposition") for i in report.kept_indices]
+    judged = [read.judged[i] for i in report.kept_indices]
+    if report.uncovered:
+        with spent_before(usage):
+            extra, spent, more = await judge_claims(setup, [f.text for f in report.uncovered], contexts)
+        claims += [Claim(f.text, "coverage") for f in report.uncovered]
+        judged += extra
+        usage, reasks = usage + spent, reasks + more
+    return Outcome(claims, judged, report.dropped(), usage, reasks)
+
+
+def _read(setup: Judging, reply: LLMReply[SingleReply], reference: str, contexts: Contexts, coverage: bool) -> _Read:
+    texts = [c.claim.strip() for c in reply.parsed.claims]
+    judged = [
+        Judged(
+            c.reason.strip(),
+            check_support(text, c.supported, c.support, contexts, threshold=setup.quote_threshold),
+        )
+        for text, c in zip(texts, reply.parsed.claims, strict=True)
+    ]
+    return _Read(texts, judged, analyse(reference, texts) if coverage else None)

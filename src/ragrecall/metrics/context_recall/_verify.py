@@ -1,0 +1,118 @@
+"""Check a "supported" verdict against the contexts: every quote must be in a context, every number of the claim
+in a quote. Deterministic, no LLM call.
+
+A quote is looked for in the context it cites, then in every other context (exact matches first, then the best
+fuzzy one); found elsewhere, its citation is corrected. The number check reads the located passages as the
+contexts write them, never the judge's copy, so a quote that misstates a number cannot pass.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
+
+from ...text.locate import Folded, Located, locate
+from ...text.numbers import numbers_in
+from ._evidence import QUOTE_WINDOW, Quote, Verification
+from ._replies import Support
+
+__all__ = ["Checked", "Contexts", "check_support"]
+
+
+@dataclass
+class Contexts:
+    """The retrieved contexts, each folded for matching on first use."""
+
+    texts: Sequence[str]
+    _folded: dict[int, Folded] = field(default_factory=dict)
+
+    def folded(self, index: int) -> Folded:
+        """Context ``index`` (0-based), folded."""
+        if index not in self._folded:
+            self._folded[index] = Folded.of(self.texts[index])
+        return self._folded[index]
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A verdict's quotes, located, and what the check concluded."""
+
+    quotes: list[Quote]
+    verification: Verification
+    problem: str | None = None
+    """For the evidence: why the verdict is unverified."""
+    feedback: str | None = None
+    """For the judge, numbering contexts from 1 as it does: what was not found where."""
+
+
+def check_support(
+    claim: str, supported: bool, support: Sequence[Support], contexts: Contexts, *, threshold: float
+) -> Checked:
+    """Locate the quotes of a verdict (``support`` numbers contexts from 1) and check the claim's numbers."""
+    if not supported:
+        return Checked([], "none")
+    quotes = [_locate_quote(s.quote, s.context - 1, contexts, threshold) for s in support]
+    lost = [q for q in quotes if not q.found]
+    if lost:
+        where = "; ".join(
+            f"the quote {json.dumps(q.quote, ensure_ascii=False)} is not in context {q.cited + 1} nor in any other"
+            for q in lost
+        )
+        return Checked(quotes, "unverified", "quote not found in any context", where)
+    missing = numbers_in(claim) - frozenset().union(*(numbers_in(q.passage or "") for q in quotes))
+    if missing:
+        numbers = ", ".join(sorted(missing))
+        return Checked(
+            quotes,
+            "unverified",
+            f"number not in quote: {numbers}",
+            f"the claim states {numbers}, which no quoted passage contains",
+        )
+    corrected = any(q.context != q.cited for q in quotes)
+    return Checked(quotes, "corrected" if corrected else "verified")
+
+
+def _locate_quote(quote: str, cited: int, contexts: Contexts, threshold: float) -> Quote:
+    needle = Folded.of(quote)
+    found = locate(needle, contexts.folded(cited), threshold=threshold)
+    where = cited
+    if found is None:
+        where, found = _elsewhere(needle, cited, contexts, threshold)
+    if found is None:
+        similarity = fuzz.partial_ratio(needle.text, contexts.folded(cited).text) / 100.0 if needle.text else 0.0
+        return Quote(context=cited, cited=cited, quote=quote, similarity=similarity)
+    text = contexts.texts[where]
+    return Quote(
+        context=where,
+        cited=cited,
+        quote=quote,
+        match=found.match,
+        start=found.start,
+        end=found.end,
+        similarity=found.similarity,
+        passage=text[found.start : found.end],
+        before=text[max(0, found.start - QUOTE_WINDOW) : found.start],
+        after=text[found.end : found.end + QUOTE_WINDOW],
+    )
+
+
+def _elsewhere(needle: Folded, cited: int, contexts: Contexts, threshold: float) -> tuple[int, Located | None]:
+    """The other context holding the quote: an exact match first, else the best fuzzy one."""
+    others = [i for i in range(len(contexts)) if i != cited]
+    for i in others:
+        exact = locate(needle, contexts.folded(i), threshold=1.0)
+        if exact is not None:
+            return i, exact
+    best: tuple[int, Located | None] = (cited, None)
+    for i in others:
+        fuzzy = locate(needle, contexts.folded(i), threshold=threshold)
+        current = best[1]
+        if fuzzy is not None and (current is None or fuzzy.similarity > current.similarity):
+            best = (i, fuzzy)
+    return best

@@ -1,0 +1,70 @@
+"""Scripted replies for the claim-recall tests: reply builders and the usual sample."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+REFERENCE = "Paris is the capital of France. The Eiffel Tower is 330 metres tall. Paris hosted the 1900 Olympics."
+CONTEXTS = ["Paris is the capital of France.", "The Eiffel Tower, in Paris, is 330 metres tall.", "Unrelated."]
+CLAIMS = ["Paris is the capital of France.", "The Eiffel Tower is 330 metres tall.", "Paris hosted the 1900 Olympics."]
+
+
+def support(*pairs: tuple[int, str]) -> list[dict[str, Any]]:
+    """``support`` entries from (1-based context, quote) pairs."""
+    return [{"context": c, "quote": q} for c, q in pairs]
+
+
+def verdict(
+    claim: int, supported: bool, quotes: Sequence[tuple[int, str]] = (), reason: str = "Because."
+) -> dict[str, Any]:
+    """One verdict of a judge reply."""
+    return {"claim": claim, "reason": reason, "supported": supported, "support": support(*quotes)}
+
+
+def single_claim(
+    claim: str, supported: bool, quotes: Sequence[tuple[int, str]] = (), reason: str = "Because."
+) -> dict[str, Any]:
+    """One claim of a one-call reply."""
+    return {"claim": claim, "reason": reason, "supported": supported, "support": support(*quotes)}
+
+
+JUDGED = {
+    "verdicts": [
+        verdict(1, True, [(1, "Paris is the capital of France.")]),
+        verdict(2, True, [(2, "The Eiffel Tower, in Paris, is 330 metres tall")]),
+        verdict(3, False),
+    ]
+}
+"""The honest judgement of CLAIMS against CONTEXTS."""
+
+
+NOTHING_ELSE = [verdict(2, False), verdict(3, False)]
+INVENTED = {"verdicts": [verdict(1, True, [(1, "Paris is a city of gold")])]}
+# Five samples scored one after the other (max_concurrency=1), with every kind of evidence check: each
+# sample's replies in the order they are asked for.
+BATCH_REPLIES: list[Any] = [
+    # honest: claim 1 verified
+    {"claims": CLAIMS},
+    {"verdicts": [verdict(1, True, [(1, "Paris is the capital")]), *NOTHING_ELSE]},
+    # misplaced: claim 1 quoted from context 1 but cited as context 2, corrected
+    {"claims": CLAIMS},
+    {"verdicts": [verdict(1, True, [(2, "Paris is the capital")]), *NOTHING_ELSE]},
+    # invented: claim 1's quote is nowhere, asked again, still nowhere
+    {"claims": CLAIMS},
+    {"verdicts": [INVENTED["verdicts"][0], *NOTHING_ELSE]},
+    INVENTED,
+    # gap: the 1900 sentence is missing, asked again, still missing: a coverage claim
+    {"claims": CLAIMS[:2]},
+    {"claims": CLAIMS[:2]},
+    {"verdicts": [verdict(1, False), *NOTHING_ELSE]},
+    # extra: an invented claim, asked again, still there: dropped
+    {"claims": [*CLAIMS, "Rome is in Italy."]},
+    {"claims": [*CLAIMS, "Rome is in Italy."]},
+    {"verdicts": [verdict(1, False), *NOTHING_ELSE]},
+]
+
+
+def batch_samples() -> list[dict[str, Any]]:
+    names = ["honest", "misplaced", "invented", "gap", "extra"]
+    return [{"id": name, "reference": REFERENCE, "retrieved_contexts": CONTEXTS} for name in names]

@@ -1,0 +1,256 @@
+"""Verified quotes through ContextRecall: honest quotes verify, misplaced ones are corrected, invented ones are
+re-asked once and then counted by the policy. Every judge is scripted (FakeLLM), no network."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from helpers.claims import CLAIMS, CONTEXTS, JUDGED, REFERENCE, single_claim, verdict
+from ragrecall.errors import UnverifiedVerdictError
+from ragrecall.llm import FakeLLM, LLMRequest
+from ragrecall.metrics.context_recall import ClaimRecallEvidence, ContextRecall, JudgedClaims
+from ragrecall.usage import Usage
+
+HONEST_1 = verdict(1, True, [(1, "Paris is the capital of France.")])
+UNSUPPORTED_3 = verdict(3, False)
+
+
+def judged_with(second: dict[str, Any]) -> dict[str, Any]:
+    """JUDGED with the verdict on claim 2 replaced."""
+    return {"verdicts": [HONEST_1, second, UNSUPPORTED_3]}
+
+
+def evidence_of(result: Any) -> ClaimRecallEvidence:
+    assert isinstance(result.evidence, ClaimRecallEvidence)
+    return result.evidence
+
+
+@pytest.mark.parametrize(
+    ("quote", "match"),
+    [
+        ("the eiffel tower, IN PARIS, is 330 METRES tall", "exact"),  # case
+        ("The Eiffel   Tower,\nin Paris, is 330 metres tall", "exact"),  # spacing
+        ("The Eiffel Tower in Paris is 330 metres tall!", "exact"),  # punctuation
+        ("Ｔｈｅ Ｅｉｆｆｅｌ Ｔｏｗｅｒ，ｉｎ Ｐａｒｉｓ，ｉｓ ３３０ ｍｅｔｒｅｓ ｔａｌｌ", "exact"),  # full width
+        ("The Eifel Tower, in Paris, is 330 metres tal", "fuzzy"),  # typos, above the threshold
+    ],
+)
+def test_honest_quotes_verify_whatever_copying_changed(quote: str, match: str) -> None:
+    llm = FakeLLM([{"claims": CLAIMS}, judged_with(verdict(2, True, [(2, quote)]))])
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    claim = evidence_of(result).claims[1]
+    assert (claim.verification, claim.supported, claim.supporting_contexts) == ("verified", True, [1])
+    located = claim.support[0]
+    assert located.match == match and located.similarity >= 0.9
+    assert located.start is not None and located.end is not None
+    assert CONTEXTS[1][located.start : located.end] == located.passage
+    assert located.passage.startswith("The Eiffel Tower") and located.passage.endswith("tall")
+    assert result.value == pytest.approx(2 / 3) and len(llm.requests) == 2  # nothing asked again
+
+
+def test_a_quote_cited_to_the_wrong_context_is_corrected_and_counted() -> None:
+    llm = FakeLLM(
+        [{"claims": CLAIMS}, judged_with(verdict(2, True, [(3, "The Eiffel Tower, in Paris, is 330 metres")]))]
+    )
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    evidence = evidence_of(result)
+    claim = evidence.claims[1]
+    assert claim.verification == "corrected" and claim.supported
+    assert (claim.support[0].context, claim.support[0].cited) == (1, 2)
+    assert claim.supporting_contexts == [1] and evidence.contexts_used == [0, 1]
+    assert (evidence.verified, evidence.corrected, evidence.unverified) == (1, 1, 0)
+    assert len(llm.requests) == 2
+
+
+FABRICATED = verdict(2, True, [(2, "The tower was repainted gold for the anniversary")])
+PARAPHRASED = verdict(2, True, [(2, "In Paris stands a tower whose height reaches 330 metres")])
+WRONG_YEAR = verdict(3, True, [(3, "Unrelated")])  # a real quote, but the claim's year is not in it
+
+
+@pytest.mark.parametrize(
+    ("judged", "claim", "problem", "feedback"),
+    [
+        (judged_with(FABRICATED), 2, "quote not found in any context", "is not in context 2 nor in any other"),
+        (judged_with(PARAPHRASED), 2, "quote not found in any context", "is not in context 2 nor in any other"),
+        (
+            {"verdicts": [HONEST_1, JUDGED["verdicts"][1], WRONG_YEAR]},
+            3,
+            "number not in quote: 1900",
+            "the claim states 1900, which no quoted passage contains",
+        ),
+    ],
+    ids=["fabricated", "paraphrase", "year"],
+)
+@pytest.mark.parametrize("policy", ["unsupported", "supported", "fail"])
+def test_an_unverified_verdict_is_asked_again_once_then_counted_by_the_policy(
+    judged: dict[str, Any], claim: int, problem: str, feedback: str, policy: str
+) -> None:
+    # The judge repeats itself when asked again: the verdict stays unverified.
+    repeat = {"verdicts": [v for v in judged["verdicts"] if v["claim"] == claim]}
+    llm = FakeLLM([{"claims": CLAIMS}, judged, repeat], usage=Usage(requests=1, prompt_tokens=10))
+    metric = ContextRecall(llm, unverified=policy)  # type: ignore[arg-type]
+    if policy == "fail":
+        with pytest.raises(UnverifiedVerdictError) as info:
+            metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+        assert problem in str(info.value) and CLAIMS[claim - 1] in str(info.value)
+        assert info.value.usage == Usage(requests=3, prompt_tokens=30)
+    else:
+        result = metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+        verdict_ = evidence_of(result).claims[claim - 1]
+        assert verdict_.verification == "unverified" and verdict_.problem == problem
+        assert verdict_.supported is (policy == "supported")
+        assert evidence_of(result).unverified == 1 and evidence_of(result).reasks == 1
+        supported = 1 + (claim == 3) + (policy == "supported")
+        assert result.value == pytest.approx(supported / 3)
+    _, judge, recheck = llm.requests
+    assert recheck.task == "context_recall.recheck" and recheck.output is JudgedClaims
+    assert recheck.messages[: len(judge.messages)] == judge.messages
+    assert recheck.messages[-2]["role"] == "assistant"
+    asked = recheck.messages[-1]["content"]
+    assert f"- claim {claim} (" in asked and feedback in asked
+    assert recheck.inputs["numbers"] == [claim]
+    assert recheck.prompt_version == "context_recall/judge.en/2+context_recall/recheck.en/1"
+
+
+def test_a_failing_policy_is_a_recorded_failure_in_a_batch() -> None:
+    def respond(request: LLMRequest[Any]) -> Any:
+        if request.task == "context_recall.decompose":
+            return {"claims": CLAIMS}
+        if request.task == "context_recall.recheck":
+            return {"verdicts": [FABRICATED]}
+        return judged_with(FABRICATED)
+
+    metric = ContextRecall(FakeLLM(respond), unverified="fail")
+    [result] = metric.batch_score([{"id": "q", "reference": REFERENCE, "retrieved_contexts": CONTEXTS}])
+    assert result.status == "failed" and result.failure is not None
+    assert result.failure.type == "UnverifiedVerdictError"
+    assert "quote not found in any context" in result.failure.message
+    assert result.usage.requests == 3
+
+
+def test_the_answer_to_the_re_ask_replaces_only_the_unverified_verdicts() -> None:
+    fixed = {"verdicts": [verdict(2, True, [(2, "The Eiffel Tower, in Paris, is 330 metres tall")])]}
+    llm = FakeLLM([{"claims": CLAIMS}, judged_with(FABRICATED), fixed])
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    evidence = evidence_of(result)
+    assert [c.verification for c in evidence.claims] == ["verified", "verified", "none"]
+    assert evidence.claims[1].support[0].quote.startswith("The Eiffel Tower")
+    assert evidence.reasks == 1 and evidence.unverified == 0
+    assert result.value == pytest.approx(2 / 3)
+
+
+def test_a_re_ask_answering_other_claims_is_repaired_within_the_budget() -> None:
+    everything = judged_with(verdict(2, True, [(2, "The Eiffel Tower, in Paris, is 330 metres tall")]))
+    fixed = {"verdicts": [everything["verdicts"][1]]}
+    llm = FakeLLM([{"claims": CLAIMS}, judged_with(FABRICATED), everything, fixed])
+    result = ContextRecall(llm, max_repairs=2).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert "exactly one verdict for each claim 2" in llm.requests[3].messages[-1]["content"]
+    assert evidence_of(result).claims[1].verification == "verified"
+
+
+def test_a_re_ask_that_stays_invalid_keeps_the_first_verdicts_and_their_cost() -> None:
+    llm = FakeLLM([{"claims": CLAIMS}, judged_with(FABRICATED), "not json", "still not json"])
+    result = ContextRecall(llm, max_repairs=2).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.status == "scored" and result.usage.requests == 4
+    assert evidence_of(result).claims[1].verification == "unverified"
+    assert result.value == pytest.approx(1 / 3)
+
+
+def test_with_no_repairs_left_nothing_is_asked_again() -> None:
+    llm = FakeLLM([{"claims": CLAIMS}, judged_with(FABRICATED)])
+    result = ContextRecall(llm, max_repairs=0).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert len(llm.requests) == 2 and evidence_of(result).reasks == 0
+    assert evidence_of(result).claims[1].verification == "unverified"
+
+
+def test_a_repair_spent_on_the_schema_leaves_the_re_ask_what_remains() -> None:
+    llm = FakeLLM([{"claims": CLAIMS}, "oops", judged_with(FABRICATED)])
+    ContextRecall(llm, max_repairs=1).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert [r.task for r in llm.requests] == [
+        "context_recall.decompose",
+        "context_recall.judge",
+        "context_recall.judge",
+    ]
+
+
+def test_a_fuzzy_match_cannot_change_a_number() -> None:
+    contexts = ["Paris is the capital of France.", "The Eiffel Tower, in Paris, is 300 metres tall."]
+    # The quote is one digit away from the context: close enough for the fuzzy alignment, not for the check.
+    llm = FakeLLM(
+        [{"claims": CLAIMS}, judged_with(verdict(2, True, [(2, "The Eiffel Tower, in Paris, is 330 metres tall")]))]
+    )
+    result = ContextRecall(llm, max_repairs=0).score(reference=REFERENCE, retrieved_contexts=contexts)
+    claim = evidence_of(result).claims[1]
+    assert claim.verification == "unverified" and not claim.supported
+    assert claim.support[0].start is None and claim.support[0].similarity > 0.9
+
+
+def test_a_fuzzy_match_cannot_drop_a_negation() -> None:
+    reference = "The drug is not safe for children."
+    contexts = ["Since the 2020 review, the drug is now safe for children of all ages."]
+    llm = FakeLLM(
+        [{"claims": [reference]}, {"verdicts": [verdict(1, True, [(1, "the drug is not safe for children")])]}]
+    )
+    result = ContextRecall(llm, max_repairs=0).score(reference=reference, retrieved_contexts=contexts)
+    assert evidence_of(result).claims[0].verification == "unverified" and result.value == 0.0
+
+
+def test_a_chinese_quote_verifies_across_punctuation_and_full_width_digits() -> None:
+    reference = "巴黎是法国的首都。埃菲尔铁塔高330米。"
+    claims = ["巴黎是法国的首都。", "埃菲尔铁塔高330米。"]
+    contexts = ["据介绍，巴黎是法国的首都，也是最大的城市。", "埃菲尔铁塔位于巴黎，高３３０米。"]
+    judged = {
+        "verdicts": [
+            verdict(1, True, [(1, "巴黎是法国的首都,也是最大的城市")]),
+            verdict(2, True, [(2, "埃菲尔铁塔位于巴黎，高330米")]),
+        ]
+    }
+    result = ContextRecall(FakeLLM([{"claims": claims}, judged])).score(
+        reference=reference, retrieved_contexts=contexts
+    )
+    evidence = evidence_of(result)
+    assert [c.verification for c in evidence.claims] == ["verified", "verified"] and result.value == 1.0
+    assert evidence.claims[1].support[0].passage == "埃菲尔铁塔位于巴黎，高３３０米"
+    assert evidence.claims[0].support[0].before == "据介绍，"
+
+
+def test_a_quote_with_an_ellipsis_verifies_part_by_part() -> None:
+    quote = "The Eiffel Tower ... is 330 metres tall"
+    llm = FakeLLM([{"claims": CLAIMS}, judged_with(verdict(2, True, [(2, quote)]))])
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    claim = evidence_of(result).claims[1]
+    assert claim.verification == "verified" and claim.support[0].passage == CONTEXTS[1].rstrip(".")
+
+
+def test_one_invented_quote_among_real_ones_leaves_the_verdict_unverified() -> None:
+    both = verdict(2, True, [(2, "The Eiffel Tower, in Paris, is 330 metres tall"), (1, "The tower is made of gold")])
+    llm = FakeLLM([{"claims": CLAIMS}, judged_with(both)])
+    result = ContextRecall(llm, max_repairs=0).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    claim = evidence_of(result).claims[1]
+    assert claim.verification == "unverified" and [q.found for q in claim.support] == [True, False]
+
+
+def test_single_mode_asks_once_for_a_corrected_reply() -> None:
+    reference = "Paris is the capital of France. The Eiffel Tower is 330 metres tall."
+    first = {
+        "claims": [
+            single_claim("Paris is the capital of France.", True, [(1, "Paris is the capital of France")]),
+            single_claim("The Eiffel Tower is 330 metres tall.", True, [(2, "The tower is 330 metres of gold")]),
+        ]
+    }
+    fixed = {
+        "claims": [
+            first["claims"][0],
+            single_claim("The Eiffel Tower is 330 metres tall.", True, [(2, "in Paris, is 330 metres tall")]),
+        ]
+    }
+    llm = FakeLLM([first, fixed])
+    result = ContextRecall(llm, mode="single").score(reference=reference, retrieved_contexts=CONTEXTS)
+    assert [r.task for r in llm.requests] == ["context_recall.single", "context_recall.single_fix"]
+    asked = llm.requests[1].messages[-1]["content"]
+    assert "- claim 2 (" in asked and "is not in context 2 nor in any other" in asked
+    evidence = evidence_of(result)
+    assert [c.verification for c in evidence.claims] == ["verified", "verified"] and result.value == 1.0
+    assert evidence.reasks == 1

@@ -1,0 +1,70 @@
+"""Locating a quote: folding maps back to the original text; exact, fuzzy and guarded matches."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragrecall.text.locate import FUZZY_MIN_CHARS, Folded, locate
+
+TEXT = "In the 2020 review, the drug is now safe for children and adults. It was approved in 1,900 cases."
+
+
+def passage(quote: str, text: str = TEXT, threshold: float = 0.9) -> str | None:
+    found = locate(quote, Folded.of(text), threshold=threshold)
+    return None if found is None else text[found.start : found.end]
+
+
+@pytest.mark.parametrize("text", [TEXT, TEXT.replace("drug", "drüg"), "Ｆｕｌｌ　ｗｉｄｔｈ，ﬁne. e\u0301t\u00e9"])
+def test_every_folded_character_maps_back_to_its_original(text: str) -> None:
+    folded = Folded.of(text)
+    assert len(folded.text) == len(folded.starts) == len(folded.ends)
+    for i, ch in enumerate(folded.text):
+        start, end = folded.span(i, i + 1)
+        assert 0 <= start < end <= len(text)
+        assert ch in Folded.of(text[start:end]).text
+
+
+def test_exact_after_folding() -> None:
+    assert passage("THE DRUG IS NOW SAFE  for children!") == "the drug is now safe for children"
+    assert passage("approved in 1,900") == "approved in 1,900"
+
+
+def test_a_match_inside_a_word_widens_to_the_whole_word() -> None:
+    assert passage("rug is now safe for chil") == "drug is now safe for children"
+
+
+def test_fuzzy_above_the_threshold_only() -> None:
+    found = locate("drug is nw safe for childrn", Folded.of(TEXT), threshold=0.9)
+    assert found is not None and found.match == "fuzzy" and 0.9 <= found.similarity < 1.0
+    assert locate("drug is nw safe for childrn", Folded.of(TEXT), threshold=1.0) is None
+    assert passage("the medicine has been judged harmless for kids") is None
+
+
+@pytest.mark.parametrize("quote", ["the drug is not safe for children", "It was approved in 1,800 cases"])
+def test_a_fuzzy_match_must_keep_negations_and_numbers(quote: str) -> None:
+    assert passage(quote, threshold=0.8) is None
+
+
+def test_short_quotes_must_match_exactly() -> None:
+    assert len(Folded.of("2021 rev").text) < FUZZY_MIN_CHARS
+    assert passage("2021 rev", threshold=0.5) is None
+    assert passage("2020 rev") == "2020 review"
+
+
+def test_a_quote_longer_than_the_text_is_compared_whole() -> None:
+    assert passage("It was approved in 1,900 cases and then some more.", text="It was approved in 1,900 cases.") is None
+
+
+def test_ellipsis_parts_are_found_in_order() -> None:
+    assert (
+        passage("the drug … in 1,900 cases")
+        == "the drug is now safe for children and adults. It was approved in 1,900 cases"
+    )
+    assert passage("approved in 1,900 ... the drug") is None
+
+
+def test_cjk() -> None:
+    text = "据报道，巴黎是法国的首都和最大城市。埃菲尔铁塔高３３０米。"
+    assert passage("巴黎是法国的首都", text) == "巴黎是法国的首都"
+    assert passage("埃菲尔铁塔高330米", text) == "埃菲尔铁塔高３３０米"
+    assert passage("巴黎不是法国的首都和最大城市", text, threshold=0.8) is None
