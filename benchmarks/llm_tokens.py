@@ -24,7 +24,7 @@ from typing import Any
 
 import tiktoken
 
-from ragrecall.llm import FakeLLM, LLMRequest, OfflineJudge, strict_json_schema
+from ragrecall.llm import FakeLLM, LLMRequest, OfflineJudge, cost_usd, strict_json_schema
 from ragrecall.metrics.context_recall import ContextRecall
 from ragrecall.schema import Sample
 
@@ -105,6 +105,50 @@ def measure_tokens(enc: tiktoken.Encoding, mode: str, samples: list[Sample]) -> 
     }
 
 
+def quotes_per_supported_claim(samples: list[Sample]) -> float:
+    """How many quotes the offline judge gives a supported claim on these samples (one per supporting context)."""
+    metric = ContextRecall(OfflineJudge())
+    counts = [
+        len(c.support)
+        for sample in samples
+        for c in metric.score(sample).evidence.claims  # type: ignore[union-attr]
+        if c.supported
+    ]
+    return statistics.mean(counts)
+
+
+def measure_follow_ups(enc: tiktoken.Encoding, samples: list[Sample]) -> dict[str, tuple[float, float]]:
+    """Prompt and completion tokens of each kind of follow-up, provoked on every sample by a judge that leaves
+    the last sentence out of its claims and invents the first quote it gives (and insists when asked)."""
+    judge = OfflineJudge()
+    replies: dict[int, str] = {}
+
+    def respond(request: LLMRequest[Any]) -> str:
+        answer = judge.answer(request.task, request.inputs)
+        if "claims" in answer and request.task in ("context_recall.decompose", "context_recall.cover"):
+            answer["claims"] = answer["claims"][:-1]
+        for verdict in answer.get("verdicts", answer.get("claims", [])):
+            if isinstance(verdict, dict) and verdict.get("support"):
+                verdict["support"][0]["quote"] = "a passage that no context contains"
+                break
+        raw = json.dumps(answer, ensure_ascii=False)
+        replies[len(llm.requests)] = raw
+        return raw
+
+    llm = FakeLLM(respond)
+    for mode in ("claims", "single"):
+        metric = ContextRecall(llm, mode=mode)  # type: ignore[arg-type]
+        for sample in samples:
+            metric.score(sample)
+    out: dict[str, tuple[float, float]] = {}
+    for task in ("context_recall.cover", "context_recall.recheck", "context_recall.single_fix"):
+        numbers = [i for i, r in enumerate(llm.requests, 1) if r.task == task]
+        prompt = statistics.mean(count_messages(enc, llm.requests[i - 1].messages) for i in numbers)
+        completion = statistics.mean(len(enc.encode(replies[i])) for i in numbers)
+        out[task.split(".")[1]] = (prompt, completion)
+    return out
+
+
 def measure_overhead(mode: str, samples: list[Sample], n: int, repeats: int = 3) -> float:
     judge = OfflineJudge()
     prepared: dict[tuple[str | None, str], str] = {}
@@ -145,7 +189,8 @@ def main() -> None:
         f"ContextRecall tokens and overhead ({len(samples)} fixed samples; Python {platform.python_version()}, "
         f"{platform.machine()})",
         "",
-        "mode    calls  prompt tok  fixed (system) tok  completion tok  schema tok (json_schema)  vs Ragas prompt",
+        "mode    calls  prompt tok  fixed (system) tok  completion tok  schema tok (json_schema)  vs Ragas prompt"
+        "  $ per 1000 (gpt-4o-mini)",
     ]
     token_rows = {}
     for mode in ("claims", "single"):
@@ -153,11 +198,19 @@ def main() -> None:
         token_rows[mode] = t
         lines.append(
             f"{mode:<7} {t['calls']:>5.1f}  {t['prompt']:>10.0f}  {t['fixed']:>18.0f}  {t['completion']:>14.0f}  "
-            f"{t['schema']:>24.0f}  {t['prompt'] / RAGAS_PROMPT_TOKENS:>14.0%}"
+            f"{t['schema']:>24.0f}  {t['prompt'] / RAGAS_PROMPT_TOKENS:>15.0%}"
+            f"  {1000 * (cost_usd('gpt-4o-mini', round(t['prompt']), round(t['completion'])) or 0.0):>24.3f}"
         )
     lines += [
         f"(contexts average {token_rows['claims']['context_words']:.0f} words; Ragas: about "
-        f"{RAGAS_PROMPT_TOKENS} prompt tokens per call, {RAGAS_FIXED_TOKENS} of them fixed)",
+        f"{RAGAS_PROMPT_TOKENS} prompt tokens per call, {RAGAS_FIXED_TOKENS} of them fixed; "
+        f"{quotes_per_supported_claim(samples):.1f} quotes per supported claim)",
+        "",
+        "follow-up requests (sent only when a check fails; each resends its conversation):",
+    ]
+    for step, (prompt, completion) in measure_follow_ups(enc, samples).items():
+        lines.append(f"  {step:<11} {prompt:>6.0f} prompt tok  {completion:>5.0f} completion tok")
+    lines += [
         "",
         f"overhead with a zero-latency scripted LLM, {args.samples} samples, best of 3:",
     ]

@@ -38,7 +38,10 @@ def main() -> None:
     print(f"LLM claim recall: {claims.value:.2f}")
     for verdict in claims.evidence.claims:
         mark = "supported" if verdict.supported else "NOT supported"
-        print(f"  - {verdict.claim!r}: {mark} {verdict.supporting_contexts}")
+        print(f"  - {verdict.claim!r}: {mark} ({verdict.verification})")
+        # Every "supported" quotes the context; ragrecall found the quote there and records where.
+        for quote in verdict.support:
+            print(f"      context {quote.context} [{quote.start}:{quote.end}]: {quote.passage!r}")
 
     # 2. Reference passages: each counts as recalled when some retrieved passage is similar enough.
     passages = NonLLMContextRecall().score(sample)

@@ -14,6 +14,7 @@ EXPECTED = {
     "ContextMatch",
     "ContextRecall",
     "Dataset",
+    "DroppedClaim",
     "EvaluationResult",
     "Evidence",
     "Failure",
@@ -34,6 +35,7 @@ EXPECTED = {
     "NonLLMContextRecall",
     "OfflineJudge",
     "OpenAILLM",
+    "Quote",
     "RagrecallError",
     "RankingEvidence",
     "RankingMetric",
@@ -43,6 +45,7 @@ EXPECTED = {
     "SingleTurnSample",
     "StringRecallEvidence",
     "SyncMetric",
+    "UnverifiedVerdictError",
     "Usage",
     "__version__",
     "aevaluate",
@@ -68,6 +71,7 @@ def test_error_tree() -> None:
     assert issubclass(ragrecall.MissingFieldError, ragrecall.InvalidSampleError)
     assert issubclass(ragrecall.InvalidSampleError, ragrecall.InputError)
     assert issubclass(ragrecall.InputError, ValueError)
+    assert issubclass(ragrecall.UnverifiedVerdictError, ragrecall.LLMOutputError)
     for name in ("InputError", "LLMError", "FileFormatError", "ConfigurationError", "CacheMissError"):
         assert issubclass(getattr(ragrecall, name), ragrecall.RagrecallError)
 

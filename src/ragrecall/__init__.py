@@ -37,6 +37,7 @@ _EXPORTS = {
     "LLMRequestError": ".errors",
     "LLMOutputError": ".errors",
     "CacheMissError": ".errors",
+    "UnverifiedVerdictError": ".errors",
     # metrics
     "Metric": ".metrics",
     "SyncMetric": ".metrics",
@@ -46,6 +47,8 @@ _EXPORTS = {
     "LLMContextRecall": ".metrics",
     "ClaimRecallEvidence": ".metrics",
     "ClaimVerdict": ".metrics",
+    "Quote": ".metrics",
+    "DroppedClaim": ".metrics",
     # LLM path
     "FakeLLM": ".llm",
     "OfflineJudge": ".llm",
@@ -79,6 +82,7 @@ __all__ = [
     "ContextMatch",
     "ContextRecall",
     "Dataset",
+    "DroppedClaim",
     "EvaluationResult",
     "Evidence",
     "Failure",
@@ -99,6 +103,7 @@ __all__ = [
     "NonLLMContextRecall",
     "OfflineJudge",
     "OpenAILLM",
+    "Quote",
     "RagrecallError",
     "RankingEvidence",
     "RankingMetric",
@@ -108,6 +113,7 @@ __all__ = [
     "SingleTurnSample",
     "StringRecallEvidence",
     "SyncMetric",
+    "UnverifiedVerdictError",
     "Usage",
     "__version__",
     "aevaluate",
@@ -139,6 +145,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names reso
         LLMRequestError,
         MissingFieldError,
         RagrecallError,
+        UnverifiedVerdictError,
     )
     from .evaluation import Comparison, EvaluationResult, aevaluate, compare, evaluate
     from .llm import FakeLLM, OfflineJudge, OpenAILLM, ResponseCache, RetryPolicy, llm_factory
@@ -146,10 +153,12 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names reso
         ClaimRecallEvidence,
         ClaimVerdict,
         ContextRecall,
+        DroppedClaim,
         IDBasedContextRecall,
         LLMContextRecall,
         Metric,
         NonLLMContextRecall,
+        Quote,
         SyncMetric,
     )
     from .ranking import (

@@ -232,7 +232,7 @@ def test_the_offline_responder_answers_every_step_with_verified_quotes(server: F
         assert isinstance(evidence, ClaimRecallEvidence)
         assert result.value == pytest.approx(2 / 3)
         assert [c.verification for c in evidence.claims] == ["verified", "verified", "none"]
-        assert evidence.claims[1].support[0].passage == "Berlin is in Germany"
+        assert evidence.claims[1].support[0].passage == "Berlin is in Germany."
 
 
 def test_cut_off_reply_is_sent_back(server: FakeOpenAIServer) -> None:

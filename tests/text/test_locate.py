@@ -68,3 +68,9 @@ def test_cjk() -> None:
     assert passage("巴黎是法国的首都", text) == "巴黎是法国的首都"
     assert passage("埃菲尔铁塔高330米", text) == "埃菲尔铁塔高３３０米"
     assert passage("巴黎不是法国的首都和最大城市", text, threshold=0.8) is None
+
+
+def test_a_quote_ending_a_sentence_keeps_the_closing_punctuation() -> None:
+    assert passage("It was approved in 1,900 cases.") == "It was approved in 1,900 cases."
+    assert passage("It was approved in 1,900 cases") == "It was approved in 1,900 cases"
+    assert passage("巴黎是法国的首都。", "巴黎是法国的首都。埃菲尔铁塔高330米。") == "巴黎是法国的首都。"

@@ -13,6 +13,8 @@ _EXPORTS = {
     "NonLLMContextRecall": ".string_recall",
     "ClaimRecallEvidence": ".context_recall",
     "ClaimVerdict": ".context_recall",
+    "DroppedClaim": ".context_recall",
+    "Quote": ".context_recall",
     "ContextRecall": ".context_recall",
     "LLMContextRecall": ".context_recall",
 }
@@ -22,10 +24,12 @@ __all__ = [
     "ClaimRecallEvidence",
     "ClaimVerdict",
     "ContextRecall",
+    "DroppedClaim",
     "IDBasedContextRecall",
     "LLMContextRecall",
     "Metric",
     "NonLLMContextRecall",
+    "Quote",
     "SampleLike",
     "SyncMetric",
 ]
@@ -34,6 +38,13 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 if TYPE_CHECKING:
     from .base import Metric, SampleLike, SyncMetric
-    from .context_recall import ClaimRecallEvidence, ClaimVerdict, ContextRecall, LLMContextRecall
+    from .context_recall import (
+        ClaimRecallEvidence,
+        ClaimVerdict,
+        ContextRecall,
+        DroppedClaim,
+        LLMContextRecall,
+        Quote,
+    )
     from .id_recall import IDBasedContextRecall
     from .string_recall import SCORERS, NonLLMContextRecall

@@ -18,6 +18,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -41,16 +42,16 @@ for _code in range(128):
     _ASCII_DROP[_code] = chr(_code).isspace() or unicodedata.category(chr(_code))[0] in "PC"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Folded:
     """A text folded for matching, with the original span of every folded character."""
 
     original: str
     text: str
     """The folded text."""
-    starts: tuple[int, ...]
+    starts: np.ndarray
     """For each folded character, the index in ``original`` where the character it came from starts."""
-    ends: tuple[int, ...]
+    ends: np.ndarray
     """... and where it ends (exclusive)."""
 
     @classmethod
@@ -66,25 +67,24 @@ class Folded:
             j = i + 1
             while j < n and unicodedata.combining(original[j]):  # keep a letter with its accents
                 j += 1
-            for ch in unicodedata.normalize("NFKC", original[i:j]).casefold():
-                if not _dropped(ch):
-                    chars.append(ch)
-                    starts.append(i)
-                    ends.append(j)
+            folded = _fold(original[i]) if j == i + 1 else _fold_cluster(original[i:j])
+            for ch in folded:
+                chars.append(ch)
+                starts.append(i)
+                ends.append(j)
             i = j
-        return cls(original, "".join(chars), tuple(starts), tuple(ends))
+        return cls(original, "".join(chars), np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64))
 
     @classmethod
     def _of_ascii(cls, original: str) -> Folded:
         codes = np.frombuffer(original.encode("ascii"), dtype=np.uint8)
         kept = np.flatnonzero(~_ASCII_DROP[codes])
         text = codes[kept].tobytes().decode("ascii").lower()
-        starts = kept.tolist()
-        return cls(original, text, tuple(starts), tuple(s + 1 for s in starts))
+        return cls(original, text, kept, kept + 1)
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original span of folded characters ``[start, end)`` (``end > start``)."""
-        return self.starts[start], self.ends[end - 1]
+        return int(self.starts[start]), int(self.ends[end - 1])
 
 
 @dataclass(frozen=True)
@@ -108,10 +108,18 @@ def locate(quote: str | Folded, text: Folded, *, threshold: float) -> Located | 
     raw = quote.original if isinstance(quote, Folded) else quote
     parts = [p for p in _ELLIPSIS.split(raw) if p.strip()]
     if len(parts) > 1:
-        return _locate_parts(parts, text, threshold)
-    folded = quote if isinstance(quote, Folded) else Folded.of(quote)
-    found = _locate_one(folded, text, threshold, 0)
-    return found[0] if found else None
+        found = _locate_parts(parts, text, threshold)
+    else:
+        folded = quote if isinstance(quote, Folded) else Folded.of(quote)
+        match = _locate_one(folded, text, threshold, 0)
+        found = match[0] if match else None
+    if found is None or not _ends_with_punctuation(raw):
+        return found
+    # A quote that ends a sentence keeps the context's closing punctuation: "France." rather than "France".
+    end = found.end
+    while end < len(text.original) and end - found.end < 3 and _is_punctuation(text.original[end]):
+        end += 1
+    return Located(found.start, end, found.similarity, found.match)
 
 
 def _locate_parts(parts: list[str], text: Folded, threshold: float) -> Located | None:
@@ -181,6 +189,25 @@ def _inside_word(text: str, cut: int) -> bool:
 
 def _word_char(ch: str) -> bool:
     return ch.isalnum() and not has_cjk(ch)
+
+
+def _ends_with_punctuation(text: str) -> bool:
+    stripped = text.rstrip()
+    return bool(stripped) and _is_punctuation(stripped[-1])
+
+
+def _is_punctuation(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "P"
+
+
+@lru_cache(maxsize=1 << 14)
+def _fold(ch: str) -> str:
+    """One character folded: NFKC, case folded, without whitespace and punctuation (often empty)."""
+    return _fold_cluster(ch)
+
+
+def _fold_cluster(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKC", text).casefold() if not _dropped(c))
 
 
 def _dropped(ch: str) -> bool:

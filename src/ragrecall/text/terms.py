@@ -14,6 +14,7 @@ With ``stem=True`` English words lose one common inflection (``-ing``, ``-ies``,
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from .normalize import normalize_text
@@ -55,6 +56,7 @@ def content_terms(text: str, *, stem: bool = False, cjk: Literal["bigrams", "cha
     return frozenset(out)
 
 
+@lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
     if word[0].isdigit():
         return word

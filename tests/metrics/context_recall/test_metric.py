@@ -364,7 +364,7 @@ def test_offline_judge_scores_sensibly(mode: str) -> None:
     assert result.evidence.contexts_used == [0, 1]
     # Its quotes are real passages of the contexts, so they verify.
     assert [c.verification for c in result.evidence.claims] == ["verified", "verified", "none"]
-    assert result.evidence.claims[1].support[0].passage == CONTEXTS[1].rstrip(".")
+    assert result.evidence.claims[1].support[0].passage == CONTEXTS[1]
     zh = metric.score(reference="巴黎是法国的首都。埃菲尔铁塔高330米。", retrieved_contexts=["巴黎是法国的首都。"])
     assert zh.value == 0.5
     assert isinstance(zh.evidence, ClaimRecallEvidence) and zh.evidence.verified == 1
