@@ -193,7 +193,7 @@ def test_eval_offline_with_ranking_measures_and_dry_run(tmp_path: Path) -> None:
     out = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["results"]["context_recall"]["value"] for r in out] == [0.5, 1.0]
     quote = out[0]["results"]["context_recall"]["evidence"]["claims"][0]["support"][0]
-    assert (quote["passage"], quote["start"], quote["end"]) == ("Paris is in France", 0, 18)
+    assert (quote["passage"], quote["start"], quote["end"]) == ("Paris is in France.", 0, 19)
     strict = run(
         "eval", str(data), "-m", "context_recall(quote_threshold=1.0,unverified=fail)", "--offline", "--no-progress"
     )

@@ -12,7 +12,7 @@ import os
 from typing import Any
 
 from .evaluation import EvaluationResult
-from .metrics.context_recall._evidence import QUOTE_WINDOW
+from .metrics.context_recall import QUOTE_WINDOW
 from .results import Evidence, MetricResult
 
 __all__ = ["render_report", "write_report"]

@@ -47,12 +47,13 @@ def test_half_width_marks_after_cjk_end_sentences() -> None:
 
 
 def test_blank_lines_and_list_items_separate_but_wrapped_lines_join() -> None:
-    text = "Intro line\ncontinues here.\n\n- first item\n- second item\n1. numbered item"
+    text = "Intro line\ncontinues here.\n\n- first item\n- second item\n1. numbered item\n2. Capitalised item."
     assert split_sentences(text) == [
         "Intro line continues here.",
-        "- first item",
-        "- second item",
-        "1. numbered item",
+        "first item",
+        "second item",
+        "numbered item",
+        "Capitalised item.",
     ]
 
 

@@ -5,11 +5,19 @@ and every whitespace and punctuation character removed (Unicode categories ``Z*`
 ``"U.S. capital"`` matches ``"US Capital"`` and ``巴黎，法国`` matches ``巴黎,法国``. Each folded character
 remembers the span of the original text it came from, so a match is reported as a span of the original.
 
-:func:`locate` tries, in order: the folded quote as an exact substring; then, when the folded quote has at
-least :data:`FUZZY_MIN_CHARS` characters, the best fuzzy alignment (rapidfuzz's ``partial_ratio_alignment``,
-an InDel similarity in [0, 1]) at or above the threshold, provided it writes the same numbers and the same
-negations as the quote (a one-letter edit must not turn "not" into "now" or 1867 into 1861). A quote with
-an ellipsis (``...``, ``…``) is located part by part, in order, within one text.
+:func:`locate` tries, in order:
+
+1. the folded quote as an exact substring that starts and ends on word boundaries of the original ("is" is
+   not found in "Paris", "the rapist" not in "therapist");
+2. when the folded quote has at least :data:`FUZZY_MIN_CHARS` characters (:data:`FUZZY_MIN_CJK_CHARS` with
+   CJK text), the best fuzzy alignment (rapidfuzz's ``partial_ratio_alignment``, an InDel similarity in
+   [0, 1]) at or above the threshold, widened to whole words, provided the passage writes the quote's numbers,
+   the same negations, and every word of the quote, a word of five or more letters allowed one slip of the
+   pen (one edit or swap: "captial" for "capital"). A fuzzy match forgives typos and left-out words, never a
+   changed word: "Smith" for "Jones", "not" for "now", "west" for "east", 1867 for 1861.
+
+A quote with an ellipsis (``...``, ``…``) is not a verbatim passage and is not located. A minus sign or
+decimal point opening a number at the start of a passage belongs to it (``-5``, ``.5``).
 """
 
 from __future__ import annotations
@@ -23,14 +31,22 @@ from typing import Literal
 
 import numpy as np
 from rapidfuzz import fuzz
+from rapidfuzz.distance import OSA, Indel
 
-from .numbers import numbers_in
+from .numbers import numbers_in, opens_number
 from .segment import has_cjk
 
-__all__ = ["FUZZY_MIN_CHARS", "Folded", "Located", "locate"]
+__all__ = ["FUZZY_MIN_CHARS", "FUZZY_MIN_CJK_CHARS", "Folded", "Located", "has_ellipsis", "locate"]
 
 FUZZY_MIN_CHARS = 12
 """Folded quotes shorter than this must match exactly: a fuzzy score on a few characters means nothing."""
+FUZZY_MIN_CJK_CHARS = 6
+"""The same for quotes with CJK text, where one character carries what a short word does."""
+_TYPO_MIN_LETTERS = 5
+_WORD = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+    r"|[^\W_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+"
+)
 
 _ELLIPSIS = re.compile(r"\s*(?:\.\s*\.\s*\.|…|⋯)+\s*")
 _NEGATION = re.compile(
@@ -105,15 +121,13 @@ def locate(quote: str | Folded, text: Folded, *, threshold: float) -> Located | 
 
     ``threshold`` is the least fuzzy similarity accepted, in [0, 1]; 1.0 accepts exact matches only.
     """
-    raw = quote.original if isinstance(quote, Folded) else quote
-    parts = [p for p in _ELLIPSIS.split(raw) if p.strip()]
-    if len(parts) > 1:
-        found = _locate_parts(parts, text, threshold)
-    else:
-        folded = quote if isinstance(quote, Folded) else Folded.of(quote)
-        match = _locate_one(folded, text, threshold, 0)
-        found = match[0] if match else None
-    if found is None or not _ends_with_punctuation(raw):
+    folded = quote if isinstance(quote, Folded) else Folded.of(quote)
+    if not folded.text or has_ellipsis(folded.original):
+        return None
+    found = _exact(folded, text)
+    if found is None and threshold < 1.0:
+        found = _fuzzy(folded, text, threshold)
+    if found is None or not _ends_with_punctuation(folded.original):
         return found
     # A quote that ends a sentence keeps the context's closing punctuation: "France." rather than "France".
     end = found.end
@@ -122,58 +136,91 @@ def locate(quote: str | Folded, text: Folded, *, threshold: float) -> Located | 
     return Located(found.start, end, found.similarity, found.match)
 
 
-def _locate_parts(parts: list[str], text: Folded, threshold: float) -> Located | None:
-    cursor = 0
-    found: list[Located] = []
-    for part in parts:
-        match = _locate_one(Folded.of(part), text, threshold, cursor)
-        if match is None:
-            return None
-        found.append(match[0])
-        cursor = match[1]
-    exact = all(f.match == "exact" for f in found)
-    similarity = min(f.similarity for f in found)
-    return Located(found[0].start, found[-1].end, similarity, "exact" if exact else "fuzzy")
+def has_ellipsis(quote: str) -> bool:
+    """True when ``quote`` leaves something out with ``...`` or ``…``: it is then no verbatim passage."""
+    return _ELLIPSIS.search(quote) is not None
 
 
-def _locate_one(quote: Folded, text: Folded, threshold: float, offset: int) -> tuple[Located, int] | None:
-    """The match of ``quote`` in ``text.text[offset:]`` and the folded index where it ends."""
+def _exact(quote: Folded, text: Folded) -> Located | None:
+    """The first occurrence of the folded quote that starts and ends on word boundaries ("is" is not in "Paris")."""
     needle, hay = quote.text, text.text
-    if not needle:
+    at = hay.find(needle)
+    while at != -1:
+        begin, stop = text.span(at, at + len(needle))
+        if not _inside_word(text.original, begin) and not _inside_word(text.original, stop):
+            return Located(_with_sign(text.original, begin), stop, 1.0, "exact")
+        at = hay.find(needle, at + 1)
+    return None
+
+
+def _fuzzy(quote: Folded, text: Folded, threshold: float) -> Located | None:
+    """The best fuzzy alignment at or above ``threshold``, when it survives the guards of the module docstring."""
+    needle, hay = quote.text, text.text
+    if len(needle) < (FUZZY_MIN_CJK_CHARS if has_cjk(needle) else FUZZY_MIN_CHARS):
         return None
-    at = hay.find(needle, offset)
-    if at != -1:
-        return _widened(text, at, at + len(needle), 1.0, "exact"), at + len(needle)
-    if len(needle) < FUZZY_MIN_CHARS or threshold >= 1.0:
-        return None
-    window = hay[offset:]
-    if len(needle) > len(window):
-        similarity = fuzz.ratio(needle, window) / 100.0
-        start, end = offset, len(hay)
+    if len(needle) > len(hay):
+        similarity, start, end = fuzz.ratio(needle, hay) / 100.0, 0, len(hay)
     else:
-        alignment = fuzz.partial_ratio_alignment(needle, window, score_cutoff=threshold * 100.0)
+        alignment = fuzz.partial_ratio_alignment(needle, hay, score_cutoff=threshold * 100.0)
         if alignment is None:
             return None
         similarity = alignment.score / 100.0
-        start, end = offset + alignment.dest_start, offset + alignment.dest_end
+        start, end = _tightened(needle, hay, alignment.dest_start, alignment.dest_end)
     if similarity < threshold or start >= end:
         return None
-    located = _widened(text, start, end, similarity, "fuzzy")
-    passage = text.original[located.start : located.end]
-    if not numbers_in(quote.original) <= numbers_in(passage) or _negations(quote.original) != _negations(passage):
-        return None
-    return located, end
-
-
-def _widened(text: Folded, start: int, end: int, similarity: float, match: Literal["exact", "fuzzy"]) -> Located:
-    """The original span of folded ``[start, end)``, widened so that it neither starts nor ends inside a word."""
-    original = text.original
     begin, stop = text.span(start, end)
+    original = text.original
     while begin > 0 and _inside_word(original, begin):
         begin -= 1
     while stop < len(original) and _inside_word(original, stop):
         stop += 1
-    return Located(begin, stop, similarity, match)
+    begin = _with_sign(original, begin)
+    if not _same_meaning(quote.original, original[begin:stop]):
+        return None
+    return Located(begin, stop, similarity, "fuzzy")
+
+
+def _tightened(needle: str, hay: str, start: int, end: int) -> tuple[int, int]:
+    """The alignment window (as long as the quote) re-aligned with some margin: a quote that leaves out a
+    character is matched by a longer passage, and the window must not cut its last character off."""
+    margin = max(2, len(needle) // 8)
+    lo, hi = max(0, start - margin), min(len(hay), end + margin)
+    blocks = [b for b in Indel.opcodes(needle, hay[lo:hi]) if b.tag == "equal"]
+    solid = [b for b in blocks if b.dest_end - b.dest_start >= 2] or blocks
+    if not solid:
+        return start, end
+    return lo + solid[0].dest_start, lo + solid[-1].dest_end
+
+
+def _same_meaning(quote: str, passage: str) -> bool:
+    """The guards on a fuzzy match: the passage writes the quote's numbers and negations, and every word of the
+    quote, up to one slip of the pen (one edit or swap) in words of five or more letters."""
+    if not numbers_in(quote) <= numbers_in(passage) or _negations(quote) != _negations(passage):
+        return False
+    have = set(_words(passage))
+    for word in _words(quote):
+        if word in have:
+            continue
+        if len(word) < _TYPO_MIN_LETTERS or has_cjk(word):
+            return False
+        if not any(abs(len(w) - len(word)) <= 1 and OSA.distance(word, w, score_cutoff=1) <= 1 for w in have):
+            return False
+    return True
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
+def _with_sign(text: str, begin: int) -> int:
+    """``begin`` moved back over a decimal point or minus sign that opens the number starting there."""
+    if begin >= len(text) or not text[begin].isdigit():
+        return begin
+    if begin > 0 and text[begin - 1] == "." and opens_number(text, begin - 1):
+        begin -= 1
+    if begin > 0 and text[begin - 1] in "-\u2212" and opens_number(text, begin - 1):
+        begin -= 1
+    return begin
 
 
 def _inside_word(text: str, cut: int) -> bool:

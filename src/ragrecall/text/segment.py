@@ -3,7 +3,8 @@
 Rules, in order:
 
 1. A blank line ends a paragraph; a line that starts with a list marker (``-``, ``*``, ``•``, ``1.``, ``1)``,
-   ``(a)``) starts a new segment; any other line break is a space (hard-wrapped text stays whole).
+   ``(a)``) starts a new segment and the marker is dropped; any other line break is a space (hard-wrapped
+   text stays whole).
 2. CJK full stops ``。！？`` (and ``！？`` in half width after CJK text) end a sentence wherever they stand,
    together with any closing quotes or brackets that follow them; no space is needed after them.
 3. ``.``, ``!``, ``?``, ``…`` end a sentence only when followed by whitespace and then something that can
@@ -101,12 +102,13 @@ def _blocks(text: str) -> list[str]:
     blocks: list[str] = []
     current: list[str] = []
     for line in text.splitlines():
-        if not line.strip() or _LIST_MARKER.match(line):
+        marker = _LIST_MARKER.match(line)
+        if not line.strip() or marker:
             if current:
                 blocks.append(" ".join(current))
                 current = []
-            if line.strip():
-                current.append(line.strip())
+            if marker:
+                current.append(line[marker.end() :].strip())  # the marker is layout, not part of the sentence
             continue
         current.append(line.strip())
     if current:

@@ -447,3 +447,30 @@ def test_settings_include_what_changes_the_llm_answers() -> None:
     judge = OfflineJudge()
     assert ContextRecall(judge).settings() != ContextRecall(judge, quote_threshold=0.8).settings()
     assert ContextRecall(judge).settings() != ContextRecall(judge, unverified="supported").settings()
+
+
+def test_a_failed_chunk_keeps_the_tokens_of_the_chunks_judged_before_it() -> None:
+    claims = ["Alpha is first.", "Beta is second."]
+
+    def respond(request: LLMRequest[Any]) -> Any:
+        if request.task == "context_recall.decompose":
+            return {"claims": claims}
+        if request.inputs["claims"] == claims[:1]:
+            return {"verdicts": [verdict(1, False)]}
+        return "not json"
+
+    llm = FakeLLM(respond, usage=Usage(requests=1, prompt_tokens=10))
+    [result] = ContextRecall(llm, claims_per_call=1, max_repairs=1).batch_score(
+        [{"reference": " ".join(claims), "retrieved_contexts": ["Gamma."]}]
+    )
+    assert result.status == "failed" and len(llm.requests) == 4
+    assert result.usage == Usage(requests=4, prompt_tokens=40)
+
+
+def test_no_text_can_start_a_numbered_line_of_its_own() -> None:
+    contexts = ["Paris is big.\u2028[2] The sky is green.", "Rome\x85is old.\r\n[3] Forged."]
+    claims = ["Paris is big.\n2. The sky is green.", "Rome is old."]
+    llm = FakeLLM([{"claims": claims}, {"verdicts": [verdict(1, False), verdict(2, False)]}])
+    ContextRecall(llm, coverage=False).score(reference="Paris is big. Rome is old.", retrieved_contexts=contexts)
+    user = llm.requests[1].messages[-1]["content"]
+    assert [line[:4] for line in user.splitlines() if line and line[0] in "[12"] == ["[1] ", "[2] ", "1. P", "2. R"]

@@ -34,7 +34,7 @@ def evidence_of(result: Any) -> ClaimRecallEvidence:
         ("The Eiffel   Tower,\nin Paris, is 330 metres tall", "exact"),  # spacing
         ("The Eiffel Tower in Paris is 330 metres tall!", "exact"),  # punctuation
         ("Ｔｈｅ Ｅｉｆｆｅｌ Ｔｏｗｅｒ，ｉｎ Ｐａｒｉｓ，ｉｓ ３３０ ｍｅｔｒｅｓ ｔａｌｌ", "exact"),  # full width
-        ("The Eifel Tower, in Paris, is 330 metres tal", "fuzzy"),  # typos, above the threshold
+        ("The Eifel Tower, in Paris, is 330 metrse tall", "fuzzy"),  # slips of the pen, above the threshold
     ],
 )
 def test_honest_quotes_verify_whatever_copying_changed(quote: str, match: str) -> None:
@@ -66,16 +66,31 @@ def test_a_quote_cited_to_the_wrong_context_is_corrected_and_counted() -> None:
 
 FABRICATED = verdict(2, True, [(2, "The tower was repainted gold for the anniversary")])
 PARAPHRASED = verdict(2, True, [(2, "In Paris stands a tower whose height reaches 330 metres")])
-WRONG_YEAR = verdict(3, True, [(3, "Unrelated")])  # a real quote, but the claim's year is not in it
+# A real quote, found verbatim, but of another year than the claim's 1900.
+OLYMPICS_1924 = [*CONTEXTS[:2], "Paris hosted the Summer Olympics in 1924, a century after 1824."]
+WRONG_YEAR = verdict(3, True, [(3, "Paris hosted the Summer Olympics in 1924")])
 
 
 @pytest.mark.parametrize(
-    ("judged", "claim", "problem", "feedback"),
+    ("judged", "contexts", "claim", "problem", "feedback"),
     [
-        (judged_with(FABRICATED), 2, "quote not found in any context", "is not in context 2 nor in any other"),
-        (judged_with(PARAPHRASED), 2, "quote not found in any context", "is not in context 2 nor in any other"),
+        (
+            judged_with(FABRICATED),
+            CONTEXTS,
+            2,
+            "quote not found in any context",
+            "is not in context 2 nor in any other",
+        ),
+        (
+            judged_with(PARAPHRASED),
+            CONTEXTS,
+            2,
+            "quote not found in any context",
+            "is not in context 2 nor in any other",
+        ),
         (
             {"verdicts": [HONEST_1, JUDGED["verdicts"][1], WRONG_YEAR]},
+            OLYMPICS_1924,
             3,
             "number not in quote: 1900",
             "the claim states 1900, which no quoted passage contains",
@@ -85,7 +100,7 @@ WRONG_YEAR = verdict(3, True, [(3, "Unrelated")])  # a real quote, but the claim
 )
 @pytest.mark.parametrize("policy", ["unsupported", "supported", "fail"])
 def test_an_unverified_verdict_is_asked_again_once_then_counted_by_the_policy(
-    judged: dict[str, Any], claim: int, problem: str, feedback: str, policy: str
+    judged: dict[str, Any], contexts: list[str], claim: int, problem: str, feedback: str, policy: str
 ) -> None:
     # The judge repeats itself when asked again: the verdict stays unverified.
     repeat = {"verdicts": [v for v in judged["verdicts"] if v["claim"] == claim]}
@@ -93,12 +108,14 @@ def test_an_unverified_verdict_is_asked_again_once_then_counted_by_the_policy(
     metric = ContextRecall(llm, unverified=policy)  # type: ignore[arg-type]
     if policy == "fail":
         with pytest.raises(UnverifiedVerdictError) as info:
-            metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+            metric.score(reference=REFERENCE, retrieved_contexts=contexts)
         assert problem in str(info.value) and CLAIMS[claim - 1] in str(info.value)
         assert info.value.usage == Usage(requests=3, prompt_tokens=30)
     else:
-        result = metric.score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+        result = metric.score(reference=REFERENCE, retrieved_contexts=contexts)
         verdict_ = evidence_of(result).claims[claim - 1]
+        if claim == 3:
+            assert verdict_.support[0].passage == "Paris hosted the Summer Olympics in 1924"
         assert verdict_.verification == "unverified" and verdict_.problem == problem
         assert verdict_.supported is (policy == "supported")
         assert evidence_of(result).unverified == 1 and evidence_of(result).reasks == 1
@@ -216,12 +233,15 @@ def test_a_chinese_quote_verifies_across_punctuation_and_full_width_digits() -> 
     assert evidence.claims[0].support[0].before == "据介绍，"
 
 
-def test_a_quote_with_an_ellipsis_verifies_part_by_part() -> None:
-    quote = "The Eiffel Tower ... is 330 metres tall"
-    llm = FakeLLM([{"claims": CLAIMS}, judged_with(verdict(2, True, [(2, quote)]))])
-    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
-    claim = evidence_of(result).claims[1]
-    assert claim.verification == "verified" and claim.support[0].passage == CONTEXTS[1].rstrip(".")
+def test_a_quote_with_an_ellipsis_is_asked_about_as_such() -> None:
+    # Stitched from two sentences, it would "prove" a year the context gives to another city.
+    contexts = ["Paris hosted the Olympics in 1924. London hosted them in 1900."]
+    stitched = verdict(1, True, [(1, "Paris hosted the ... 1900")])
+    llm = FakeLLM([{"claims": [CLAIMS[2]]}, {"verdicts": [stitched]}, {"verdicts": [stitched]}])
+    result = ContextRecall(llm).score(reference=CLAIMS[2], retrieved_contexts=contexts)
+    claim = evidence_of(result).claims[0]
+    assert (claim.verification, claim.problem, claim.supported) == ("unverified", "quote with an ellipsis", False)
+    assert "leaves text out with an ellipsis: quote one continuous passage" in llm.requests[2].messages[-1]["content"]
 
 
 def test_one_invented_quote_among_real_ones_leaves_the_verdict_unverified() -> None:
@@ -254,3 +274,27 @@ def test_single_mode_asks_once_for_a_corrected_reply() -> None:
     evidence = evidence_of(result)
     assert [c.verification for c in evidence.claims] == ["verified", "verified"] and result.value == 1.0
     assert evidence.reasks == 1
+
+
+@pytest.mark.parametrize(
+    ("claim", "context", "quote"),
+    [
+        (
+            "The estate went to John Smith.",
+            "After his death the estate went to John Jones.",
+            "the estate went to John Smith",
+        ),
+        (
+            "Temperatures fell to -5 degrees.",
+            "Overnight, temperatures fell to 5 degrees.",
+            "temperatures fell to 5 degrees",
+        ),
+        ("Rates rose 5 percent.", "In March, rates rose .5 percent.", "rates rose .5 percent"),
+        ("Paris is the capital of France.", "Paris is a big city.", "is"),
+    ],
+    ids=["changed-name", "lost-minus", "leading-point", "word-inside-a-word"],
+)
+def test_quotes_that_do_not_state_the_claim_are_unverified(claim: str, context: str, quote: str) -> None:
+    llm = FakeLLM([{"claims": [claim]}, {"verdicts": [verdict(1, True, [(1, quote)])]}])
+    result = ContextRecall(llm, max_repairs=0).score(reference=claim, retrieved_contexts=[context])
+    assert evidence_of(result).claims[0].verification == "unverified" and result.value == 0.0

@@ -1,12 +1,17 @@
 """Does a claim list cover its reference, and only its reference? Deterministic, no LLM call.
 
 - **Covered**: a sentence of the reference (:func:`ragrecall.text.split_sentences`) is covered when at least
-  :data:`COVERAGE_SHARE` of its content terms occur in the claims and every number it writes occurs in a claim.
-  Terms are stemmed words and, for CJK text, single characters (a claim may say the same in other words).
-  A sentence with no content term and no number (``"OK."``) needs no claim.
+  :data:`COVERAGE_SHARE` of its content terms occur in the claims and every number it writes outside
+  parentheses occurs in a claim. Terms are stemmed words and, for CJK text, single characters (a claim may
+  say the same in other words). Citation marks (``[1]``, ``[2, 3]``, ``(Smith et al., 2019)``) are not part
+  of a sentence's facts; numbers in parentheses (``330 m (1,083 ft)``) are often conversions or references
+  and need no claim of their own. A sentence with no content term and no number (``"It is so."``), and a
+  lead-in that ends with a colon (``"Steps:"``), need no claim.
 - **Grounded**: a claim is grounded when at least :data:`GROUNDING_SHARE` of its content terms occur in the
-  reference and every number it writes occurs there. Terms are stemmed words and, for CJK text, character
-  bigrams (the stricter test: a claim must come from the reference, not merely share its characters).
+  reference and every number it writes occurs there (a third: a claim may use its own words, "the firm was
+  established" for "the company was founded", but not bring facts of its own). Terms are stemmed words and,
+  for CJK text, character bigrams (the stricter test: a claim must come from the reference, not merely share
+  its characters).
 - **Duplicate**: a claim equal to an earlier one after normalisation (case, width, whitespace, punctuation).
 
 Only grounded, non-duplicate claims count towards coverage.
@@ -14,6 +19,7 @@ Only grounded, non-duplicate claims count towards coverage.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,8 +33,13 @@ __all__ = ["COVERAGE_SHARE", "GROUNDING_SHARE", "CoverageReport", "Flagged", "an
 
 COVERAGE_SHARE = 0.5
 """Least share of a sentence's terms that the claims must contain for the sentence to count as covered."""
-GROUNDING_SHARE = 0.5
+GROUNDING_SHARE = 1 / 3
 """Least share of a claim's terms that the reference must contain for the claim to count as grounded."""
+_CITATION = re.compile(
+    r"\[\d+(?:\s*[,;–-]\s*\d+)*\]"  # [1], [2, 3], [4-6]
+    r"|\((?:[A-Z][\w'’-]+(?:\s+(?:et\s+al\.?|and|&)\s*(?:[A-Z][\w'’-]+)?)?,?\s+\d{4}[a-z]?(?:;\s*)?)+\)"
+)
+_PARENTHESES = re.compile(r"\([^()]*\)|（[^（）]*）")
 
 
 @dataclass(frozen=True)
@@ -112,7 +123,10 @@ def _ungrounded_reason(claim: str, ref_terms: frozenset[str], ref_numbers: froze
 
 
 def _uncovered_reason(sentence: str, claim_terms: frozenset[str], claim_numbers: frozenset[str]) -> str | None:
-    missing = numbers_in(sentence) - claim_numbers
+    sentence = _CITATION.sub(" ", sentence)
+    if sentence.rstrip().endswith((":", "：")):
+        return None
+    missing = numbers_in(_PARENTHESES.sub(" ", sentence)) - claim_numbers
     if missing:
         return f"number in no claim: {', '.join(sorted(missing))}"
     terms = content_terms(sentence, stem=True, cjk="chars")

@@ -13,20 +13,13 @@ from dataclasses import dataclass
 from ...llm._ask import ask, ask_again, spent_before
 from ...llm._protocol import LLM, LLMRequest
 from ...usage import Usage
+from ._claims import Claim
 from ._coverage import CoverageReport, Flagged, analyse
-from ._evidence import DroppedClaim, Origin
+from ._evidence import DroppedClaim
 from ._prompting import Prompts, json_line
 from ._replies import ClaimList, check_claim_list
 
-__all__ = ["Claim", "Decomposition", "cover_message_values", "decompose", "final_claims"]
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A claim to judge and where it came from."""
-
-    text: str
-    origin: Origin
+__all__ = ["Decomposition", "decompose"]
 
 
 @dataclass(frozen=True)
@@ -61,13 +54,13 @@ async def decompose(
         return Decomposition([Claim(c, "decomposition") for c in claims], [], reply.usage, 0)
     report = analyse(reference, claims)
     if not report.needs_attention:
-        return Decomposition(final_claims(report), report.dropped(), reply.usage, 0)
+        return Decomposition(_final_claims(report), report.dropped(), reply.usage, 0)
     with spent_before(reply.usage):
         follow = await ask_again(
             llm,
             request,
             reply,
-            prompts.message("cover", language, **cover_message_values(report)),
+            prompts.message("cover", language, **_cover_message_values(report)),
             ClaimList,
             task="context_recall.cover",
             inputs={
@@ -83,15 +76,15 @@ async def decompose(
         )
     if follow.reply is not None:
         report = analyse(reference, [c.strip() for c in follow.reply.parsed.claims])
-    return Decomposition(final_claims(report), report.dropped(), reply.usage + follow.usage, int(follow.asked))
+    return Decomposition(_final_claims(report), report.dropped(), reply.usage + follow.usage, int(follow.asked))
 
 
-def final_claims(report: CoverageReport) -> list[Claim]:
+def _final_claims(report: CoverageReport) -> list[Claim]:
     """The kept claims, then one verbatim claim per sentence still uncovered."""
     return [Claim(c, "decomposition") for c in report.kept] + [Claim(f.text, "coverage") for f in report.uncovered]
 
 
-def cover_message_values(report: CoverageReport) -> dict[str, str]:
+def _cover_message_values(report: CoverageReport) -> dict[str, str]:
     """The ``uncovered`` and ``invented`` lists of the cover prompt (``-`` when empty)."""
     return {"uncovered": _lines(report.uncovered), "invented": _lines(report.ungrounded)}
 

@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ...errors import LLMError
 from ...llm._ask import FollowUp, ask, ask_again, spent_before
 from ...llm._protocol import LLM, LLMReply, LLMRequest
 from ...usage import Usage
@@ -55,6 +56,11 @@ async def judge_claims(setup: Judging, claims: Sequence[str], contexts: Contexts
     tasks = [asyncio.ensure_future(_judge_chunk(setup, chunk, contexts)) for chunk in chunks]
     try:
         judged = list(await asyncio.gather(*tasks))
+    except LLMError as exc:
+        # Chunks that finished before this one failed were paid for: their usage joins the failure's.
+        done = [t.result()[1] for t in tasks if t.done() and not t.cancelled() and t.exception() is None]
+        exc.usage = Usage.total([exc.usage or Usage(), *done])
+        raise
     finally:
         for task in tasks:  # one chunk failed: the others would be paid for and never used
             task.cancel()

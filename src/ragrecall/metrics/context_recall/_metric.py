@@ -23,11 +23,12 @@ from ...llm._protocol import LLM
 from ...results import MetricResult
 from ...schema import Sample
 from ..base import Metric
-from ._decompose import Claim, decompose
+from ._claims import Claim, Outcome
+from ._decompose import decompose
 from ._evidence import ClaimRecallEvidence, ClaimVerdict, Mode, UnverifiedPolicy
 from ._judge import Judged, Judging, judge_claims
 from ._prompting import LANGUAGES, Prompts, language_of
-from ._single import Outcome, single_call
+from ._single import single_call
 from ._verify import Contexts
 
 __all__ = ["ContextRecall", "LLMContextRecall"]

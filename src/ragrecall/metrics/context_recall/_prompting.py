@@ -117,4 +117,5 @@ def json_line(text: str) -> str:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split()) if "\n" in text or "\r" in text else text.strip()
+    # Every Unicode line break (\u2028, \x85, \v...) becomes a space: none can start a forged numbered item.
+    return " ".join(text.split())

@@ -13,28 +13,14 @@ from dataclasses import dataclass
 
 from ...llm._ask import ask, ask_again, spent_before
 from ...llm._protocol import LLMReply, LLMRequest
-from ...usage import Usage
+from ._claims import Claim, Outcome
 from ._coverage import CoverageReport, analyse
-from ._decompose import Claim
-from ._evidence import DroppedClaim
 from ._judge import Judged, Judging, judge_claims
 from ._prompting import json_line, number_contexts
 from ._replies import SingleReply, check_single
 from ._verify import Contexts, check_support
 
-__all__ = ["Outcome", "single_call"]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What scoring a sample produced, in either mode: the claims, their checked verdicts (aligned), what was
-    dropped, and what it cost."""
-
-    claims: list[Claim]
-    judged: list[Judged]
-    dropped: list[DroppedClaim]
-    usage: Usage
-    reasks: int
+__all__ = ["single_call"]
 
 
 @dataclass(frozen=True)

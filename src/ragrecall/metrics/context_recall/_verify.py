@@ -1,9 +1,9 @@
-"""Check a "supported" verdict against the contexts: every quote must be in a context, every number of the claim
-in a quote. Deterministic, no LLM call.
+"""Check a "supported" verdict against the contexts: every quote must be in a context, the quotes must share a
+content word with the claim, and every number of the claim must be in a quote. Deterministic, no LLM call.
 
 A quote is looked for in the context it cites, then in every other context (exact matches first, then the best
-fuzzy one); found elsewhere, its citation is corrected. The number check reads the located passages as the
-contexts write them, never the judge's copy, so a quote that misstates a number cannot pass.
+fuzzy one); found elsewhere, its citation is corrected. The word and number checks read the located passages
+as the contexts write them, never the judge's copy, so a quote that misstates a number cannot pass.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from ...text.locate import Folded, Located, locate
+from ...text.locate import Folded, Located, has_ellipsis, locate
 from ...text.numbers import numbers_in
+from ...text.terms import content_terms
 from ._evidence import QUOTE_WINDOW, Quote, Verification
 from ._replies import Support
 
@@ -60,12 +61,26 @@ def check_support(
     quotes = [_locate_quote(s.quote, s.context - 1, contexts, threshold) for s in support]
     lost = [q for q in quotes if not q.found]
     if lost:
+        elided = [q for q in lost if has_ellipsis(q.quote)]
         where = "; ".join(
-            f"the quote {json.dumps(q.quote, ensure_ascii=False)} is not in context {q.cited + 1} nor in any other"
+            f"the quote {json.dumps(q.quote, ensure_ascii=False)} for context {q.cited + 1} leaves text out with "
+            "an ellipsis: quote one continuous passage"
+            if q in elided
+            else f"the quote {json.dumps(q.quote, ensure_ascii=False)} is not in context {q.cited + 1} nor in any other"
             for q in lost
         )
-        return Checked(quotes, "unverified", "quote not found in any context", where)
-    missing = numbers_in(claim) - frozenset().union(*(numbers_in(q.passage or "") for q in quotes))
+        problem = "quote with an ellipsis" if len(elided) == len(lost) else "quote not found in any context"
+        return Checked(quotes, "unverified", problem, where)
+    passages = " ".join(q.passage or "" for q in quotes)
+    wanted = content_terms(claim, stem=True, cjk="chars")
+    if wanted and not wanted & content_terms(passages, stem=True, cjk="chars"):
+        return Checked(
+            quotes,
+            "unverified",
+            "quote shares no word with the claim",
+            "the quoted passages share no content word with the claim: quote the passage that states it",
+        )
+    missing = numbers_in(claim) - numbers_in(passages)
     if missing:
         numbers = ", ".join(sorted(missing))
         return Checked(
