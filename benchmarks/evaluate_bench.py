@@ -274,6 +274,7 @@ def prepared_fake(samples: list[Sample]) -> FakeLLM:
         contexts = list(s.retrieved_contexts or [])
         claims = judge.answer("context_recall.decompose", {"reference": reference})["claims"]
         replies[("decompose", reference)] = json.dumps({"claims": claims})
+        claims = list(dict.fromkeys(claims))  # a sentence the reference repeats is judged once
         verdicts = judge.answer("context_recall.judge", {"claims": claims, "contexts": contexts})
         replies[("judge", *claims, "\x00", *contexts)] = json.dumps(verdicts)
 

@@ -36,7 +36,7 @@ from rapidfuzz.distance import OSA, Indel
 from .numbers import numbers_in, opens_number
 from .segment import has_cjk
 
-__all__ = ["FUZZY_MIN_CHARS", "FUZZY_MIN_CJK_CHARS", "Folded", "Located", "has_ellipsis", "locate"]
+__all__ = ["FUZZY_MIN_CHARS", "FUZZY_MIN_CJK_CHARS", "Folded", "Located", "fold", "has_ellipsis", "locate"]
 
 FUZZY_MIN_CHARS = 12
 """Folded quotes shorter than this must match exactly: a fuzzy score on a few characters means nothing."""
@@ -56,6 +56,9 @@ _NEGATION = re.compile(
 _ASCII_DROP = np.zeros(128, dtype=bool)
 for _code in range(128):
     _ASCII_DROP[_code] = chr(_code).isspace() or unicodedata.category(chr(_code))[0] in "PC"
+_ASCII_DROPPED = frozenset(chr(code) for code in range(128) if _ASCII_DROP[code])
+_ASCII_DELETE = str.maketrans("", "", "".join(_ASCII_DROPPED))
+_NUMPY_MIN_CHARS = 256  # below this, numpy's call overhead costs more than a Python loop
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,6 +96,10 @@ class Folded:
 
     @classmethod
     def _of_ascii(cls, original: str) -> Folded:
+        if len(original) < _NUMPY_MIN_CHARS:
+            text = original.translate(_ASCII_DELETE).lower()
+            starts = np.array([i for i, ch in enumerate(original) if ch not in _ASCII_DROPPED], dtype=np.int64)
+            return cls(original, text, starts, starts + 1)
         codes = np.frombuffer(original.encode("ascii"), dtype=np.uint8)
         kept = np.flatnonzero(~_ASCII_DROP[codes])
         text = codes[kept].tobytes().decode("ascii").lower()
@@ -101,6 +108,13 @@ class Folded:
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original span of folded characters ``[start, end)`` (``end > start``)."""
         return int(self.starts[start]), int(self.ends[end - 1])
+
+
+def fold(text: str) -> str:
+    """``text`` folded (as :class:`Folded` does), without the offsets: for comparing texts, not locating them."""
+    if text.isascii():
+        return text.translate(_ASCII_DELETE).lower()
+    return Folded.of(text).text
 
 
 @dataclass(frozen=True)
@@ -116,18 +130,18 @@ class Located:
     match: Literal["exact", "fuzzy"]
 
 
-def locate(quote: str | Folded, text: Folded, *, threshold: float) -> Located | None:
+def locate(quote: str, text: Folded, *, threshold: float) -> Located | None:
     """Where ``quote`` sits in ``text``, or None when it is not there (see the module docstring).
 
     ``threshold`` is the least fuzzy similarity accepted, in [0, 1]; 1.0 accepts exact matches only.
     """
-    folded = quote if isinstance(quote, Folded) else Folded.of(quote)
-    if not folded.text or has_ellipsis(folded.original):
+    needle = fold(quote)
+    if not needle or has_ellipsis(quote):
         return None
-    found = _exact(folded, text)
+    found = _exact(needle, text)
     if found is None and threshold < 1.0:
-        found = _fuzzy(folded, text, threshold)
-    if found is None or not _ends_with_punctuation(folded.original):
+        found = _fuzzy(quote, needle, text, threshold)
+    if found is None or not _ends_with_punctuation(quote):
         return found
     # A quote that ends a sentence keeps the context's closing punctuation: "France." rather than "France".
     end = found.end
@@ -141,9 +155,9 @@ def has_ellipsis(quote: str) -> bool:
     return _ELLIPSIS.search(quote) is not None
 
 
-def _exact(quote: Folded, text: Folded) -> Located | None:
+def _exact(needle: str, text: Folded) -> Located | None:
     """The first occurrence of the folded quote that starts and ends on word boundaries ("is" is not in "Paris")."""
-    needle, hay = quote.text, text.text
+    hay = text.text
     at = hay.find(needle)
     while at != -1:
         begin, stop = text.span(at, at + len(needle))
@@ -153,9 +167,9 @@ def _exact(quote: Folded, text: Folded) -> Located | None:
     return None
 
 
-def _fuzzy(quote: Folded, text: Folded, threshold: float) -> Located | None:
+def _fuzzy(quote: str, needle: str, text: Folded, threshold: float) -> Located | None:
     """The best fuzzy alignment at or above ``threshold``, when it survives the guards of the module docstring."""
-    needle, hay = quote.text, text.text
+    hay = text.text
     if len(needle) < (FUZZY_MIN_CJK_CHARS if has_cjk(needle) else FUZZY_MIN_CHARS):
         return None
     if len(needle) > len(hay):
@@ -175,7 +189,7 @@ def _fuzzy(quote: Folded, text: Folded, threshold: float) -> Located | None:
     while stop < len(original) and _inside_word(original, stop):
         stop += 1
     begin = _with_sign(original, begin)
-    if not _same_meaning(quote.original, original[begin:stop]):
+    if not _same_meaning(quote, original[begin:stop]):
         return None
     return Located(begin, stop, similarity, "fuzzy")
 

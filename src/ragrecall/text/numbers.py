@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 __all__ = ["canonical_number", "numbers_in", "opens_number"]
 
+_ANY_DIGIT = re.compile(r"\d")
 _GROUP_SPACE = re.compile(r"(?<=\d)[\u00a0\u202f\u2009](?=\d{3}(?!\d))")
 _NUMBER = re.compile(r"\d{1,3}(?:'\d{3})+(?:[.,]\d+)?(?!\d)|\d+(?:[.,']\d+)*")
 _LETTER = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]")
@@ -37,9 +39,12 @@ _MINUS = "-\u2212"
 _OPENERS = "([{<=:~≈"
 
 
+@lru_cache(maxsize=4096)  # a claim is read by the coverage check and again by the quote check
 def numbers_in(text: str) -> frozenset[str]:
     """The canonical forms of the numbers written with digits in ``text``."""
-    norm = unicodedata.normalize("NFKC", _GROUP_SPACE.sub("'", text))
+    if not _ANY_DIGIT.search(text):
+        return frozenset()
+    norm = text if text.isascii() else unicodedata.normalize("NFKC", _GROUP_SPACE.sub("'", text))
     found: set[str] = set()
     for m in _NUMBER.finditer(norm):
         start = m.start()

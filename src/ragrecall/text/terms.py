@@ -22,6 +22,7 @@ from .normalize import normalize_text
 __all__ = ["STOPWORDS", "content_terms"]
 
 _WORD = re.compile(r"[^\W\d_]{2,}|\d+(?:[.,]\d+)*", re.UNICODE)
+_ASCII_WORD = re.compile(r"[a-z]{2,}|\d+(?:[.,]\d+)*")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 _SUFFIXES = (("ing", ""), ("ies", "y"), ("ed", ""), ("es", "e"), ("ly", ""), ("s", ""))
 _STEM_LENGTH = 6
@@ -41,8 +42,12 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 _CJK_FUNCTION = frozenset("的了是在和与及也还就而或被把将于其这那之个他她它们我你着过吗呢吧啊又并且")
 
 
+@lru_cache(maxsize=4096)  # a claim is read by the coverage check and again by the quote check
 def content_terms(text: str, *, stem: bool = False, cjk: Literal["bigrams", "chars"] = "bigrams") -> frozenset[str]:
     """The content terms of ``text`` (see the module docstring), after NFKC normalisation and case folding."""
+    if text.isascii():  # NFKC changes no ASCII text and there is no CJK run: one regex does it
+        words = _ASCII_WORD.findall(text.lower())
+        return frozenset(_stem(w) if stem else w for w in words if w not in STOPWORDS)
     norm = normalize_text(text)
     out: set[str] = set()
     for run in _CJK_RUN.findall(norm):

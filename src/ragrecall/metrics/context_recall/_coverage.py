@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...text import split_sentences
-from ...text.locate import Folded
+from ...text.locate import fold
 from ...text.numbers import numbers_in
 from ...text.terms import content_terms
 from ._evidence import DroppedClaim
@@ -92,7 +92,7 @@ def analyse(reference: str, claims: Sequence[str]) -> CoverageReport:
         if reason is not None:
             ungrounded.append(Flagged(claim, reason, i))
             continue
-        key = Folded.of(claim).text
+        key = fold(claim)
         if key in seen:
             duplicates.append(Flagged(claim, f"duplicate of claim {seen[key] + 1}", i))
             continue

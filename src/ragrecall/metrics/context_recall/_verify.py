@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from ...text.locate import Folded, Located, has_ellipsis, locate
+from ...text.locate import Folded, Located, fold, has_ellipsis, locate
 from ...text.numbers import numbers_in
 from ...text.terms import content_terms
 from ._evidence import QUOTE_WINDOW, Quote, Verification
@@ -94,13 +94,13 @@ def check_support(
 
 
 def _locate_quote(quote: str, cited: int, contexts: Contexts, threshold: float) -> Quote:
-    needle = Folded.of(quote)
-    found = locate(needle, contexts.folded(cited), threshold=threshold)
+    found = locate(quote, contexts.folded(cited), threshold=threshold)
     where = cited
     if found is None:
-        where, found = _elsewhere(needle, cited, contexts, threshold)
+        where, found = _elsewhere(quote, cited, contexts, threshold)
     if found is None:
-        similarity = fuzz.partial_ratio(needle.text, contexts.folded(cited).text) / 100.0 if needle.text else 0.0
+        needle = fold(quote)
+        similarity = fuzz.partial_ratio(needle, contexts.folded(cited).text) / 100.0 if needle else 0.0
         return Quote(context=cited, cited=cited, quote=quote, similarity=similarity)
     text = contexts.texts[where]
     return Quote(
@@ -117,7 +117,7 @@ def _locate_quote(quote: str, cited: int, contexts: Contexts, threshold: float) 
     )
 
 
-def _elsewhere(needle: Folded, cited: int, contexts: Contexts, threshold: float) -> tuple[int, Located | None]:
+def _elsewhere(needle: str, cited: int, contexts: Contexts, threshold: float) -> tuple[int, Located | None]:
     """The other context holding the quote: an exact match first, else the best fuzzy one."""
     others = [i for i in range(len(contexts)) if i != cited]
     for i in others:
