@@ -74,9 +74,14 @@ def test_a_quote_longer_than_the_text_is_compared_whole() -> None:
     assert passage("It was approved in 1,900 cases and then some more.", text="It was approved in 1,900 cases.") is None
 
 
-@pytest.mark.parametrize("quote", ["the drug … in 1,900 cases", "the drug is now safe... for children"])
-def test_a_quote_with_an_ellipsis_is_no_verbatim_passage(quote: str) -> None:
-    assert has_ellipsis(quote) and passage(quote) is None
+@pytest.mark.parametrize("quote", ["the drug … in 1,900 cases", "the drug is nw safe... for children"])
+def test_a_quote_that_leaves_text_out_with_an_ellipsis_is_no_verbatim_passage(quote: str) -> None:
+    assert has_ellipsis(quote) and passage(quote, threshold=0.5) is None
+
+
+def test_an_ellipsis_the_text_writes_too_is_verbatim() -> None:
+    assert passage("He waited… then left", "At dawn he waited… then left.") == "he waited… then left"
+    assert passage("the drug is now safe... for children") == "the drug is now safe for children"
 
 
 def test_a_sign_or_point_opening_a_number_belongs_to_the_passage() -> None:
@@ -97,3 +102,57 @@ def test_a_quote_ending_a_sentence_keeps_the_closing_punctuation() -> None:
     assert passage("It was approved in 1,900 cases.") == "It was approved in 1,900 cases."
     assert passage("It was approved in 1,900 cases") == "It was approved in 1,900 cases"
     assert passage("巴黎是法国的首都。", "巴黎是法国的首都。埃菲尔铁塔高330米。") == "巴黎是法国的首都。"
+
+
+@pytest.mark.parametrize(
+    ("quote", "text", "expected"),
+    [
+        ("is big", "Paris is big", "is big"),
+        ("Paris", "Paris is big", "Paris"),
+        ("Paris is big", "Paris is big", "Paris is big"),
+        ("330 metres", "It is 330 metres", "330 metres"),
+        ("big", "Paris is big", "big"),
+    ],
+)
+def test_a_quote_at_either_end_of_the_text(quote: str, text: str, expected: str) -> None:
+    assert passage(quote, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("quote", "text"),
+    [
+        ("The budget rose to 1.2 million dollars last year", "The budget rose to 1.2 billion dollars last year."),
+        ("The award went to Maria Lopez in the spring", "The award went to Mario Lopez in the spring."),
+        ("Noise levels affect sleeping patients badly", "Noise levels effect sleeping patients badly."),
+        ("The molecule is symmetric in both planes", "The molecule is asymmetric in both planes."),
+        ("The compound is toxic to fish in rivers", "The compound is non-toxic to fish in rivers."),
+        ("It is the tallest structure in the old city", "It is the second tallest structure in the old city."),
+        ("The Lumio AX3000 supports the new standard", "The Lumio AX5400 supports the new standard."),
+    ],
+    ids=["million-billion", "name", "affect-effect", "prefix", "non", "left-out-word", "model-name"],
+)
+def test_a_fuzzy_match_forgives_slips_not_other_words(quote: str, text: str) -> None:
+    assert passage(quote, text, threshold=0.8) is None
+
+
+def test_slips_of_the_pen_and_left_out_function_words_are_forgiven() -> None:
+    text = "The committee approved the proposal after a long debate."
+    assert passage("The comittee approved proposal after a long debaet", text) == text.rstrip(".")
+
+
+def test_a_number_keeps_its_scale_word() -> None:
+    assert passage("The budget was $1.2", "The budget was $1.2 billion in 2020.") == "The budget was $1.2 billion"
+
+
+@pytest.mark.parametrize(
+    ("quote", "text"),
+    [
+        ("データ", "ﾃﾞｰﾀの保存"),  # half-width katakana with its voicing mark
+        ("한국어", "\u1112\u1161\u11ab\u1100\u116e\u11a8\u110b\u1165 교육"),  # decomposed Hangul
+        ("istanbul is large", "İstanbul is large."),
+        ("built in 1889", "It was built in 1889¹ for the fair."),  # a footnote mark
+        ("café au lait", "Un cafe\u0301 au lait."),
+    ],
+)
+def test_honest_copies_in_other_unicode_forms_are_found(quote: str, text: str) -> None:
+    assert passage(quote, text) is not None

@@ -1,8 +1,10 @@
 """Find a quoted passage in a text, forgiving what copying changes and nothing else, and say where it is.
 
-Both texts are *folded*: Unicode NFKC (full-width forms, ligatures, compatibility characters), case folding,
-and every whitespace and punctuation character removed (Unicode categories ``Z*``, ``Cc`` and ``P*``), so
-``"U.S. capital"`` matches ``"US Capital"`` and ``巴黎，法国`` matches ``巴黎,法国``. Each folded character
+Both texts are *folded*: Unicode NFKC (full-width and half-width forms, ligatures, compatibility
+characters, decomposed accents and Hangul), case folding, and every whitespace, punctuation and leftover
+combining mark removed (Unicode categories ``Z*``, ``C*``, ``P*`` and ``Mn``), superscript and subscript
+digits too (footnote marks), so ``"U.S. capital"`` matches ``"US Capital"``, ``巴黎，法国`` matches
+``巴黎,法国`` and ``İstanbul`` matches ``istanbul``. Each folded character
 remembers the span of the original text it came from, so a match is reported as a span of the original.
 
 :func:`locate` tries, in order:
@@ -16,15 +18,16 @@ remembers the span of the original text it came from, so a match is reported as 
    pen (one edit or swap: "captial" for "capital"). A fuzzy match forgives typos and left-out words, never a
    changed word: "Smith" for "Jones", "not" for "now", "west" for "east", 1867 for 1861.
 
-A quote with an ellipsis (``...``, ``…``) is not a verbatim passage and is not located. A minus sign or
-decimal point opening a number at the start of a passage belongs to it (``-5``, ``.5``).
+A quote with an ellipsis (``...``, ``…``) is located only exactly: folding drops the ellipsis, so the text
+must hold everything around it, contiguous, and nothing was left out; a fuzzy match could bridge what it
+left out. A minus sign or decimal point opening a number at the start of a passage belongs to it (``-5``,
+``.5``), and so does the scale word after a number at its end (``1.2 billion``).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -33,8 +36,10 @@ import numpy as np
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA, Indel
 
-from .numbers import numbers_in, opens_number
+from .negation import negations
+from .numbers import names_in, numbers_in, opens_number, scale_end
 from .segment import has_cjk
+from .terms import is_function_word
 
 __all__ = ["FUZZY_MIN_CHARS", "FUZZY_MIN_CJK_CHARS", "Folded", "Located", "fold", "has_ellipsis", "locate"]
 
@@ -48,10 +53,8 @@ _WORD = re.compile(
     r"|[^\W_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+"
 )
 
+_SCRIPT_DIGIT = re.compile(r"[\u00b2\u00b3\u00b9\u2070-\u209f]")
 _ELLIPSIS = re.compile(r"\s*(?:\.\s*\.\s*\.|…|⋯)+\s*")
-_NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nor|neither|cannot|without|nothing|nobody)\b|n't\b|[不没沒无無非未别莫勿]"
-)
 # ASCII bytes dropped by folding: whitespace, control characters and the punctuation of category P.
 _ASCII_DROP = np.zeros(128, dtype=bool)
 for _code in range(128):
@@ -84,7 +87,7 @@ class Folded:
         i, n = 0, len(original)
         while i < n:
             j = i + 1
-            while j < n and unicodedata.combining(original[j]):  # keep a letter with its accents
+            while j < n and _joins(original[j]):  # keep a letter with its accents, a syllable with its jamo
                 j += 1
             folded = _fold(original[i]) if j == i + 1 else _fold_cluster(original[i:j])
             for ch in folded:
@@ -136,18 +139,23 @@ def locate(quote: str, text: Folded, *, threshold: float) -> Located | None:
     ``threshold`` is the least fuzzy similarity accepted, in [0, 1]; 1.0 accepts exact matches only.
     """
     needle = fold(quote)
-    if not needle or has_ellipsis(quote):
+    if not needle:
         return None
     found = _exact(needle, text)
-    if found is None and threshold < 1.0:
+    # Folded, an exact match skips nothing; a fuzzy one could bridge whatever an ellipsis left out.
+    if found is None and threshold < 1.0 and not has_ellipsis(quote):
         found = _fuzzy(quote, needle, text, threshold)
-    if found is None or not _ends_with_punctuation(quote):
-        return found
+    if found is None:
+        return None
+    # A number's scale word is part of it: a quote must not stop at "$1.2" when the context says "$1.2 billion".
+    end = scale_end(text.original, found.end)
+    if not _ends_with_punctuation(quote):
+        return Located(found.start, end, found.similarity, found.match)
     # A quote that ends a sentence keeps the context's closing punctuation: "France." rather than "France".
-    end = found.end
-    while end < len(text.original) and end - found.end < 3 and _is_punctuation(text.original[end]):
-        end += 1
-    return Located(found.start, end, found.similarity, found.match)
+    stop = end
+    while stop < len(text.original) and stop - end < 3 and _is_punctuation(text.original[stop]):
+        stop += 1
+    return Located(found.start, stop, found.similarity, found.match)
 
 
 def has_ellipsis(quote: str) -> bool:
@@ -207,19 +215,35 @@ def _tightened(needle: str, hay: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _same_meaning(quote: str, passage: str) -> bool:
-    """The guards on a fuzzy match: the passage writes the quote's numbers and negations, and every word of the
-    quote, up to one slip of the pen (one edit or swap) in words of five or more letters."""
-    if not numbers_in(quote) <= numbers_in(passage) or _negations(quote) != _negations(passage):
+    """The guards on a fuzzy match: the passage writes the quote's numbers, names with digits and negations;
+    every word of the quote is in the passage, and every content word of the passage is in the quote, up to a
+    slip of the pen (:func:`_slip`). Only function words may be added or left out."""
+    if not numbers_in(quote) <= numbers_in(passage) or not names_in(quote) <= names_in(passage):
         return False
-    have = set(_words(passage))
-    for word in _words(quote):
-        if word in have:
+    if negations(quote) != negations(passage):
+        return False
+    quoted, written = _words(quote), _words(passage)
+    have, said = set(written), set(quoted)
+    if any(w not in have and not _slip(w, have) for w in quoted):
+        return False
+    return all(w in said or is_function_word(w) or _slip(w, said) for w in written)
+
+
+def _slip(word: str, others: set[str]) -> bool:
+    """True when ``word`` is one of ``others`` but for a slip of the pen: in a word of five or more letters, one
+    letter left out or added, or two neighbours swapped, never the first letter. A changed letter is no slip:
+    it makes another word ("million" and "billion", "Maria" and "Mario", "affect" and "effect")."""
+    if len(word) < _TYPO_MIN_LETTERS or has_cjk(word):
+        return False
+    for other in others:
+        if other[:1] != word[:1] or abs(len(other) - len(word)) > 1 or len(other) < _TYPO_MIN_LETTERS - 1:
             continue
-        if len(word) < _TYPO_MIN_LETTERS or has_cjk(word):
-            return False
-        if not any(abs(len(w) - len(word)) <= 1 and OSA.distance(word, w, score_cutoff=1) <= 1 for w in have):
-            return False
-    return True
+        if len(other) != len(word):
+            if Indel.distance(word, other, score_cutoff=1) == 1:
+                return True
+        elif sorted(other) == sorted(word) and OSA.distance(word, other, score_cutoff=1) == 1:
+            return True
+    return False
 
 
 def _words(text: str) -> list[str]:
@@ -238,7 +262,10 @@ def _with_sign(text: str, begin: int) -> int:
 
 
 def _inside_word(text: str, cut: int) -> bool:
-    """True when a cut before ``text[cut]`` splits a word or a number (never between CJK characters)."""
+    """True when a cut before ``text[cut]`` splits a word or a number (never between CJK characters, never at
+    either end of the text)."""
+    if cut <= 0 or cut >= len(text):
+        return False
     left, right = text[cut - 1], text[cut]
     if _word_char(left) and _word_char(right):
         return True
@@ -249,7 +276,7 @@ def _inside_word(text: str, cut: int) -> bool:
 
 
 def _word_char(ch: str) -> bool:
-    return ch.isalnum() and not has_cjk(ch)
+    return ch.isalnum() and not has_cjk(ch) and not _SCRIPT_DIGIT.match(ch)
 
 
 def _ends_with_punctuation(text: str) -> bool:
@@ -268,12 +295,17 @@ def _fold(ch: str) -> str:
 
 
 def _fold_cluster(text: str) -> str:
+    if _SCRIPT_DIGIT.match(text):
+        return ""  # a footnote mark or a power: "1889¹" is 1889
     return "".join(c for c in unicodedata.normalize("NFKC", text).casefold() if not _dropped(c))
 
 
 def _dropped(ch: str) -> bool:
-    return ch.isspace() or unicodedata.category(ch)[0] in "PCZ"
+    # Marks left alone after NFKC and case folding (the dot of "İ") are dropped: "İstanbul" is "istanbul".
+    return ch.isspace() or unicodedata.category(ch)[0] in "PCZ" or unicodedata.category(ch) == "Mn"
 
 
-def _negations(text: str) -> Counter[str]:
-    return Counter(_NEGATION.findall(unicodedata.normalize("NFKC", text).casefold()))
+def _joins(ch: str) -> bool:
+    """True for a character that belongs with the one before it when normalising: a combining mark, a
+    half-width voicing mark (ﾃﾞ is デ), a Hangul vowel or final consonant jamo (decomposed Hangul)."""
+    return bool(unicodedata.combining(ch)) or ch in "\uff9e\uff9f" or "\u1160" <= ch <= "\u11ff"

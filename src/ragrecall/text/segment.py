@@ -2,9 +2,9 @@
 
 Rules, in order:
 
-1. A blank line ends a paragraph; a line that starts with a list marker (``-``, ``*``, ``•``, ``1.``, ``1)``,
-   ``(a)``) starts a new segment and the marker is dropped; any other line break is a space (hard-wrapped
-   text stays whole).
+1. A blank line ends a paragraph; a line that starts with a list marker (``-``, ``*``, ``•``, ``+``, ``–``,
+   ``▪``, ``→``, ``1.``, ``1)``, ``(a)``, ``a.``, ``iv.``) starts a new segment and the marker is dropped; any
+   other line break is a space (hard-wrapped text stays whole).
 2. CJK full stops ``。！？`` (and ``！？`` in half width after CJK text) end a sentence wherever they stand,
    together with any closing quotes or brackets that follow them; no space is needed after them.
 3. ``.``, ``!``, ``?``, ``…`` end a sentence only when followed by whitespace and then something that can
@@ -30,7 +30,9 @@ _CJK_CHAR = re.compile(f"[{_CJK_RANGES}]")
 _CLOSERS = "\"'”’」』）》】〉)]}"
 _CJK_END = re.compile(f"[。！？｡]+[{re.escape(_CLOSERS)}]*|(?<=[{_CJK_RANGES}])[!?]+[{re.escape(_CLOSERS)}]*")
 _LATIN_END = re.compile(f"(?:\\.{{3}}|[.!?…])+[{re.escape(_CLOSERS)}]*(?=\\s+)")
-_LIST_MARKER = re.compile(r"^\s*(?:[-*•·]|\d{1,3}[.)、]|\(?[a-zA-Z]\))\s+")
+_LIST_MARKER = re.compile(
+    r"^\s*(?:[-*•·+–—▪▫■□►▸‣◦→⁃]|\d{1,3}[.)、]|\(?[a-zA-Z]\)|[a-z][.]|(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)[.)])\s+"
+)
 _ABBREVIATIONS = frozenset(
     [
         "mr",

@@ -19,7 +19,7 @@ from typing import Literal
 
 from .normalize import normalize_text
 
-__all__ = ["STOPWORDS", "content_terms"]
+__all__ = ["STOPWORDS", "content_terms", "is_function_word"]
 
 _WORD = re.compile(r"[^\W\d_]{2,}|\d+(?:[.,]\d+)*", re.UNICODE)
 _ASCII_WORD = re.compile(r"[a-z]{2,}|\d+(?:[.,]\d+)*")
@@ -62,6 +62,11 @@ def content_terms(text: str, *, stem: bool = False, cjk: Literal["bigrams", "cha
 
 
 @lru_cache(maxsize=1 << 16)
+def is_function_word(word: str) -> bool:
+    """True for an English function word or a common Chinese function character (lower-cased input)."""
+    return word in STOPWORDS or word in _CJK_FUNCTION
+
+
 def _stem(word: str) -> str:
     if word[0].isdigit():
         return word

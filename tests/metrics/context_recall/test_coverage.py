@@ -227,3 +227,65 @@ def test_a_claim_in_other_words_is_kept_though_its_sentence_is_asked_about() -> 
     report = analyse("The company was founded in 1998.", ["The firm was established in 1998."])
     assert report.ungrounded == [] and report.kept == ["The firm was established in 1998."]
     assert [f.reason for f in report.uncovered] == ["1 of 3 terms occur in the claims"]
+
+
+@pytest.mark.parametrize(
+    ("reference", "claims", "flagged"),
+    [
+        (
+            "Tokyo Tower is in Tokyo, Japan. Tokyo Tower is the second tallest tower in Japan.",
+            ["Tokyo Tower is in Tokyo, Japan."],
+            "none of its own terms (second, tallest) occur in the claims",
+        ),
+        (
+            "The drug did not reduce hospital stays.",
+            ["The drug reduced hospital stays."],
+            "its negation is in no claim",
+        ),
+        (
+            "In 2020 the company employed 5,000 people in three countries:",
+            ["The company employed people in three countries."],
+            "number in no claim: 2020, 5000",
+        ),
+    ],
+    ids=["repeated-subject", "lost-negation", "lead-in-with-numbers"],
+)
+def test_a_sentence_covered_only_in_appearance_is_a_gap(reference: str, claims: list[str], flagged: str) -> None:
+    assert [f.reason for f in analyse(reference, claims).uncovered] == [flagged]
+
+
+def test_a_claim_that_negates_what_the_reference_affirms_is_not_grounded() -> None:
+    report = analyse("The drug reduced hospital stays.", ["The drug did not reduce hospital stays."])
+    assert [f.reason for f in report.ungrounded] == ["a negation the reference does not write"]
+
+
+@pytest.mark.parametrize(
+    ("reference", "claims"),
+    [
+        ("## Results\n\nThe model scored 90% on the test.", ["The model scored 90% on the test."]),
+        ("Step 1: mix the flour with water.", ["Mix the flour with water."]),
+        (
+            "See https://example.org/fruits-2024 for the apple harvest figures.",
+            ["The page gives apple harvest figures."],
+        ),
+        (
+            "Benefits:\n+ cheap\n+ fast\n+ safe\n+ reliable",
+            ["It is cheap.", "It is fast.", "It is safe.", "It is reliable."],
+        ),
+    ],
+    ids=["markdown-heading", "step-label", "link", "plus-list"],
+)
+def test_more_layout_needs_no_claim(reference: str, claims: list[str]) -> None:
+    report = analyse(reference, claims)
+    assert report.uncovered == [] and report.ungrounded == []
+
+
+def test_a_list_item_left_out_is_a_gap() -> None:
+    report = analyse("Benefits:\n+ cheap\n+ fast\n+ safe\n+ reliable", ["It is cheap.", "It is fast.", "It is safe."])
+    assert [f.text for f in report.uncovered] == ["reliable"]
+
+
+def test_the_cover_message_says_none_in_the_prompt_language() -> None:
+    llm = FakeLLM([{"claims": CLAIMS[:2]}, {"claims": CLAIMS}, JUDGED])
+    ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert "Claims that the reference does not state:\n(none)" in llm.requests[1].messages[-1]["content"]

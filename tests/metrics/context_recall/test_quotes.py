@@ -9,7 +9,7 @@ import pytest
 
 from helpers.claims import CLAIMS, CONTEXTS, JUDGED, REFERENCE, single_claim, verdict
 from ragrecall.errors import UnverifiedVerdictError
-from ragrecall.llm import FakeLLM, LLMRequest
+from ragrecall.llm import FakeLLM, LLMRequest, OfflineJudge
 from ragrecall.metrics.context_recall import ClaimRecallEvidence, ContextRecall, JudgedClaims
 from ragrecall.usage import Usage
 
@@ -277,24 +277,73 @@ def test_single_mode_asks_once_for_a_corrected_reply() -> None:
 
 
 @pytest.mark.parametrize(
-    ("claim", "context", "quote"),
+    ("claim", "context", "quote", "problem"),
     [
         (
             "The estate went to John Smith.",
             "After his death the estate went to John Jones.",
             "the estate went to John Smith",
+            "quote not found in any context",
         ),
         (
             "Temperatures fell to -5 degrees.",
             "Overnight, temperatures fell to 5 degrees.",
             "temperatures fell to 5 degrees",
+            "number not in quote: -5",
         ),
-        ("Rates rose 5 percent.", "In March, rates rose .5 percent.", "rates rose .5 percent"),
-        ("Paris is the capital of France.", "Paris is a big city.", "is"),
+        (
+            "Rates rose 5 percent.",
+            "In March, rates rose .5 percent.",
+            "rates rose .5 percent",
+            "number not in quote: 5",
+        ),
+        ("Paris is the capital of France.", "Paris is a big city.", "is", "quote states nothing"),
+        (
+            "The budget was $1.2 million.",
+            "The budget was $1.2 billion in 2020.",
+            "The budget was $1.2",
+            "number not in quote: 1200000",
+        ),
+        (
+            "The Lumio AX3000 restarts after an update.",
+            "The Lumio AX5400 restarts after an update.",
+            "The Lumio AX5400 restarts after an update",
+            "number not in quote: ax3000",
+        ),
+        (
+            "Paris is the capital of France.",
+            "Paris is lovely in spring. Berlin is in Germany.",
+            "Berlin is in Germany",
+            "quote is about something else",
+        ),
     ],
-    ids=["changed-name", "lost-minus", "leading-point", "word-inside-a-word"],
+    ids=["changed-name", "lost-minus", "leading-point", "word-inside-a-word", "scale", "model-name", "other-topic"],
 )
-def test_quotes_that_do_not_state_the_claim_are_unverified(claim: str, context: str, quote: str) -> None:
+def test_quotes_that_do_not_state_the_claim_are_unverified(claim: str, context: str, quote: str, problem: str) -> None:
     llm = FakeLLM([{"claims": [claim]}, {"verdicts": [verdict(1, True, [(1, quote)])]}])
     result = ContextRecall(llm, max_repairs=0).score(reference=claim, retrieved_contexts=[context])
-    assert evidence_of(result).claims[0].verification == "unverified" and result.value == 0.0
+    verdict_ = evidence_of(result).claims[0]
+    assert (verdict_.verification, verdict_.problem, result.value) == ("unverified", problem, 0.0)
+
+
+def test_a_bare_number_from_a_list_of_other_things_is_no_evidence() -> None:
+    claim = "The Eiffel Tower is 330 metres tall."
+    contexts = ["The Eiffel Tower is in Paris.", "Heights: Tokyo Tower 333, Chrysler Building 319, 330, 298."]
+    both = verdict(1, True, [(1, "The Eiffel Tower"), (2, "330")])
+    llm = FakeLLM([{"claims": [claim]}, {"verdicts": [both]}])
+    result = ContextRecall(llm, max_repairs=0).score(reference=claim, retrieved_contexts=contexts)
+    assert evidence_of(result).claims[0].problem == "quote states nothing"
+
+
+def test_a_quote_in_another_language_than_the_claim_is_not_held_against_it() -> None:
+    claim = "Water boils at 100 degrees."
+    llm = FakeLLM([{"claims": [claim]}, {"verdicts": [verdict(1, True, [(1, "水在100度沸腾")])]}])
+    result = ContextRecall(llm, max_repairs=0).score(reference=claim, retrieved_contexts=["在海平面，水在100度沸腾。"])
+    assert evidence_of(result).claims[0].verification == "verified" and result.value == 1.0
+
+
+def test_a_quote_ending_the_context_without_punctuation_verifies() -> None:
+    reference = "The Eiffel Tower is 330 metres tall."
+    contexts = ["Paris is in France. The Eiffel Tower is 330 metres tall"]
+    result = ContextRecall(OfflineJudge()).score(reference=reference, retrieved_contexts=contexts)
+    assert result.value == 1.0 and evidence_of(result).verified == 1

@@ -4,14 +4,17 @@
   :data:`COVERAGE_SHARE` of its content terms occur in the claims and every number it writes outside
   parentheses occurs in a claim. Terms are stemmed words and, for CJK text, single characters (a claim may
   say the same in other words). Citation marks (``[1]``, ``[2, 3]``, ``(Smith et al., 2019)``) are not part
-  of a sentence's facts; numbers in parentheses (``330 m (1,083 ft)``) are often conversions or references
-  and need no claim of their own. A sentence with no content term and no number (``"It is so."``), and a
-  lead-in that ends with a colon (``"Steps:"``), need no claim.
+  of a sentence's facts, nor are links, Markdown headings and step labels (``Step 1:``); numbers in
+  parentheses (``330 m (1,083 ft)``) are often conversions or references and need no claim of their own. At
+  least one of the sentence's *own* terms (those no other sentence has) must occur in the claims, so that a
+  sentence repeating another's subject is not covered by that other sentence's claim; and a sentence with a
+  negation needs a claim with one. A sentence with no content term and no number (``"It is so."``), and a
+  lead-in that ends with a colon and writes no number (``"Steps:"``), need no claim.
 - **Grounded**: a claim is grounded when at least :data:`GROUNDING_SHARE` of its content terms occur in the
-  reference and every number it writes occurs there (a third: a claim may use its own words, "the firm was
-  established" for "the company was founded", but not bring facts of its own). Terms are stemmed words and,
-  for CJK text, character bigrams (the stricter test: a claim must come from the reference, not merely share
-  its characters).
+  reference (a third: a claim may use its own words, "the firm was established" for "the company was
+  founded", but not bring facts of its own), every number it writes occurs there, and it writes no negation
+  unless the reference does. Terms are stemmed words and, for CJK text, character bigrams (the stricter
+  test: a claim must come from the reference, not merely share its characters).
 - **Duplicate**: a claim equal to an earlier one after normalisation (case, width, whitespace, punctuation).
 
 Only grounded, non-duplicate claims count towards coverage.
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 
 from ...text import split_sentences
 from ...text.locate import fold
+from ...text.negation import negations
 from ...text.numbers import numbers_in
 from ...text.terms import content_terms
 from ._evidence import DroppedClaim
@@ -40,6 +44,10 @@ _CITATION = re.compile(
     r"|\((?:[A-Z][\w'’-]+(?:\s+(?:et\s+al\.?|and|&)\s*(?:[A-Z][\w'’-]+)?)?,?\s+\d{4}[a-z]?(?:;\s*)?)+\)"
 )
 _PARENTHESES = re.compile(r"\([^()]*\)|（[^（）]*）")
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+[^\n]*$", re.MULTILINE)
+_SURFACE_WORD = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W\d_]+")
+_URL = re.compile(r"\b(?:https?://|www\.)\S+")
+_STEP_LABEL = re.compile(r"^\s*(?:step|item|part|no\.?)\s*\d+\s*[:.)]", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -80,15 +88,17 @@ class CoverageReport:
 
 def analyse(reference: str, claims: Sequence[str]) -> CoverageReport:
     """Check ``claims`` against ``reference`` (see the module docstring)."""
+    body = _HEADING.sub("\n", reference)
     ref_terms = content_terms(reference, stem=True)
     ref_numbers = numbers_in(reference)
+    ref_negated = bool(negations(reference))
     kept: list[str] = []
     kept_indices: list[int] = []
     seen: dict[str, int] = {}
     ungrounded: list[Flagged] = []
     duplicates: list[Flagged] = []
     for i, claim in enumerate(claims):
-        reason = _ungrounded_reason(claim, ref_terms, ref_numbers)
+        reason = _ungrounded_reason(claim, ref_terms, ref_numbers, ref_negated)
         if reason is not None:
             ungrounded.append(Flagged(claim, reason, i))
             continue
@@ -99,20 +109,40 @@ def analyse(reference: str, claims: Sequence[str]) -> CoverageReport:
         seen[key] = i
         kept.append(claim)
         kept_indices.append(i)
-    claim_terms = frozenset().union(*(content_terms(c, stem=True, cjk="chars") for c in kept))
-    claim_numbers = frozenset().union(*(numbers_in(c) for c in kept))
+    sentences = split_sentences(body)
+    facts = [_facts_of(s) for s in sentences]
+    terms = [content_terms(f, stem=True, cjk="chars") for f in facts]
+    claimed = _Claimed(
+        frozenset().union(*(content_terms(c, stem=True, cjk="chars") for c in kept)),
+        frozenset().union(*(numbers_in(c) for c in kept)),
+        any(negations(c) for c in kept),
+    )
     uncovered = []
-    for i, sentence in enumerate(split_sentences(reference)):
-        reason = _uncovered_reason(sentence, claim_terms, claim_numbers)
+    for i, (sentence, fact) in enumerate(zip(sentences, facts, strict=True)):
+        own = terms[i] - frozenset().union(*(t for j, t in enumerate(terms) if j != i))
+        reason = _uncovered_reason(fact, terms[i], own, claimed)
         if reason is not None:
             uncovered.append(Flagged(sentence, reason, i))
     return CoverageReport(kept, kept_indices, uncovered, ungrounded, duplicates)
 
 
-def _ungrounded_reason(claim: str, ref_terms: frozenset[str], ref_numbers: frozenset[str]) -> str | None:
+@dataclass(frozen=True)
+class _Claimed:
+    """What the kept claims say, together."""
+
+    terms: frozenset[str]
+    numbers: frozenset[str]
+    negated: bool
+
+
+def _ungrounded_reason(
+    claim: str, ref_terms: frozenset[str], ref_numbers: frozenset[str], ref_negated: bool
+) -> str | None:
     extra = numbers_in(claim) - ref_numbers
     if extra:
         return f"number not in the reference: {', '.join(sorted(extra))}"
+    if negations(claim) and not ref_negated:
+        return "a negation the reference does not write"
     terms = content_terms(claim, stem=True)
     if not terms:
         return None
@@ -122,17 +152,34 @@ def _ungrounded_reason(claim: str, ref_terms: frozenset[str], ref_numbers: froze
     return None
 
 
-def _uncovered_reason(sentence: str, claim_terms: frozenset[str], claim_numbers: frozenset[str]) -> str | None:
-    sentence = _CITATION.sub(" ", sentence)
-    if sentence.rstrip().endswith((":", "：")):
-        return None
-    missing = numbers_in(_PARENTHESES.sub(" ", sentence)) - claim_numbers
+def _surface(text: str, terms: frozenset[str]) -> list[str]:
+    """The words of ``text`` (at most five, in order) whose terms are ``terms``: "tallest", not its stem."""
+    out: list[str] = []
+    for word in _SURFACE_WORD.findall(text.casefold()):
+        if word not in out and content_terms(word, stem=True, cjk="chars") & terms:
+            out.append(word)
+    return out[:5]
+
+
+def _facts_of(sentence: str) -> str:
+    """The sentence without what states no fact: citation marks, links, a step label opening it."""
+    return _STEP_LABEL.sub(" ", _URL.sub(" ", _CITATION.sub(" ", sentence)))
+
+
+def _uncovered_reason(fact: str, terms: frozenset[str], own: frozenset[str], claimed: _Claimed) -> str | None:
+    missing = numbers_in(_PARENTHESES.sub(" ", fact)) - claimed.numbers
     if missing:
         return f"number in no claim: {', '.join(sorted(missing))}"
-    terms = content_terms(sentence, stem=True, cjk="chars")
+    if fact.rstrip().endswith((":", "：")):
+        return None  # a lead-in to what follows (its numbers, if any, were checked above)
+    if negations(fact) and not claimed.negated:
+        return "its negation is in no claim"
     if not terms:
         return None
-    shared = len(terms & claim_terms)
+    shared = len(terms & claimed.terms)
     if shared < COVERAGE_SHARE * len(terms):
         return f"{shared} of {len(terms)} terms occur in the claims"
+    if own and not own & claimed.terms:
+        # Terms this sentence shares with others can come from their claims; its own must appear somewhere.
+        return f"none of its own terms ({', '.join(_surface(fact, own))}) occur in the claims"
     return None

@@ -60,7 +60,7 @@ async def decompose(
             llm,
             request,
             reply,
-            prompts.message("cover", language, **_cover_message_values(report)),
+            prompts.message("cover", language, **_cover_message_values(report, language)),
             ClaimList,
             task="context_recall.cover",
             inputs={
@@ -84,10 +84,13 @@ def _final_claims(report: CoverageReport) -> list[Claim]:
     return [Claim(c, "decomposition") for c in report.kept] + [Claim(f.text, "coverage") for f in report.uncovered]
 
 
-def _cover_message_values(report: CoverageReport) -> dict[str, str]:
-    """The ``uncovered`` and ``invented`` lists of the cover prompt (``-`` when empty)."""
-    return {"uncovered": _lines(report.uncovered), "invented": _lines(report.ungrounded)}
+def _cover_message_values(report: CoverageReport, language: str) -> dict[str, str]:
+    """The ``uncovered`` and ``invented`` lists of the cover prompt."""
+    return {"uncovered": _lines(report.uncovered, language), "invented": _lines(report.ungrounded, language)}
 
 
-def _lines(flagged: list[Flagged]) -> str:
-    return "\n".join(f"- {json_line(f.text)} ({f.reason})" for f in flagged) or "-"
+_NONE = {"en": "(none)", "zh": "（无）"}
+
+
+def _lines(flagged: list[Flagged], language: str) -> str:
+    return "\n".join(f"- {json_line(f.text)} ({f.reason})" for f in flagged) or _NONE.get(language, "(none)")
