@@ -61,12 +61,12 @@ def content_terms(text: str, *, stem: bool = False, cjk: Literal["bigrams", "cha
     return frozenset(out)
 
 
-@lru_cache(maxsize=1 << 16)
 def is_function_word(word: str) -> bool:
     """True for an English function word or a common Chinese function character (lower-cased input)."""
     return word in STOPWORDS or word in _CJK_FUNCTION
 
 
+@lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
     if word[0].isdigit():
         return word
