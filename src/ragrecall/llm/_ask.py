@@ -11,7 +11,7 @@ from ..errors import LLMError, LLMOutputError
 from ..usage import Usage
 from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, Message, OutputT
 
-__all__ = ["FollowUp", "RepairsExhaustedError", "ask", "ask_again", "spent_before"]
+__all__ = ["FollowUp", "RepairsExhaustedError", "ask", "ask_again", "charge", "spent_before"]
 
 Check = Callable[[OutputT], None]
 """An invariant on a parsed reply: returns None when it holds, raises InvalidReplyError (or ValueError) if not."""
@@ -80,7 +80,7 @@ async def ask(
             )
             current = request.with_messages(current.messages + repair)
         except LLMError as exc:  # a request failure after paid attempts: those tokens stay counted
-            exc.usage = spent + exc.usage if exc.usage is not None else spent
+            charge(exc, spent)
             raise
     assert last is not None
     attempts = max_repairs + 1
@@ -149,5 +149,10 @@ def spent_before(usage: Usage) -> Iterator[None]:
     try:
         yield
     except LLMError as exc:
-        exc.usage = usage + exc.usage if exc.usage is not None else usage
+        charge(exc, usage)
         raise
+
+
+def charge(exc: LLMError, usage: Usage) -> None:
+    """Add ``usage`` (paid before or beside the failed work) to what ``exc`` says was spent."""
+    exc.usage = usage + exc.usage if exc.usage is not None else usage

@@ -37,8 +37,8 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA, Indel
 
 from .negation import negations
-from .numbers import names_in, numbers_in, opens_number, scale_end
-from .segment import has_cjk
+from .numbers import names_in, number_start, numbers_in, scale_end
+from .segment import CJK_RANGES, has_cjk
 from .terms import is_function_word
 
 __all__ = ["FUZZY_MIN_CHARS", "FUZZY_MIN_CJK_CHARS", "Folded", "Located", "fold", "has_ellipsis", "locate"]
@@ -48,10 +48,7 @@ FUZZY_MIN_CHARS = 12
 FUZZY_MIN_CJK_CHARS = 6
 """The same for quotes with CJK text, where one character carries what a short word does."""
 _TYPO_MIN_LETTERS = 5
-_WORD = re.compile(
-    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"
-    r"|[^\W_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+"
-)
+_WORD = re.compile(f"[{CJK_RANGES}]|[^\\W_{CJK_RANGES}]+")
 
 _SCRIPT_DIGIT = re.compile(r"[\u00b2\u00b3\u00b9\u2070-\u209f]")
 _ELLIPSIS = re.compile(r"\s*(?:\.\s*\.\s*\.|…|⋯)+\s*")
@@ -254,11 +251,7 @@ def _with_sign(text: str, begin: int) -> int:
     """``begin`` moved back over a decimal point or minus sign that opens the number starting there."""
     if begin >= len(text) or not text[begin].isdigit():
         return begin
-    if begin > 0 and text[begin - 1] == "." and opens_number(text, begin - 1):
-        begin -= 1
-    if begin > 0 and text[begin - 1] in "-\u2212" and opens_number(text, begin - 1):
-        begin -= 1
-    return begin
+    return number_start(text, begin)
 
 
 def _inside_word(text: str, cut: int) -> bool:
@@ -302,7 +295,8 @@ def _fold_cluster(text: str) -> str:
 
 def _dropped(ch: str) -> bool:
     # Marks left alone after NFKC and case folding (the dot of "İ") are dropped: "İstanbul" is "istanbul".
-    return ch.isspace() or unicodedata.category(ch)[0] in "PCZ" or unicodedata.category(ch) == "Mn"
+    category = unicodedata.category(ch)
+    return ch.isspace() or category[0] in "PCZ" or category == "Mn"
 
 
 def _joins(ch: str) -> bool:

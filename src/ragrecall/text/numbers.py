@@ -37,7 +37,9 @@ import unicodedata
 from decimal import Decimal
 from functools import lru_cache
 
-__all__ = ["canonical_number", "names_in", "numbers_in", "opens_number", "scale_end"]
+from .segment import has_cjk
+
+__all__ = ["canonical_number", "names_in", "number_start", "numbers_in", "opens_number", "scale_end"]
 
 _ANY_DIGIT = re.compile(r"\d")
 _SCRIPT_DIGITS = re.compile(r"[\u00b2\u00b3\u00b9\u2070-\u209f]")
@@ -63,12 +65,12 @@ def numbers_in(text: str) -> frozenset[str]:
         before = norm[start - 1] if start else ""
         if _is_letter(before) and not (before in _BETWEEN_DIGITS and start >= 2 and norm[start - 2].isdigit()):
             continue  # a name: AX3000
-        point = before == "." and opens_number(norm, start - 1)
+        opening = norm[number_start(norm, start) : start]  # "", ".", "-" or "-."
+        point = "." in opening
         tail = before in ".,'" and not point and start >= 2
         if tail and (norm[start - 2].isdigit() or _is_letter(norm[start - 2])):
             continue  # the tail of a name or of a number already read: v3.12
-        sign_at = start - 1 - point
-        negative = sign_at >= 0 and norm[sign_at] in _MINUS and opens_number(norm, sign_at)
+        negative = bool(opening) and opening[0] in _MINUS
         scale = _SCALE.match(norm, m.end())
         value = canonical_number(("0." if point else "") + m.group(), _SCALES[scale.group(1).lower()] if scale else 0)
         found.add(f"-{value}" if negative and value != "0" else value)
@@ -109,6 +111,16 @@ def canonical_number(token: str, power: int = 0) -> str:
     return f"{whole}.{fraction}" if fraction else whole
 
 
+def number_start(text: str, at: int) -> int:
+    """Where the number whose digits start at ``at`` starts: before the decimal point and the minus sign that
+    open it (``-.5``, ``.5``, ``-5``), when they open it rather than join it to what stands before."""
+    if at > 0 and text[at - 1] == "." and opens_number(text, at - 1):
+        at -= 1
+    if at > 0 and text[at - 1] in _MINUS and opens_number(text, at - 1):
+        at -= 1
+    return at
+
+
 def scale_end(text: str, end: int) -> int:
     """Where a passage ending at ``end`` with a digit ends once the scale word after it is taken in
     (``"$1.2"`` in ``"$1.2 billion"`` becomes ``"$1.2 billion"``); ``end`` when there is none."""
@@ -132,4 +144,4 @@ def _normalised(text: str) -> str:
 
 def _is_letter(ch: str) -> bool:
     """An alphabetic letter that can start a name (not a CJK character, which may stand before a number)."""
-    return ch.isalpha() and not ("\u2e80" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" or "\uf900" <= ch <= "\ufaff")
+    return ch.isalpha() and not has_cjk(ch)

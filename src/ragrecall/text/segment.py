@@ -17,18 +17,19 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["has_cjk", "split_sentences"]
+__all__ = ["CJK_RANGES", "has_cjk", "split_sentences"]
 
-_CJK_RANGES = (
+CJK_RANGES = (
     "\u3040-\u30ff"  # Hiragana, Katakana
     "\u3400-\u4dbf"  # CJK Extension A
     "\u4e00-\u9fff"  # CJK Unified Ideographs
     "\uac00-\ud7af"  # Hangul syllables
     "\uf900-\ufaff"  # CJK Compatibility Ideographs
 )
-_CJK_CHAR = re.compile(f"[{_CJK_RANGES}]")
+"""The Chinese, Japanese and Korean characters, as the body of a regular-expression character class."""
+_CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
 _CLOSERS = "\"'”’」』）》】〉)]}"
-_CJK_END = re.compile(f"[。！？｡]+[{re.escape(_CLOSERS)}]*|(?<=[{_CJK_RANGES}])[!?]+[{re.escape(_CLOSERS)}]*")
+_CJK_END = re.compile(f"[。！？｡]+[{re.escape(_CLOSERS)}]*|(?<=[{CJK_RANGES}])[!?]+[{re.escape(_CLOSERS)}]*")
 _LATIN_END = re.compile(f"(?:\\.{{3}}|[.!?…])+[{re.escape(_CLOSERS)}]*(?=\\s+)")
 _LIST_MARKER = re.compile(
     r"^\s*(?:[-*•·+–—▪▫■□►▸‣◦→⁃]|\d{1,3}[.)、]|\(?[a-zA-Z]\)|[a-z][.]|(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)[.)])\s+"

@@ -18,12 +18,13 @@ from functools import lru_cache
 from typing import Literal
 
 from .normalize import normalize_text
+from .segment import CJK_RANGES
 
 __all__ = ["STOPWORDS", "content_terms", "is_function_word"]
 
 _WORD = re.compile(r"[^\W\d_]{2,}|\d+(?:[.,]\d+)*", re.UNICODE)
 _ASCII_WORD = re.compile(r"[a-z]{2,}|\d+(?:[.,]\d+)*")
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+_CJK_RUN = re.compile(f"[{CJK_RANGES}]+")
 _SUFFIXES = (("ing", ""), ("ies", "y"), ("ed", ""), ("es", "e"), ("ly", ""), ("s", ""))
 _STEM_LENGTH = 6
 

@@ -23,6 +23,7 @@ Only grounded, non-duplicate claims count towards coverage.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,6 +31,7 @@ from ...text import split_sentences
 from ...text.locate import fold
 from ...text.negation import negations
 from ...text.numbers import numbers_in
+from ...text.segment import CJK_RANGES
 from ...text.terms import content_terms
 from ._evidence import DroppedClaim
 
@@ -45,7 +47,7 @@ _CITATION = re.compile(
 )
 _PARENTHESES = re.compile(r"\([^()]*\)|（[^（）]*）")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+[^\n]*$", re.MULTILINE)
-_SURFACE_WORD = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W\d_]+")
+_SURFACE_WORD = re.compile(f"[{CJK_RANGES}]|[^\\W\\d_{CJK_RANGES}]+")
 _URL = re.compile(r"\b(?:https?://|www\.)\S+")
 _STEP_LABEL = re.compile(r"^\s*(?:step|item|part|no\.?)\s*\d+\s*[:.)]", re.IGNORECASE)
 
@@ -64,16 +66,21 @@ class Flagged:
 class CoverageReport:
     """What :func:`analyse` found."""
 
-    kept: list[str]
-    """The grounded claims, without duplicates, in order."""
+    claims: list[str]
+    """The claim list given."""
     kept_indices: list[int]
-    """Their 0-based positions in the claim list given."""
+    """0-based positions in it of the grounded claims, without duplicates, in order."""
     uncovered: list[Flagged]
     """Sentences of the reference that the kept claims do not cover."""
     ungrounded: list[Flagged]
     """Claims the reference does not state."""
     duplicates: list[Flagged]
     """Claims repeating an earlier one."""
+
+    @property
+    def kept(self) -> list[str]:
+        """The grounded claims, without duplicates, in order."""
+        return [self.claims[i] for i in self.kept_indices]
 
     @property
     def needs_attention(self) -> bool:
@@ -92,7 +99,6 @@ def analyse(reference: str, claims: Sequence[str]) -> CoverageReport:
     ref_terms = content_terms(reference, stem=True)
     ref_numbers = numbers_in(reference)
     ref_negated = bool(negations(reference))
-    kept: list[str] = []
     kept_indices: list[int] = []
     seen: dict[str, int] = {}
     ungrounded: list[Flagged] = []
@@ -107,11 +113,12 @@ def analyse(reference: str, claims: Sequence[str]) -> CoverageReport:
             duplicates.append(Flagged(claim, f"duplicate of claim {seen[key] + 1}", i))
             continue
         seen[key] = i
-        kept.append(claim)
         kept_indices.append(i)
     sentences = split_sentences(body)
     facts = [_facts_of(s) for s in sentences]
     terms = [content_terms(f, stem=True, cjk="chars") for f in facts]
+    sentences_with = Counter(t for ts in terms for t in ts)  # how many sentences hold each term
+    kept = [claims[i] for i in kept_indices]
     claimed = _Claimed(
         frozenset().union(*(content_terms(c, stem=True, cjk="chars") for c in kept)),
         frozenset().union(*(numbers_in(c) for c in kept)),
@@ -119,11 +126,11 @@ def analyse(reference: str, claims: Sequence[str]) -> CoverageReport:
     )
     uncovered = []
     for i, (sentence, fact) in enumerate(zip(sentences, facts, strict=True)):
-        own = terms[i] - frozenset().union(*(t for j, t in enumerate(terms) if j != i))
+        own = frozenset(t for t in terms[i] if sentences_with[t] == 1)
         reason = _uncovered_reason(fact, terms[i], own, claimed)
         if reason is not None:
             uncovered.append(Flagged(sentence, reason, i))
-    return CoverageReport(kept, kept_indices, uncovered, ungrounded, duplicates)
+    return CoverageReport(list(claims), kept_indices, uncovered, ungrounded, duplicates)
 
 
 @dataclass(frozen=True)

@@ -55,12 +55,13 @@ async def decompose(
     report = analyse(reference, claims)
     if not report.needs_attention:
         return Decomposition(_final_claims(report), report.dropped(), reply.usage, 0)
+    message, version = prompts.follow_up("cover", language, template.version, **_cover_message_values(report, language))
     with spent_before(reply.usage):
         follow = await ask_again(
             llm,
             request,
             reply,
-            prompts.message("cover", language, **_cover_message_values(report, language)),
+            message,
             ClaimList,
             task="context_recall.cover",
             inputs={
@@ -70,7 +71,7 @@ async def decompose(
                 "invented": [f.text for f in report.ungrounded],
                 "language": language,
             },
-            prompt_version=f"{template.version}+{prompts.get('cover', language).version}",
+            prompt_version=version,
             check=check_claim_list,
             max_repairs=max_repairs,
         )

@@ -14,14 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...errors import LLMError
-from ...llm._ask import FollowUp, ask, ask_again, spent_before
+from ...llm._ask import FollowUp, ask, ask_again, charge, spent_before
 from ...llm._protocol import LLM, LLMReply, LLMRequest
 from ...usage import Usage
 from ._prompting import Prompts, json_line, number_claims, number_contexts
-from ._replies import JudgedClaims, Verdict, check_judged
+from ._replies import JudgedClaims, SingleClaim, Verdict, check_judged
 from ._verify import Checked, Contexts, check_support
 
-__all__ = ["Judged", "Judging", "judge_claims"]
+__all__ = ["Judged", "Judging", "judge_claims", "judged"]
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ async def judge_claims(setup: Judging, claims: Sequence[str], contexts: Contexts
     except LLMError as exc:
         # Chunks that finished before this one failed were paid for: their usage joins the failure's.
         done = [t.result()[1] for t in tasks if t.done() and not t.cancelled() and t.exception() is None]
-        exc.usage = Usage.total([exc.usage or Usage(), *done])
+        charge(exc, Usage.total(done))
         raise
     finally:
         for task in tasks:  # one chunk failed: the others would be paid for and never used
@@ -84,7 +84,7 @@ async def _judge_chunk(setup: Judging, claims: list[str], contexts: Contexts) ->
         check=lambda r: check_judged(r, everyone, len(contexts)),
         max_repairs=setup.max_repairs,
     )
-    verdicts = {v.claim: _check(setup, claims[v.claim - 1], v, contexts) for v in reply.parsed.verdicts}
+    verdicts = {v.claim: judged(setup, claims[v.claim - 1], v, contexts) for v in reply.parsed.verdicts}
     usage = reply.usage
     unverified = [n for n in everyone if verdicts[n].checked.verification == "unverified"]
     if not unverified:
@@ -93,7 +93,7 @@ async def _judge_chunk(setup: Judging, claims: list[str], contexts: Contexts) ->
         follow = await _recheck(setup, request, reply, claims, unverified, verdicts, contexts)
     if follow.reply is not None:
         for v in follow.reply.parsed.verdicts:
-            verdicts[v.claim] = _check(setup, claims[v.claim - 1], v, contexts)
+            verdicts[v.claim] = judged(setup, claims[v.claim - 1], v, contexts)
     return [verdicts[n] for n in everyone], usage + follow.usage, int(follow.asked)
 
 
@@ -110,12 +110,12 @@ async def _recheck(
     problems = "\n".join(
         f"- claim {n} ({json_line(claims[n - 1])}): {verdicts[n].checked.feedback}" for n in unverified
     )
-    template = setup.prompts.get("recheck", setup.language)
+    message, version = setup.prompts.follow_up("recheck", setup.language, request.prompt_version, problems=problems)
     return await ask_again(
         setup.llm,
         request,
         reply,
-        setup.prompts.message("recheck", setup.language, problems=problems),
+        message,
         JudgedClaims,
         task="context_recall.recheck",
         inputs={
@@ -124,12 +124,13 @@ async def _recheck(
             "contexts": list(contexts.texts),
             "language": setup.language,
         },
-        prompt_version=f"{request.prompt_version}+{template.version}",
+        prompt_version=version,
         check=lambda r: check_judged(r, unverified, len(contexts)),
         max_repairs=setup.max_repairs,
     )
 
 
-def _check(setup: Judging, claim: str, verdict: Verdict, contexts: Contexts) -> Judged:
+def judged(setup: Judging, claim: str, verdict: Verdict | SingleClaim, contexts: Contexts) -> Judged:
+    """A verdict of either reply format on ``claim``, its quotes checked."""
     checked = check_support(claim, verdict.supported, verdict.support, contexts, threshold=setup.quote_threshold)
     return Judged(verdict.reason.strip(), checked)

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from ...errors import ConfigurationError
 from ...llm._prompts import PromptTemplate, builtin_prompt, load_prompt
-from ...llm._protocol import Message
 
 __all__ = ["LANGUAGES", "STEPS", "Prompts", "json_line", "language_of", "number_claims", "number_contexts"]
 
@@ -75,13 +74,11 @@ class Prompts:
         """The template of ``step`` in ``language``."""
         return self.templates[(step, language)]
 
-    def render(self, step: str, language: str, **values: str) -> tuple[Message, ...]:
-        """The messages of an opening step."""
-        return self.get(step, language).render(**values)
-
-    def message(self, step: str, language: str, **values: str) -> str:
-        """The text of a follow-up step: its user part, filled."""
-        return self.get(step, language).render(**values)[-1]["content"]
+    def follow_up(self, step: str, language: str, after: str | None, **values: str) -> tuple[str, str]:
+        """The message of follow-up ``step`` (its user part, filled) and the prompt version of the request that
+        sends it: ``after``, the version of the prompt that opened the conversation, then the step's own."""
+        template = self.get(step, language)
+        return template.render(**values)[-1]["content"], f"{after}+{template.version}"
 
     def versions(self) -> dict[str, str]:
         """``"step.language"`` → version, for settings."""

@@ -15,10 +15,10 @@ from ...llm._ask import ask, ask_again, spent_before
 from ...llm._protocol import LLMReply, LLMRequest
 from ._claims import Claim, Outcome
 from ._coverage import CoverageReport, analyse
-from ._judge import Judged, Judging, judge_claims
+from ._judge import Judged, Judging, judge_claims, judged
 from ._prompting import json_line, number_contexts
 from ._replies import SingleReply, check_single
-from ._verify import Contexts, check_support
+from ._verify import Contexts
 
 __all__ = ["single_call"]
 
@@ -70,16 +70,19 @@ async def single_call(setup: Judging, reference: str, contexts: Contexts, *, cov
     usage, reasks = reply.usage, 0
     problems = read.problems()
     if problems:
+        message, version = setup.prompts.follow_up(
+            "single_fix", language, template.version, problems="\n".join(problems)
+        )
         with spent_before(usage):
             follow = await ask_again(
                 setup.llm,
                 request,
                 reply,
-                setup.prompts.message("single_fix", language, problems="\n".join(problems)),
+                message,
                 SingleReply,
                 task="context_recall.single_fix",
                 inputs=request.inputs,
-                prompt_version=f"{template.version}+{setup.prompts.get('single_fix', language).version}",
+                prompt_version=version,
                 check=lambda r: check_single(r, n_contexts),
                 max_repairs=setup.max_repairs,
             )
@@ -103,11 +106,5 @@ async def single_call(setup: Judging, reference: str, contexts: Contexts, *, cov
 
 def _read(setup: Judging, reply: LLMReply[SingleReply], reference: str, contexts: Contexts, coverage: bool) -> _Read:
     texts = [c.claim.strip() for c in reply.parsed.claims]
-    judged = [
-        Judged(
-            c.reason.strip(),
-            check_support(text, c.supported, c.support, contexts, threshold=setup.quote_threshold),
-        )
-        for text, c in zip(texts, reply.parsed.claims, strict=True)
-    ]
-    return _Read(texts, judged, analyse(reference, texts) if coverage else None)
+    verdicts = [judged(setup, text, c, contexts) for text, c in zip(texts, reply.parsed.claims, strict=True)]
+    return _Read(texts, verdicts, analyse(reference, texts) if coverage else None)

@@ -172,17 +172,12 @@ def _locate_quote(quote: str, cited: int, contexts: Contexts, threshold: float) 
     )
 
 
-def _elsewhere(needle: str, cited: int, contexts: Contexts, threshold: float) -> tuple[int, Located | None]:
-    """The other context holding the quote: an exact match first, else the best fuzzy one."""
-    others = [i for i in range(len(contexts)) if i != cited]
-    for i in others:
-        exact = locate(needle, contexts.folded(i), threshold=1.0)
-        if exact is not None:
-            return i, exact
-    best: tuple[int, Located | None] = (cited, None)
-    for i in others:
-        fuzzy = locate(needle, contexts.folded(i), threshold=threshold)
-        current = best[1]
-        if fuzzy is not None and (current is None or fuzzy.similarity > current.similarity):
-            best = (i, fuzzy)
-    return best
+def _elsewhere(quote: str, cited: int, contexts: Contexts, threshold: float) -> tuple[int, Located | None]:
+    """The other context holding the quote: the first exact match, else the best fuzzy one (``locate`` tries
+    the exact match first in each context)."""
+    found = [(i, locate(quote, contexts.folded(i), threshold=threshold)) for i in range(len(contexts)) if i != cited]
+    hits = [(i, f) for i, f in found if f is not None]
+    exact = [(i, f) for i, f in hits if f.match == "exact"]
+    if exact:
+        return exact[0]
+    return max(hits, key=lambda hit: hit[1].similarity, default=(cited, None))
