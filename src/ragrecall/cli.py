@@ -1,7 +1,10 @@
 """The ``ragrecall`` command.
 
 Every error a user can cause ends with one line on stderr (``ragrecall: error: ...``) and exit code 2;
-``eval`` exits 1 when an aggregate falls under a ``--fail-under`` bound.
+``eval`` exits 1 when an aggregate falls under a ``--fail-under`` bound. Output paths (``--out``,
+``--checkpoint``, ``report -o``) are checked before any work (their folder exists and is writable, and they are
+none of the inputs). A reader that stops early (``ragrecall demo | head -1``) ends the command quietly with exit
+code 141, as a Unix tool stopped by SIGPIPE; files already written are kept.
 """
 
 from __future__ import annotations
@@ -13,14 +16,15 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .errors import ConfigurationError, RagrecallError
+from ._files import check_output_path
+from .errors import ConfigurationError, EndpointDownError, RagrecallError
 from .evaluation import EvaluationResult, compare, evaluate
 from .metric_specs import METRIC_HELP, needs_llm, parse_metric
 from .metrics.base import Metric
 from .report import write_report
 
 if TYPE_CHECKING:
-    from .llm import LLM
+    from .llm import LLM, ResponseCache, RetryPolicy
 
 __all__ = ["main"]
 
@@ -31,13 +35,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code: int = args.handler(args)
+        sys.stdout.flush()  # a reader that went away is found here, not by the interpreter's flush at exit
         return code
+    except BrokenPipeError:
+        _silence_stdout()
+        return _EXIT_BROKEN_PIPE
+    except EndpointDownError as exc:
+        checkpoint = getattr(args, "checkpoint", None)
+        hint = (
+            f"finished samples are kept in {checkpoint}; run the same command again to resume"
+            if checkpoint
+            else "nothing was kept: add --checkpoint FILE to resume a run that stops"
+        )
+        print(f"ragrecall: error: {_one_line(exc)}; {hint}", file=sys.stderr)
+        return 2
     except (RagrecallError, OSError, KeyError, UnicodeError) as exc:
         print(f"ragrecall: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("ragrecall: interrupted", file=sys.stderr)
         return 130
+
+
+_EXIT_BROKEN_PIPE = 141
+"""Exit code when stdout's reader went away: 128 + SIGPIPE, what a shell reports for a tool stopped by it."""
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that what is left in its buffer goes nowhere, quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout is not a real file (an embedding host)
+        pass
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,12 +87,43 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--metric", "-m", action="append", required=True, help=METRIC_HELP)
     llm = ev.add_argument_group("LLM (for context_recall)")
     llm.add_argument("--model", help="model name, e.g. gpt-4o-mini")
-    llm.add_argument("--base-url", help="OpenAI-compatible endpoint (vLLM, Ollama, Azure...); default: OpenAI's")
+    llm.add_argument(
+        "--provider",
+        choices=("openai", "anthropic"),
+        default="openai",
+        help="API spoken by the endpoint: openai (any OpenAI-compatible server; default) or anthropic "
+        "(Messages API; needs the anthropic extra)",
+    )
+    llm.add_argument("--base-url", help="endpoint URL (vLLM, Ollama, Azure...); default: the provider's")
     llm.add_argument(
         "--api-key-env",
-        default="OPENAI_API_KEY",
         metavar="VAR",
-        help="environment variable holding the API key (default OPENAI_API_KEY); keys are never taken as flags",
+        help="environment variable holding the API key (default OPENAI_API_KEY, or ANTHROPIC_API_KEY with "
+        "--provider anthropic); keys are never taken as flags; --replay needs none",
+    )
+    llm.add_argument(
+        "--output-mode",
+        choices=("auto", "json_schema", "json_object"),
+        default="auto",
+        help="openai: structured outputs (json_schema), JSON mode (json_object), or auto (default): structured "
+        "outputs until the server refuses them",
+    )
+    llm.add_argument(
+        "--request-timeout",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help="wall-clock seconds one attempt may take, the whole reply included (default 120)",
+    )
+    llm.add_argument(
+        "--total-timeout",
+        type=float,
+        default=300.0,
+        metavar="S",
+        help="seconds one request may take with all its retries, the attempt in flight included (default 300)",
+    )
+    llm.add_argument(
+        "--max-attempts", type=int, default=6, metavar="N", help="attempts per request, the first included (default 6)"
     )
     llm.add_argument("--offline", action="store_true", help="use the offline judge instead of a model (no network)")
     store = llm.add_mutually_exclusive_group()
@@ -110,12 +174,15 @@ def _parser() -> argparse.ArgumentParser:
 def _demo(args: argparse.Namespace) -> int:
     from .demo import demo_dataset, demo_metrics
 
+    if args.out:
+        check_output_path(args.out, "--out")
     result = evaluate(demo_dataset(), demo_metrics(), show_progress=False)
+    if args.out:  # written before printing: a reader of stdout that goes away must not lose the file
+        result.to_jsonl(args.out)
     _print_rows(result)
     print()
     print(result.summary_table())
     if args.out:
-        result.to_jsonl(args.out)
         print(f"results written to {args.out}")
     return 0
 
@@ -130,6 +197,7 @@ def _eval(args: argparse.Namespace) -> int:
             raise ConfigurationError(f"--fail-under names {name!r}, which is not among the metrics: {', '.join(names)}")
     if not os.path.exists(args.data):
         raise FileNotFoundError(f"no such dataset file: {args.data}")
+    _check_outputs(args)
     if args.dry_run:
         return _dry_run(args, metrics)
     result = evaluate(
@@ -139,9 +207,9 @@ def _eval(args: argparse.Namespace) -> int:
         show_progress=not args.no_progress,
         checkpoint=args.checkpoint,
     )
-    print(result.summary_table())
-    if args.out:
+    if args.out:  # written before printing: a reader of stdout that goes away must not lose the file
         result.to_jsonl(args.out)
+    print(result.summary_table())
     failed = []
     for name, bound in bounds:
         mean = result.summary[name].mean
@@ -164,9 +232,20 @@ def _eval(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse a ``--checkpoint`` or ``--out`` that cannot be written or is one of the run's inputs, before
+    anything is sent."""
+    cache = getattr(args, "cache", None) or getattr(args, "replay", None)
+    inputs = [("dataset", args.data), ("response cache", _cache_file(cache) if cache else None)]
+    if args.checkpoint:
+        check_output_path(args.checkpoint, "--checkpoint", inputs)
+    if args.out:
+        check_output_path(args.out, "--out", [*inputs, ("checkpoint", args.checkpoint)])
+
+
 def _llm_source(args: argparse.Namespace) -> Callable[[], LLM]:
     """What LLM metrics get: a counting stand-in (--dry-run), the offline judge, or a real endpoint."""
-    from .llm import DryRunLLM, OfflineJudge, OpenAILLM, ResponseCache
+    from .llm import DryRunLLM, OfflineJudge, OpenAILLM, ResponseCache, RetryPolicy
 
     if args.dry_run:
         dry = DryRunLLM(args.model or "gpt-4o-mini")
@@ -176,21 +255,52 @@ def _llm_source(args: argparse.Namespace) -> Callable[[], LLM]:
         return lambda: judge
     if not args.model:
         raise ConfigurationError("context_recall needs a model: give --model (and --base-url), or --offline")
-    api_key = os.environ.get(args.api_key_env)
+    key_env = args.api_key_env or ("ANTHROPIC_API_KEY" if args.provider == "anthropic" else "OPENAI_API_KEY")
+    api_key = os.environ.get(key_env)
     if not api_key:
-        raise ConfigurationError(
-            f"no API key: set the environment variable {args.api_key_env} (or name another with --api-key-env)"
-        )
-    import openai
-
-    client = openai.AsyncOpenAI(api_key=api_key, base_url=args.base_url)
+        if not args.replay:
+            raise ConfigurationError(
+                f"no API key: set the environment variable {key_env} (or name another with --api-key-env)"
+            )
+        api_key = "replay-only"  # nothing is sent in replay: a miss is an error before any request
+    retry = RetryPolicy(
+        max_attempts=args.max_attempts, request_timeout=args.request_timeout, total_timeout=args.total_timeout
+    )
     cache = None
     if args.cache or args.replay:
         cache = ResponseCache(
             _cache_file(args.cache or args.replay), mode="replay-only" if args.replay else "read-write"
         )
-    model = OpenAILLM(client, args.model, cache=cache)
+    model: LLM
+    if args.provider == "anthropic":
+        model = _anthropic_llm(args, api_key, retry, cache)
+    else:
+        import openai
+
+        client = openai.AsyncOpenAI(api_key=api_key, base_url=args.base_url)
+        model = OpenAILLM(
+            client,
+            args.model,
+            output_mode=args.output_mode,
+            cache=cache,
+            retry=retry,
+            max_concurrency=args.concurrency,
+        )
     return lambda: model
+
+
+def _anthropic_llm(args: argparse.Namespace, api_key: str, retry: RetryPolicy, cache: ResponseCache | None) -> LLM:
+    try:
+        import anthropic
+
+        from .llm._anthropic import AnthropicLLM
+    except ImportError as exc:
+        raise ConfigurationError(
+            "--provider anthropic needs the anthropic package: pip install 'ragrecall[anthropic]'"
+        ) from exc
+    client = anthropic.AsyncAnthropic(api_key=api_key, base_url=args.base_url)
+    llm: LLM = AnthropicLLM(client, args.model, cache=cache, retry=retry, max_concurrency=args.concurrency)
+    return llm
 
 
 def _cache_file(path: str) -> str:
@@ -260,6 +370,7 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    check_output_path(args.output, "-o", [("results file", args.results)])
     result = EvaluationResult.from_jsonl(args.results)
     write_report(result, args.output, title=args.title)
     print(f"report written to {args.output}")

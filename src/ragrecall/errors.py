@@ -8,9 +8,12 @@ Every exception raised on purpose by ragrecall derives from :class:`RagrecallErr
     │   │   └── MissingFieldError           a field the metric needs is absent
     │   ├── FileFormatError                 a malformed line or record in a file
     │   ├── CheckpointError                 a checkpoint written for other metrics or samples
+    │   ├── NothingToEvaluateError          an empty dataset, or a run with no judged query
     │   └── ConfigurationError              a metric or client built with bad settings
     └── LLMError                            the LLM path could not produce an answer
         ├── LLMRequestError                 transport failures that outlived the retries
+        │   ├── TransportError              one failed attempt, classified (status, retryable, Retry-After)
+        │   └── EndpointDownError           the first requests of a run all failed alike: the run stops
         ├── LLMOutputError                  replies that failed validation after every repair
         │   └── UnverifiedVerdictError      a "supported" verdict whose quotes did not check out
         └── CacheMissError                  replay-only cache had no answer for a request
@@ -29,6 +32,7 @@ __all__ = [
     "CacheMissError",
     "CheckpointError",
     "ConfigurationError",
+    "EndpointDownError",
     "FileFormatError",
     "InputError",
     "InvalidSampleError",
@@ -36,7 +40,9 @@ __all__ = [
     "LLMOutputError",
     "LLMRequestError",
     "MissingFieldError",
+    "NothingToEvaluateError",
     "RagrecallError",
+    "TransportError",
     "UnverifiedVerdictError",
 ]
 
@@ -106,6 +112,49 @@ class LLMRequestError(LLMError):
     """A request to the LLM failed and every retry was spent (or the error was not retryable)."""
 
 
+class TransportError(LLMRequestError):
+    """One attempt at a request failed, as a provider-neutral record the retry and breaker layers act on.
+
+    Transports (OpenAI, Anthropic...) turn their SDK's exceptions into this, chaining the original.
+
+    Attributes:
+        kind: ``"status"`` (the server answered with an error status), ``"timeout"`` (no complete reply
+            before the deadline), ``"connection"`` (no connection) or ``"malformed"`` (a 200 whose body is
+            not a reply: an HTML page from a proxy, a cut-off body).
+        status: the HTTP status for ``"status"``, else None.
+        retryable: True when waiting and sending again may succeed (429, 408, 409, 5xx, timeouts,
+            connection errors, malformed bodies).
+        retry_after: seconds the server asked to wait (``Retry-After``/``retry-after-ms``), or None.
+        endpoint: the base URL the request went to (without credentials), or None.
+        model_not_found: True when the server said the model does not exist.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str,
+        status: int | None = None,
+        retryable: bool,
+        retry_after: float | None = None,
+        endpoint: str | None = None,
+        model_not_found: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.status = status
+        self.retryable = retryable
+        self.retry_after = retry_after
+        self.endpoint = endpoint
+        self.model_not_found = model_not_found
+
+
+class EndpointDownError(LLMRequestError):
+    """The first requests of a run all failed alike (no connection, 401/403/404, an unknown model, no reply
+    before the deadline): nothing more is sent. :func:`~ragrecall.evaluate` stops at once and leaves the
+    unfinished samples for a resume instead of recording each as a failure."""
+
+
 class LLMOutputError(LLMError):
     """The LLM's replies kept failing their schema or invariants after every repair attempt."""
 
@@ -121,4 +170,11 @@ class CacheMissError(LLMError):
 
 
 class CheckpointError(InputError):
-    """A checkpoint file cannot be resumed: written for other metrics, settings or samples."""
+    """A checkpoint file cannot be used: it is not a checkpoint, another run holds it, a record is damaged or
+    contradicts another, or it was written for other metrics, settings or samples."""
+
+
+class NothingToEvaluateError(InputError):
+    """There is nothing to evaluate: the dataset is empty, or no query of the run is in the judgments.
+
+    A mean over nothing is not a score, so this is an error rather than a result of 0.0."""

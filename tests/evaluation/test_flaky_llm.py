@@ -6,14 +6,8 @@ import hashlib
 import random
 from collections import Counter
 
-import openai
-
-try:  # the HTTP library the installed openai SDK is built on
-    import httpx2 as httpx
-except ImportError:
-    import httpx  # type: ignore[no-redef]
-
 from ragrecall import ContextRecall, OfflineJudge, RetryPolicy
+from ragrecall.errors import TransportError
 from ragrecall.evaluation import evaluate
 from ragrecall.llm import LLMReply, LLMRequest
 from ragrecall.llm._protocol import OutputT
@@ -33,7 +27,8 @@ async def _no_sleep(_: float) -> None:
 
 
 class FlakyJudge:
-    """The offline judge behind the real retry policy, failing by a fixed rule per request.
+    """The offline judge behind the real retry policy, failing by a fixed rule per request (with the errors a
+    transport raises).
 
     About 30% of requests fail transiently (one or two timeouts or 503s, then succeed) and about 5% fail
     permanently (a 503 every time, so the retries run out).
@@ -52,19 +47,16 @@ class FlakyJudge:
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
         key = hashlib.sha256(repr(request.messages).encode()).hexdigest()
         draw = random.Random(key).random()
-        http_request = httpx.Request("POST", "http://127.0.0.1/v1/chat/completions")
 
         async def send() -> LLMReply[OutputT]:
             self.attempts[key] += 1
             if draw < 0.05:
                 self.permanent.add(key)
-                raise openai.InternalServerError(
-                    "overloaded", response=httpx.Response(503, request=http_request), body=None
-                )
+                raise TransportError("HTTP 503: overloaded", kind="status", status=503, retryable=True)
             if draw < 0.20 and self.attempts[key] == 1:
-                raise openai.APITimeoutError(request=http_request)
+                raise TransportError("no reply in time", kind="timeout", retryable=True)
             if draw < 0.35 and self.attempts[key] <= 2:
-                raise openai.InternalServerError("busy", response=httpx.Response(503, request=http_request), body=None)
+                raise TransportError("HTTP 503: busy", kind="status", status=503, retryable=True)
             return await self.judge.agenerate(request)
 
         return await self.retry.call(send)

@@ -10,7 +10,7 @@ import openai
 import pytest
 from pydantic import BaseModel
 
-from ragrecall.errors import ConfigurationError, LLMRequestError
+from ragrecall.errors import ConfigurationError, LLMRequestError, TransportError
 from ragrecall.llm import (
     LLM,
     FakeLLM,
@@ -106,7 +106,7 @@ def test_prompt_template_parsing_and_rendering() -> None:
 def test_shipped_prompts_put_fixed_text_in_the_system_message() -> None:
     from ragrecall.llm._prompts import builtin_prompt
 
-    versions = {"decompose": 1, "judge": 2, "single": 2}
+    versions = {"decompose": 2, "judge": 3, "single": 3}
     for step, version in versions.items():
         for language in ("en", "zh"):
             template = builtin_prompt("context_recall", step, language)
@@ -122,7 +122,7 @@ def test_shipped_follow_up_prompts_are_one_user_message_naming_the_reply_format(
         for language in ("en", "zh"):
             template = builtin_prompt("context_recall", step, language)
             assert template.system is None and "JSON" in template.user
-            assert template.version == f"context_recall/{step}.{language}/1"
+            assert template.version == f"context_recall/{step}.{language}/2"
 
 
 def test_prices_match_dated_snapshots_and_user_tables_win() -> None:
@@ -198,10 +198,9 @@ def test_total_timeout_counts_the_coming_backoff_wait() -> None:
         waits.append(seconds)
 
     policy = RetryPolicy(max_attempts=6, initial_wait=100, max_wait=100, jitter=0, total_timeout=5, sleep=sleep)
-    request = httpx2.Request("POST", "http://127.0.0.1/v1/chat/completions")
 
     async def send() -> None:
-        raise openai.APITimeoutError(request=request)
+        raise TransportError("no reply in time", kind="timeout", retryable=True)
 
     with pytest.raises(LLMRequestError, match="gave up after 1 attempt"):
         asyncio.run(policy.call(send))

@@ -12,7 +12,7 @@ from typing import Any
 import openai
 import pytest
 
-from ragrecall.errors import CacheMissError, ConfigurationError, LLMRequestError
+from ragrecall.errors import CacheMissError, ConfigurationError, LLMRequestError, TransportError
 from ragrecall.llm import OpenAILLM, ResponseCache, RetryPolicy, llm_factory
 from ragrecall.llm.fake_server import FakeOpenAIServer, ServerReply
 from ragrecall.metrics.context_recall import ClaimRecallEvidence, ContextRecall
@@ -136,7 +136,10 @@ def test_retries_exhausted_raise_with_the_last_error(server: FakeOpenAIServer) -
     server.enqueue(*[ServerReply(status=503)] * 3)
     with pytest.raises(LLMRequestError, match="gave up after 3 attempts") as info:
         ContextRecall(make_llm(server, sleeps)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
-    assert isinstance(info.value.__cause__, openai.InternalServerError)
+    cause = info.value.__cause__
+    assert isinstance(cause, TransportError) and cause.status == 503 and cause.retryable
+    assert isinstance(cause.__cause__, openai.InternalServerError)
+    assert server.base_url in str(info.value)
     assert len(server.requests) == 3  # max_attempts, not multiplied by the client's max_retries=5
     assert len(sleeps.waits) == 2
 
@@ -146,14 +149,17 @@ def test_hung_requests_exhaust_retries(server: FakeOpenAIServer) -> None:
     llm = make_llm(server, retry_args={"request_timeout": 0.2, "max_attempts": 2})
     with pytest.raises(LLMRequestError) as info:
         ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
-    assert isinstance(info.value.__cause__, openai.APITimeoutError)
+    cause = info.value.__cause__
+    assert isinstance(cause, TransportError) and cause.kind == "timeout"
 
 
 def test_client_errors_are_not_retried(server: FakeOpenAIServer) -> None:
     server.enqueue(ServerReply(status=400))
     with pytest.raises(LLMRequestError, match="not retryable") as info:
         ContextRecall(make_llm(server)).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
-    assert isinstance(info.value.__cause__, openai.BadRequestError)
+    cause = info.value.__cause__
+    assert isinstance(cause, TransportError) and cause.status == 400 and not cause.retryable
+    assert isinstance(cause.__cause__, openai.BadRequestError)
     assert len(server.requests) == 1
 
 
@@ -220,7 +226,7 @@ def test_quotes_are_verified_and_an_invented_one_is_asked_about_through_the_real
     assert second.verification == "none" and not second.supported and evidence.reasks == 1
     recheck = server.requests[2]
     assert recheck["messages"][-2]["role"] == "assistant" and json.loads(recheck["messages"][-2]["content"]) == invented
-    assert "- claim 2 (" in recheck["messages"][-1]["content"]
+    assert '- <claim id="2">' in recheck["messages"][-1]["content"]
     assert recheck["response_format"]["json_schema"]["name"] == "JudgedClaims"
 
 

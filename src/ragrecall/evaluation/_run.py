@@ -8,10 +8,12 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .._files import check_output_path
 from .._pool import run_pool
 from .._sync import run_sync
 from ..dataset import Dataset
-from ..errors import ConfigurationError, InputError
+from ..errors import ConfigurationError, InputError, NothingToEvaluateError
+from ..llm._limit import REQUEST_LIMIT
 from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, check_batch_args, sample_id_of
 from ..results import MetricResult
 from ..schema import Sample
@@ -43,16 +45,25 @@ async def aevaluate(
 
     With ``checkpoint``, each finished pair is appended to that JSONL file as it finishes; running again with
     the same file does only what is missing (failed pairs included) and returns the same result as an
-    uninterrupted run. A checkpoint written for other metrics, settings or samples is refused.
+    uninterrupted run. A checkpoint written for other metrics, settings or samples is refused, and so is
+    one that another run holds (it is locked while a run uses it) or whose records were edited or damaged.
 
     Raises:
+        NothingToEvaluateError: the dataset has no samples.
         ConfigurationError: no metrics, two metrics with one name, or bad arguments.
-        CheckpointError: the checkpoint does not belong to this run.
+        InputError: the checkpoint's folder is missing or not writable, or the checkpoint is the dataset.
+        CheckpointError: the checkpoint is not one, is held by another run, or does not belong to this run.
     """
     started = time.perf_counter()
     samples = _load(dataset)
     by_name = _check_metrics(metrics)
     check_batch_args(max_concurrency, on_error)
+    if not samples:
+        named = f" ({os.fspath(dataset)})" if isinstance(dataset, (str, os.PathLike)) else ""
+        raise NothingToEvaluateError(f"the dataset{named} is empty: there is nothing to evaluate")
+    if checkpoint:
+        source = dataset if isinstance(dataset, (str, os.PathLike)) else None
+        check_output_path(checkpoint, "checkpoint", [("dataset", source)])
 
     store = Checkpoint(checkpoint, {n: _identity(m) for n, m in by_name.items()}) if checkpoint else None
     fingerprints = [sample_fingerprint(s) for s in samples] if store else []
@@ -79,7 +90,13 @@ async def aevaluate(
         for index, result in zip(pending, scored, strict=True):
             finish(index, name, result)
 
-    tasks: list[asyncio.Future[None]] = [asyncio.ensure_future(run_pool(jobs, max_concurrency, llm_pair))]
+    # One bound on LLM requests in flight for the whole run, however a metric fans its requests out; the
+    # tasks created below inherit it (stacks read it in their concurrency layer).
+    limit_token = REQUEST_LIMIT.set(asyncio.Semaphore(max_concurrency))
+    try:
+        tasks: list[asyncio.Future[None]] = [asyncio.ensure_future(run_pool(jobs, max_concurrency, llm_pair))]
+    finally:
+        REQUEST_LIMIT.reset(limit_token)
     for name, metric in by_name.items():
         pending = [i for i in range(len(samples)) if (i, name) not in results]
         if pending and isinstance(metric, SyncMetric):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic
 
 from ..errors import LLMError, LLMOutputError
 from ..usage import Usage
-from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, Message, OutputT
+from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, Message, OutputT, checked_reply
 
 __all__ = ["FollowUp", "RepairsExhaustedError", "ask", "ask_again", "charge", "spent_before"]
 
@@ -55,20 +55,16 @@ async def ask(
         LLMRequestError, CacheMissError: from the LLM, unchanged.
     """
     spent = Usage()
-    current = request
     last: InvalidReplyError | None = None
+    if check is not None:
+        request = replace(request, check=check)
+    current = request
     for attempt in range(1, max_repairs + 2):
         try:
             reply = await llm.agenerate(current)
             spent = spent + reply.usage
-            if check is not None:
-                try:
-                    check(reply.parsed)
-                except InvalidReplyError as exc:
-                    raise InvalidReplyError(exc.problem, raw=reply.raw) from exc
-                except ValueError as exc:
-                    raise InvalidReplyError(str(exc), raw=reply.raw) from exc
-            return LLMReply(reply.parsed, reply.raw, spent, attempts=attempt)
+            reply = checked_reply(replace(reply, usage=Usage()), current)
+            return replace(reply, usage=spent, attempts=attempt)
         except InvalidReplyError as exc:
             spent = spent + (exc.usage or Usage())
             last = exc

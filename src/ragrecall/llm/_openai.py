@@ -1,4 +1,5 @@
-"""The OpenAI adapter: any OpenAI-compatible chat-completions endpoint through an injected ``AsyncOpenAI``."""
+"""The OpenAI transport — any OpenAI-compatible chat-completions endpoint through an injected ``AsyncOpenAI`` —
+and :class:`OpenAILLM`, the full stack over it."""
 
 from __future__ import annotations
 
@@ -8,47 +9,228 @@ from functools import lru_cache
 from typing import Any, Literal, TypeVar
 
 import openai
+from openai.types.chat import ChatCompletion
 from pydantic import BaseModel
 
 from .._sync import on_runner_loop
-from ..errors import CacheMissError, ConfigurationError, LLMRequestError
+from ..errors import ConfigurationError
 from ..usage import Usage
-from ._cache import CachedReply, ResponseCache, cache_key
-from ._pricing import ModelPrice, cost_usd
-from ._protocol import InvalidReplyError, LLMReply, LLMRequest, OutputT
+from ._cache import ResponseCache
+from ._pricing import ModelPrice
+from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
 from ._retry import RetryPolicy
+from ._scrub import Scrubber, public_url
+from ._stack import LLMStack
+from ._transport import connection_error, malformed_body, status_error
 
-__all__ = ["OpenAILLM", "OutputMode", "llm_factory", "strict_json_schema"]
+__all__ = ["OpenAILLM", "OpenAITransport", "OutputMode", "llm_factory", "strict_json_schema"]
 
 OutputMode = Literal["auto", "json_schema", "json_object"]
 T = TypeVar("T")
+_Mode = Literal["json_schema", "json_object"]
 
 
-class OpenAILLM:
-    """Chat completions with structured output, one retry policy, an optional cache, usage and cost.
+class _SchemaRefused(Exception):
+    """The server answered 400 and blamed the structured-output request."""
+
+
+class OpenAITransport:
+    """Sends one chat-completions request; turns the reply or the failure into ragrecall's terms.
 
     Args:
-        client: an ``openai.AsyncOpenAI`` (or ``AsyncAzureOpenAI``); point ``base_url`` at vLLM, Ollama or
-            any OpenAI-compatible server. It is used through ``client.with_options(max_retries=0,
-            timeout=retry.request_timeout)``: the SDK's own retries are off so that only ``retry`` retries.
+        client: an ``openai.AsyncOpenAI`` (or ``AsyncAzureOpenAI``), used through ``client.with_options(
+            max_retries=0, timeout=request_timeout)``: the SDK's own retries are off so that only the retry
+            layer retries.
         model: the model name sent with each request.
         output_mode: ``"json_schema"`` (structured outputs: ``response_format`` carries the strict JSON schema
-            of the output model), ``"json_object"`` (JSON mode; the reply is validated by pydantic only), for
-            servers without structured outputs, or ``"auto"`` (default): structured outputs until the server
-            rejects them with a 400 that names the response format, then JSON mode for the adapter's life.
-        temperature: sampling temperature (0 by default, for repeatable judgments).
-        seed: sent as ``seed`` (None: not sent).
-        max_tokens: completion token limit (None: the server's default).
-        extra_body: extra JSON fields merged into every request (e.g. vLLM's ``guided_decoding_backend``).
-        retry: the retry policy; :class:`RetryPolicy` defaults when None.
+            of the output model), ``"json_object"`` (JSON mode; the reply is validated by pydantic only), or
+            ``"auto"``: structured outputs until the server rejects them with a 400 that names the response
+            format, then JSON mode for the transport's life (the same request is sent again at once).
+        temperature, seed, max_tokens, extra_body: sent with every request (``seed``/``max_tokens`` None: not
+            sent; ``extra_body`` is merged into the JSON body, e.g. vLLM's ``guided_decoding_backend``).
+        request_timeout: the SDK's own timeout (the retry layer's deadline is the wall-clock bound).
+
+    Every HTTP call runs on ragrecall's background loop (:func:`ragrecall._sync.on_runner_loop`), because httpx
+    binds its connection pool to the loop that first used it. The client's API key is scrubbed from every
+    message and reply text that comes back.
+    """
+
+    def __init__(
+        self,
+        client: openai.AsyncOpenAI,
+        model: str,
+        *,
+        output_mode: OutputMode = "auto",
+        temperature: float = 0.0,
+        seed: int | None = 0,
+        max_tokens: int | None = None,
+        extra_body: Mapping[str, Any] | None = None,
+        request_timeout: float = 120.0,
+    ) -> None:
+        if isinstance(client, openai.OpenAI):
+            raise ConfigurationError("client must be an openai.AsyncOpenAI; got the synchronous openai.OpenAI")
+        if not isinstance(client, openai.AsyncOpenAI):
+            raise ConfigurationError(f"client must be an openai.AsyncOpenAI, got {type(client).__name__}")
+        if not isinstance(model, str) or not model:
+            raise ConfigurationError(f"model must be a non-empty string, got {model!r}")
+        if output_mode not in ("auto", "json_schema", "json_object"):
+            raise ConfigurationError(f"output_mode must be 'auto', 'json_schema' or 'json_object', got {output_mode!r}")
+        self.model = model
+        self.output_mode: OutputMode = output_mode
+        # What "auto" has settled on: structured outputs until the server turns them down.
+        self._effective_mode: _Mode = "json_object" if output_mode == "json_object" else "json_schema"
+        self.temperature = temperature
+        self.seed = seed
+        self.max_tokens = max_tokens
+        self.extra_body = dict(extra_body or {})
+        self._formats: dict[type[BaseModel], dict[str, Any]] = {}
+        self._client = client.with_options(max_retries=0, timeout=request_timeout)
+        self._scrubber = Scrubber(client.api_key)
+        self.endpoint = public_url(str(client.base_url))
+
+    @property
+    def model_name(self) -> str:
+        """The model name, as recorded in results."""
+        return self.model
+
+    def settings(self) -> dict[str, Any]:
+        """What changes this transport's answers besides the model, and the endpoint asked."""
+        return {
+            "output_mode": self.output_mode,
+            **self.sampling_params(),
+            "extra_body": self.extra_body,
+            "endpoint": self.endpoint,
+        }
+
+    def sampling_params(self) -> dict[str, Any]:
+        """The request fields besides messages and response format that change the answer."""
+        params: dict[str, Any] = {"temperature": self.temperature}
+        if self.seed is not None:
+            params["seed"] = self.seed
+        if self.max_tokens is not None:
+            params["max_tokens"] = self.max_tokens
+        return params
+
+    def response_format(self, output: type[BaseModel], mode: _Mode | None = None) -> dict[str, Any]:
+        """The ``response_format`` sent for ``output`` in ``mode`` (default: the mode in use; built once)."""
+        if (mode or self._effective_mode) == "json_object":
+            return {"type": "json_object"}
+        cached = self._formats.get(output)
+        if cached is None:
+            cached = {
+                "type": "json_schema",
+                "json_schema": {"name": output.__name__, "schema": strict_json_schema(output), "strict": True},
+            }
+            self._formats[output] = cached
+        return cached
+
+    def documents(self, request: LLMRequest[Any]) -> list[dict[str, Any]]:
+        """The identity of the request in the mode in use, then (``"auto"`` before any fallback) in JSON mode."""
+        modes: list[_Mode] = [self._effective_mode]
+        if self.output_mode == "auto" and self._effective_mode == "json_schema":
+            modes.append("json_object")
+        return [self._document(request, mode) for mode in modes]
+
+    def _document(self, request: LLMRequest[Any], mode: _Mode) -> dict[str, Any]:
+        # The same document the cache has always hashed, so caches written before stay valid.
+        return {
+            "model": self.model,
+            "messages": [dict(m) for m in request.messages],
+            "output_schema": request.output.model_json_schema(),
+            "params": {
+                **self.sampling_params(),
+                "response_format": self.response_format(request.output, mode),
+                "extra_body": self.extra_body,
+            },
+            "prompt_version": request.prompt_version,
+        }
+
+    async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
+        """Send ``request`` once and check the reply.
+
+        Raises:
+            InvalidReplyError: the reply is empty, refused, cut off, or fails the output schema or the request's
+                invariants.
+            TransportError: the request failed (status, connection, deadline, a body that is not a reply).
+        """
+        mode = self._effective_mode
+        try:
+            return await self._send(request, mode)
+        except _SchemaRefused:
+            self._effective_mode = "json_object"
+            return await self._send(request, "json_object")
+
+    async def _send(self, request: LLMRequest[OutputT], mode: _Mode) -> LLMReply[OutputT]:
+        document = self._document(request, mode)
+        # The SDK's overloads do not accept a dict built at run time; the payload is checked by the server.
+        create: Any = self._client.chat.completions.create
+        scrub = self._scrubber
+        try:
+            completion = await on_runner_loop(
+                create(
+                    model=self.model,
+                    messages=document["messages"],
+                    response_format=document["params"]["response_format"],
+                    extra_body=self.extra_body or None,
+                    **self.sampling_params(),
+                )
+            )
+        except openai.APIStatusError as exc:
+            if mode == "json_schema" and self.output_mode == "auto" and _schema_refused(exc):
+                raise _SchemaRefused() from exc
+            scrub.scrub_exception(exc)
+            raise status_error(
+                exc.status_code,
+                exc.message,
+                exc.response.headers,
+                endpoint=self.endpoint,
+                model=self.model,
+                scrubber=scrub,
+            ) from exc
+        except openai.APIConnectionError as exc:  # APITimeoutError included
+            scrub.scrub_exception(exc)
+            timed_out = isinstance(exc, openai.APITimeoutError)
+            raise connection_error(exc, endpoint=self.endpoint, timed_out=timed_out, scrubber=scrub) from exc
+        except openai.APIResponseValidationError as exc:
+            scrub.scrub_exception(exc)
+            raise malformed_body(str(exc), endpoint=self.endpoint, scrubber=scrub) from exc
+        if not isinstance(completion, ChatCompletion):
+            raise malformed_body(completion, endpoint=self.endpoint, scrubber=scrub)
+        prompt_tokens = completion.usage.prompt_tokens if completion.usage else 0
+        completion_tokens = completion.usage.completion_tokens if completion.usage else 0
+        usage = Usage(requests=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        choice = completion.choices[0] if completion.choices else None
+        message = choice.message if choice is not None else None
+        content = message.content if message is not None else None
+        refusal = getattr(message, "refusal", None) if message is not None else None
+        return accept_reply(
+            scrub.scrub(content) if content else content,
+            request,
+            usage,
+            finish_reason=choice.finish_reason if choice is not None else None,
+            refusal=scrub.scrub(refusal) if refusal else None,
+            sent=document,
+        )
+
+
+class OpenAILLM(LLMStack):
+    """An OpenAI-compatible endpoint with every layer: cache, concurrency bound, deadlines and retries,
+    breaker, usage and cost (see :class:`LLMStack`) over an :class:`OpenAITransport`.
+
+    Args:
+        client, model, output_mode, temperature, seed, max_tokens, extra_body: see :class:`OpenAITransport`;
+            point the client's ``base_url`` at vLLM, Ollama or any OpenAI-compatible server.
+        retry: the retry and deadline policy; :class:`RetryPolicy` defaults when None.
         cache: a :class:`ResponseCache`; None (default) switches caching off.
         prices: price table merged over the built-in one, for the cost in each usage record.
+        max_concurrency: requests in flight at once outside ``evaluate`` (which bounds them itself).
+        breaker_threshold: alike failures, before any success, that stop a run; None: no breaker.
 
-    One adapter (and its client) can serve many ``score()`` and ``await ascore()`` calls, in any order:
-    every HTTP call runs on ragrecall's background loop (:func:`ragrecall._sync.on_runner_loop`), because
-    httpx binds its connection pool to the loop that first used it. Give ragrecall a client of its own
-    rather than one your application also uses on another loop.
+    One adapter (and its client) can serve many ``score()`` and ``await ascore()`` calls, in any order. Give
+    ragrecall a client of its own rather than one your application also uses on another loop.
     """
+
+    transport: OpenAITransport
 
     def __init__(
         self,
@@ -63,151 +245,53 @@ class OpenAILLM:
         retry: RetryPolicy | None = None,
         cache: ResponseCache | None = None,
         prices: Mapping[str, ModelPrice] | None = None,
+        max_concurrency: int = 16,
+        breaker_threshold: int | None = 3,
     ) -> None:
-        if isinstance(client, openai.OpenAI):
-            raise ConfigurationError("client must be an openai.AsyncOpenAI; got the synchronous openai.OpenAI")
-        if not isinstance(client, openai.AsyncOpenAI):
-            raise ConfigurationError(f"client must be an openai.AsyncOpenAI, got {type(client).__name__}")
-        if not isinstance(model, str) or not model:
-            raise ConfigurationError(f"model must be a non-empty string, got {model!r}")
-        if output_mode not in ("auto", "json_schema", "json_object"):
-            raise ConfigurationError(f"output_mode must be 'auto', 'json_schema' or 'json_object', got {output_mode!r}")
-        self.model = model
-        self.output_mode: OutputMode = output_mode
-        # What "auto" has settled on: structured outputs until the server turns them down.
-        self._effective_mode: Literal["json_schema", "json_object"] = (
-            "json_object" if output_mode == "json_object" else "json_schema"
+        retry = retry or RetryPolicy()
+        transport = OpenAITransport(
+            client,
+            model,
+            output_mode=output_mode,
+            temperature=temperature,
+            seed=seed,
+            max_tokens=max_tokens,
+            extra_body=extra_body,
+            request_timeout=retry.request_timeout,
         )
-        self.temperature = temperature
-        self.seed = seed
-        self.max_tokens = max_tokens
-        self.extra_body = dict(extra_body or {})
-        self.retry = retry or RetryPolicy()
-        self.cache = cache
-        self.prices = dict(prices or {})
-        self._formats: dict[type[BaseModel], dict[str, Any]] = {}
-        self._client = client.with_options(max_retries=0, timeout=self.retry.request_timeout)
+        super().__init__(
+            transport,
+            retry=retry,
+            cache=cache,
+            prices=prices,
+            max_concurrency=max_concurrency,
+            breaker_threshold=breaker_threshold,
+        )
 
     @property
-    def model_name(self) -> str:
-        """The model name, as recorded in results."""
-        return self.model
+    def model(self) -> str:
+        """The model name sent with each request."""
+        return self.transport.model
 
-    def settings(self) -> dict[str, Any]:
-        """What changes this adapter's answers besides the model: sampling, output mode, extra fields."""
-        return {"output_mode": self.output_mode, **self.sampling_params(), "extra_body": self.extra_body}
+    @property
+    def output_mode(self) -> OutputMode:
+        """The output mode asked for (``"auto"`` may have settled on JSON mode since)."""
+        return self.transport.output_mode
 
     def sampling_params(self) -> dict[str, Any]:
         """The request fields besides messages and response format that change the answer."""
-        params: dict[str, Any] = {"temperature": self.temperature}
-        if self.seed is not None:
-            params["seed"] = self.seed
-        if self.max_tokens is not None:
-            params["max_tokens"] = self.max_tokens
-        return params
+        return self.transport.sampling_params()
 
     def response_format(self, output: type[BaseModel]) -> dict[str, Any]:
-        """The ``response_format`` sent for ``output`` in this adapter's output mode (built once per type)."""
-        if self._effective_mode == "json_object":
-            return {"type": "json_object"}
-        cached = self._formats.get(output)
-        if cached is None:
-            cached = {
-                "type": "json_schema",
-                "json_schema": {"name": output.__name__, "schema": strict_json_schema(output), "strict": True},
-            }
-            self._formats[output] = cached
-        return cached
-
-    async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
-        """Send ``request`` (or answer it from the cache) and validate the reply.
-
-        Raises:
-            InvalidReplyError: the reply is empty, refused, cut off, or fails the output schema.
-            LLMRequestError: the request failed and the retry policy gave up.
-            CacheMissError: the cache is replay-only and has no reply for this request.
-        """
-        try:
-            return await self._generate(request)
-        except LLMRequestError as exc:
-            if self.output_mode != "auto" or self._effective_mode != "json_schema" or not _schema_refused(exc):
-                raise
-            self._effective_mode = "json_object"
-            return await self._generate(request)
-
-    async def _generate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
-        messages = [dict(m) for m in request.messages]
-        response_format = self.response_format(request.output)
-        params = self.sampling_params()
-        key: str | None = None
-        if self.cache is not None:
-            key = cache_key(
-                model=self.model,
-                messages=messages,
-                output_schema=request.output.model_json_schema(),
-                params={**params, "response_format": response_format, "extra_body": self.extra_body},
-                prompt_version=request.prompt_version,
-            )
-            hit = self.cache.get(key)
-            if hit is not None:
-                usage = Usage(cached_requests=1)
-                return LLMReply.validate(hit.raw, request.output, usage)
-            if self.cache.replay_only:
-                raise CacheMissError(
-                    f"replay-only cache {self.cache.path} has no reply for this request "
-                    f"(model={self.model!r}, task={request.task!r}, prompt={request.prompt_version!r}, key={key[:16]})"
-                )
-
-        # The SDK's overloads do not accept a dict built at run time; the payload is checked by the server.
-        create: Any = self._client.chat.completions.create
-
-        async def send() -> Any:
-            return await on_runner_loop(
-                create(
-                    model=self.model,
-                    messages=messages,
-                    response_format=response_format,
-                    extra_body=self.extra_body or None,
-                    **params,
-                )
-            )
-
-        completion = await self.retry.call(send)
-        prompt_tokens = completion.usage.prompt_tokens if completion.usage else 0
-        completion_tokens = completion.usage.completion_tokens if completion.usage else 0
-        usage = Usage(
-            requests=1,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            cost_usd=cost_usd(self.model, prompt_tokens, completion_tokens, self.prices),
-        )
-        choice = completion.choices[0] if completion.choices else None
-        message = choice.message if choice is not None else None
-        if message is None or not message.content:
-            refusal = getattr(message, "refusal", None) if message is not None else None
-            problem = f"the model refused: {refusal}" if refusal else "the reply is empty"
-            raise InvalidReplyError(problem, raw="", usage=usage)
-        raw = message.content
-        if self.cache is not None and key is not None:
-            self.cache.put(
-                key,
-                CachedReply(raw, prompt_tokens, completion_tokens),
-                model=self.model,
-                prompt_version=request.prompt_version,
-            )
-        if choice is not None and choice.finish_reason == "length":
-            raise InvalidReplyError(
-                "the reply was cut off at the token limit; answer more briefly", raw=raw, usage=usage
-            )
-        return LLMReply.validate(raw, request.output, usage)
+        """The ``response_format`` sent for ``output`` in the output mode in use."""
+        return self.transport.response_format(output)
 
 
-def _schema_refused(exc: LLMRequestError) -> bool:
+def _schema_refused(exc: openai.APIStatusError) -> bool:
     """True when the server answered 400 and blamed the structured-output request."""
-    cause = exc.__cause__
-    if not isinstance(cause, openai.BadRequestError):
+    if not isinstance(exc, openai.BadRequestError):
         return False
-    text = str(cause).lower()
+    text = str(exc).lower()
     return any(word in text for word in ("response_format", "json_schema", "structured output"))
 
 

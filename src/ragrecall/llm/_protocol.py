@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ValidationError
@@ -19,6 +19,8 @@ __all__ = [
     "LLMRequest",
     "Message",
     "OutputT",
+    "accept_reply",
+    "checked_reply",
     "parse_reply",
 ]
 
@@ -51,10 +53,13 @@ class LLMRequest(Generic[OutputT]):
     """What is asked, e.g. ``"context_recall.judge"``."""
     inputs: Mapping[str, Any] = field(default_factory=dict)
     """The values the prompt was rendered from (reference, claims, contexts...)."""
+    check: Callable[[Any], None] | None = field(default=None, compare=False, repr=False)
+    """The invariants a parsed reply must also satisfy (raises InvalidReplyError or ValueError when not).
+    Set by :func:`ragrecall.llm.ask`; the cache stores a reply only once it passed them."""
 
     def with_messages(self, messages: tuple[Message, ...]) -> LLMRequest[OutputT]:
         """The same request with another conversation (used to ask again after an invalid reply)."""
-        return LLMRequest(messages, self.output, self.prompt_version, self.task, self.inputs)
+        return LLMRequest(messages, self.output, self.prompt_version, self.task, self.inputs, self.check)
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,12 @@ class LLMReply(Generic[OutputT]):
     usage: Usage
     attempts: int = 1
     """How many replies it took to get this valid one (1 + repairs); set by :func:`ragrecall.llm.ask`."""
+    finish_reason: str | None = None
+    """Why the model stopped (``"stop"``; ``"length"`` never reaches here), when the transport knows."""
+    sent: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    """The identity document of the request actually sent (its cache identity), when a transport sent it."""
+    checked: bool = False
+    """True when ``request.check`` already passed on this reply."""
 
     @classmethod
     def validate(cls, raw: str, output: type[OutputT], usage: Usage) -> LLMReply[OutputT]:
@@ -85,11 +96,19 @@ class InvalidReplyError(LLMOutputError):
         usage: what the invalid reply cost.
     """
 
-    def __init__(self, problem: str, *, raw: str | None = None, usage: Usage | None = None) -> None:
+    def __init__(
+        self,
+        problem: str,
+        *,
+        raw: str | None = None,
+        usage: Usage | None = None,
+        sent: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(problem)
         self.problem = problem
         self.raw = raw
         self.usage = usage or Usage()
+        self.sent = sent
 
 
 @runtime_checkable
@@ -132,6 +151,56 @@ def parse_reply(raw: str, output: type[OutputT], *, usage: Usage | None = None) 
                 f"{'.'.join(str(p) for p in e.get('loc', ())) or '<root>'}: {e.get('msg')}" for e in errors[:8]
             )
         raise InvalidReplyError(problem, raw=raw, usage=usage) from exc
+
+
+def accept_reply(
+    raw: str | None,
+    request: LLMRequest[OutputT],
+    usage: Usage,
+    *,
+    finish_reason: str | None = None,
+    refusal: str | None = None,
+    sent: Mapping[str, Any] | None = None,
+) -> LLMReply[OutputT]:
+    """Every check a reply must pass before anything trusts or caches it, live or replayed, in one place.
+
+    A refusal, an empty reply, a reply cut off at the token limit (``finish_reason == "length"``), a reply
+    that fails ``request.output`` and one that fails ``request.check`` each raise :class:`InvalidReplyError`
+    carrying the text, ``usage`` and ``sent``, so that the repair loop can show the problem to the model.
+    """
+    text = raw or ""
+    if refusal:
+        raise InvalidReplyError(f"the model refused: {refusal}", raw=text, usage=usage, sent=sent)
+    if not text.strip():
+        raise InvalidReplyError("the reply is empty", raw=text, usage=usage, sent=sent)
+    if finish_reason == "length":
+        raise InvalidReplyError(
+            "the reply was cut off at the token limit; answer more briefly", raw=text, usage=usage, sent=sent
+        )
+    try:
+        parsed = parse_reply(text, request.output, usage=usage)
+    except InvalidReplyError as exc:
+        exc.sent = sent
+        raise
+    reply = LLMReply(parsed, text, usage, finish_reason=finish_reason, sent=sent)
+    return checked_reply(reply, request)
+
+
+def checked_reply(reply: LLMReply[OutputT], request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
+    """``reply`` marked as checked, after running ``request.check`` on it when it has not passed it yet.
+
+    Raises:
+        InvalidReplyError: the check failed; the error carries the reply's text, usage and ``sent``.
+    """
+    if reply.checked or request.check is None:
+        return reply if reply.checked else replace(reply, checked=True)
+    try:
+        request.check(reply.parsed)
+    except InvalidReplyError as exc:
+        raise InvalidReplyError(exc.problem, raw=reply.raw, usage=reply.usage, sent=reply.sent) from exc
+    except ValueError as exc:
+        raise InvalidReplyError(str(exc), raw=reply.raw, usage=reply.usage, sent=reply.sent) from exc
+    return replace(reply, checked=True)
 
 
 def _strip_fence(raw: str) -> str:

@@ -1,16 +1,23 @@
-"""The one retry policy for LLM requests (tenacity).
+"""The one retry policy for LLM requests (tenacity), with a wall-clock deadline on every attempt.
 
-Retried: 429 (rate limit), 408, 409, every 5xx, timeouts and connection errors. Not retried: other 4xx
-(bad request, authentication, permission, not found), which no wait will fix.
+Retried: what a transport marks retryable in its :class:`~ragrecall.errors.TransportError` — 429 (rate
+limit), 408, 409, every 5xx, timeouts, connection errors and malformed 200 bodies. Not retried: other 4xx
+(bad request, authentication, permission, not found), which no wait will fix, invalid replies (the repair
+loop's business) and an open breaker (:class:`~ragrecall.errors.EndpointDownError`, passed through as is).
 
-The wait before attempt ``n + 1`` is the server's ``Retry-After`` (or ``retry-after-ms``) when it sent one
-and it is at most ``max_retry_after``, otherwise exponential backoff with jitter:
-``min(max_wait, initial_wait * 2**(n-1) + uniform(0, jitter))``. Retrying stops after ``max_attempts``
-attempts or when the next wait would end past ``total_timeout`` seconds from the first attempt, whichever
-comes first; a ``Retry-After`` longer than ``max_retry_after`` or than the time left stops at once.
+Every attempt gets a deadline: ``request_timeout`` seconds, or what is left of ``total_timeout`` when that is
+less. It is wall-clock time for the whole reply, so a server that drips its body byte by byte is cut off
+like one that hangs. ``total_timeout`` bounds a request's whole time from its first attempt, the attempt in
+flight included.
 
-The OpenAI SDK's own retries are switched off for requests sent by the adapter (``max_retries=0`` through
-``client.with_options``), so attempts never multiply: ``max_attempts`` is the number of HTTP requests.
+The wait before attempt ``n + 1`` is the server's ``Retry-After`` (or ``retry-after-ms``) when it sent one,
+otherwise exponential backoff with jitter: ``min(max_wait, initial_wait * 2**(n-1) + uniform(0, jitter))``.
+Retrying stops after ``max_attempts`` attempts or when the next wait would end past ``total_timeout``. A
+``Retry-After`` longer than ``max_retry_after`` or than the time left fails at once, saying what the server
+asked.
+
+SDK retries are switched off by the transports, so attempts never multiply: ``max_attempts`` is the number of
+HTTP requests.
 """
 
 from __future__ import annotations
@@ -19,18 +26,18 @@ import asyncio
 import email.utils
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
-import openai
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 from tenacity.stop import stop_base
 from tenacity.wait import wait_base
 
-from ..errors import ConfigurationError, LLMRequestError
+from ..errors import ConfigurationError, EndpointDownError, LLMRequestError, TransportError
+from ._protocol import LLM, LLMReply, LLMRequest, OutputT
 
-__all__ = ["RetryPolicy", "is_retryable", "retry_after_seconds"]
+__all__ = ["Deadline", "RetryPolicy", "Retrying", "is_retryable", "retry_after_seconds", "retryable_status"]
 
 T = TypeVar("T")
 Sleep = Callable[[float], Awaitable[None]]
@@ -38,18 +45,35 @@ Sleep = Callable[[float], Awaitable[None]]
 _RETRY_STATUS = frozenset({408, 409, 429})
 
 
+def retryable_status(status: int) -> bool:
+    """True for the HTTP statuses worth another attempt: 408, 409, 429 and every 5xx."""
+    return status in _RETRY_STATUS or status >= 500
+
+
 def is_retryable(exc: BaseException) -> bool:
-    """True for rate limits, 408/409, server errors, timeouts and connection errors."""
-    if isinstance(exc, openai.APIStatusError):
-        return exc.status_code in _RETRY_STATUS or exc.status_code >= 500
-    return isinstance(exc, openai.APIConnectionError)  # includes APITimeoutError
+    """True when another attempt may succeed.
+
+    A :class:`TransportError` says so itself; an SDK status error (anything with an integer ``status_code``)
+    is judged by :func:`retryable_status`; anything else is not retried.
+    """
+    if isinstance(exc, TransportError):
+        return exc.retryable
+    status = getattr(exc, "status_code", None)
+    return isinstance(status, int) and retryable_status(status)
 
 
 def retry_after_seconds(exc: BaseException | None) -> float | None:
-    """The delay the server asked for in ``retry-after-ms`` or ``Retry-After`` (seconds or HTTP date)."""
-    if not isinstance(exc, openai.APIStatusError):
-        return None
-    headers = exc.response.headers
+    """The delay the server asked for: a :class:`TransportError`'s ``retry_after``, or the ``retry-after-ms``
+    or ``Retry-After`` header (seconds or HTTP date) of an SDK status error's response."""
+    if isinstance(exc, TransportError):
+        return exc.retry_after
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    return None if headers is None else retry_after_header(headers)
+
+
+def retry_after_header(headers: Mapping[str, str]) -> float | None:
+    """Seconds asked by ``retry-after-ms`` (preferred) or ``Retry-After``; None when absent or unreadable."""
     for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
         value = headers.get(name)
         if value is None:
@@ -77,9 +101,10 @@ class RetryPolicy:
         initial_wait: first backoff wait in seconds; doubles on each retry.
         max_wait: cap of one backoff wait.
         jitter: up to this many random seconds added to each backoff wait.
-        total_timeout: seconds from the first attempt after which no new attempt starts.
-        request_timeout: seconds one HTTP request may take (sent to the SDK as its timeout).
-        max_retry_after: the longest ``Retry-After`` honoured; a longer one ends the retries.
+        total_timeout: seconds a request may take from its first attempt, retries and the attempt in flight
+            included.
+        request_timeout: wall-clock seconds one attempt may take, the whole reply body included.
+        max_retry_after: the longest ``Retry-After`` honoured; a longer one fails at once.
         sleep: the coroutine used to wait (injectable so tests run without real delays).
     """
 
@@ -99,15 +124,20 @@ class RetryPolicy:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
                 raise ConfigurationError(f"{name} must be a number >= 0, got {value!r}")
+        for name in ("total_timeout", "request_timeout"):
+            if not getattr(self, name) > 0:
+                raise ConfigurationError(f"{name} must be a number > 0, got {getattr(self, name)!r}")
 
-    async def call(self, send: Callable[[], Awaitable[T]]) -> T:
-        """Run ``send()`` until it succeeds or the policy gives up.
+    async def call(self, send: Callable[[], Awaitable[T]], *, endpoint: str | None = None) -> T:
+        """Run ``send()`` under a deadline until it succeeds or the policy gives up.
 
         Raises:
-            LLMRequestError: the last error was not retryable, or attempts or time ran out; the message
-                counts the attempts and the last error is chained as the cause.
+            LLMRequestError: the last error was not retryable, or attempts, time or the server's patience ran
+                out; the message counts the attempts and the last error is chained as the cause.
+            EndpointDownError: from ``send``, unchanged (the breaker is open: trying again is pointless).
         """
         started = time.monotonic()
+        deadline = started + self.total_timeout
         retrying = AsyncRetrying(
             sleep=self.sleep,
             stop=stop_after_attempt(self.max_attempts) | _StopOnBudget(self, started),
@@ -118,17 +148,94 @@ class RetryPolicy:
         attempts = 0
 
         async def attempt() -> T:
+            # The attempt's own deadline (request_timeout) is the Deadline layer's, inside the breaker so that
+            # it sees it; here only what is left of the total budget bounds the attempt in flight.
             nonlocal attempts
             attempts += 1
-            return await send()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _total_spent(self.total_timeout, endpoint)
+            try:
+                return await asyncio.wait_for(send(), left)
+            except asyncio.TimeoutError as exc:
+                raise _total_spent(self.total_timeout, endpoint) from exc
 
         try:
             return await retrying(attempt)
-        except openai.OpenAIError as exc:
-            verdict = "gave up after" if is_retryable(exc) else "not retryable, after"
-            raise LLMRequestError(
-                f"LLM request failed ({verdict} {attempts} attempt{'s' if attempts != 1 else ''}): {_describe(exc)}"
+        except EndpointDownError:
+            raise
+        except TransportError as exc:
+            raise LLMRequestError(self._give_up(exc, attempts, started)) from exc
+
+    def _give_up(self, exc: TransportError, attempts: int, started: float) -> str:
+        counted = f"{attempts} attempt{'s' if attempts != 1 else ''}"
+        asked = exc.retry_after
+        if exc.retryable and asked is not None:
+            left = self.total_timeout - (time.monotonic() - started)
+            if asked > self.max_retry_after:
+                return (
+                    f"LLM request failed (after {counted}): the server asked to wait {asked:g} s (Retry-After), "
+                    f"longer than max_retry_after={self.max_retry_after:g} s: {exc}"
+                )
+            if asked >= left:
+                return (
+                    f"LLM request failed (after {counted}): the server asked to wait {asked:g} s (Retry-After), "
+                    f"more than the {max(left, 0.0):.1f} s left of total_timeout={self.total_timeout:g} s: {exc}"
+                )
+        verdict = "gave up after" if exc.retryable else "not retryable, after"
+        return f"LLM request failed ({verdict} {counted}): {exc}"
+
+
+class Retrying:
+    """The retry-and-deadline layer: ``inner``'s requests under a :class:`RetryPolicy`."""
+
+    def __init__(self, inner: LLM, policy: RetryPolicy) -> None:
+        self.inner = inner
+        self.policy = policy
+
+    @property
+    def model_name(self) -> str:
+        """The inner LLM's model name."""
+        return self.inner.model_name
+
+    async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
+        """``inner.agenerate(request)``, retried and bounded by the policy."""
+        endpoint: Any = getattr(self.inner, "endpoint", None)
+        return await self.policy.call(lambda: self.inner.agenerate(request), endpoint=endpoint)
+
+
+class Deadline:
+    """The deadline layer: each attempt gets ``seconds`` of wall-clock time, the whole reply body included."""
+
+    def __init__(self, inner: LLM, seconds: float) -> None:
+        self.inner = inner
+        self.seconds = seconds
+        self.endpoint: Any = getattr(inner, "endpoint", None)
+
+    @property
+    def model_name(self) -> str:
+        """The inner LLM's model name."""
+        return self.inner.model_name
+
+    async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
+        """``inner.agenerate(request)``, or a retryable timeout :class:`TransportError` when it takes too long."""
+        try:
+            return await asyncio.wait_for(self.inner.agenerate(request), self.seconds)
+        except asyncio.TimeoutError as exc:
+            where = f" from {self.endpoint}" if self.endpoint else ""
+            raise TransportError(
+                f"no complete reply{where} within {self.seconds:g} s (deadline of one attempt)",
+                kind="timeout",
+                retryable=True,
+                endpoint=self.endpoint,
             ) from exc
+
+
+def _total_spent(total: float, endpoint: str | None) -> TransportError:
+    where = f" to {endpoint}" if endpoint else ""
+    return TransportError(
+        f"the request{where} ran out of total_timeout={total:g} s", kind="timeout", retryable=False, endpoint=endpoint
+    )
 
 
 class _WaitRetryAfter(wait_base):
@@ -165,9 +272,3 @@ class _StopOnBudget(stop_base):
             policy = self._policy
             upcoming = min(policy.max_wait, policy.initial_wait * 2 ** (retry_state.attempt_number - 1))
         return elapsed + upcoming >= self._policy.total_timeout
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, openai.APIStatusError):
-        return f"HTTP {exc.status_code} {exc.__class__.__name__}: {exc.message}"
-    return f"{exc.__class__.__name__}: {exc}"

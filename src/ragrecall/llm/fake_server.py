@@ -1,6 +1,7 @@
 """A local OpenAI-compatible HTTP server, for tests and benchmarks that use a real ``AsyncOpenAI`` client.
 
-It serves ``POST /v1/chat/completions`` on 127.0.0.1 only. Each request is answered by the next scripted
+It serves ``POST /v1/chat/completions`` (OpenAI) and ``POST /v1/messages`` (Anthropic, tool-use replies) on
+127.0.0.1 only. Each request is answered by the next scripted
 :class:`ServerReply` when there is one (status, headers, body, delay: for 429/500/hangs), else by the
 responder, by default the :class:`~ragrecall.llm.OfflineJudge` reading ragrecall's own prompts. Every request
 body is recorded.
@@ -16,15 +17,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Literal
 
 from ._offline import OfflineJudge
+from ._prompts import read_data_blocks
 
 __all__ = ["FakeOpenAIServer", "ServerReply", "offline_responder"]
 
@@ -35,10 +36,14 @@ _HOST = "127.0.0.1"
 class ServerReply:
     """One scripted HTTP answer.
 
-    With ``status`` 200 the body is a chat completion whose message content is ``content`` and whose usage
-    reports ``prompt_tokens`` and ``completion_tokens``; with another status it is an OpenAI-style error
-    body. ``body`` replaces the generated body entirely. ``delay`` seconds pass before answering (longer
-    than the client's timeout: a hung request).
+    With ``status`` 200 the body is a reply whose text is ``content`` and whose usage reports
+    ``prompt_tokens`` and ``completion_tokens`` (a chat completion on the OpenAI route, a message on the
+    Anthropic route); with another status it is that API's error body. ``body`` replaces the generated body
+    entirely; ``raw_body`` replaces it with bytes sent as ``content_type`` (an HTML page from a proxy).
+    ``delay`` seconds pass before answering (longer than the client's timeout: a hung request); with
+    ``drip`` the body is sent 16 bytes at a time, ``drip`` seconds apart (a slow-drip reply). ``echo_key``
+    ``"full"`` or ``"masked"`` puts the request's API key (whole, or masked as OpenAI does) into the error
+    message or, for a 200, into the reply's ``reason`` text.
     """
 
     content: str | None = None
@@ -49,6 +54,10 @@ class ServerReply:
     delay: float = 0.0
     finish_reason: str = "stop"
     body: Mapping[str, Any] | None = None
+    raw_body: bytes | None = None
+    content_type: str = "application/json"
+    drip: float = 0.0
+    echo_key: Literal["", "full", "masked"] = ""
 
 
 Responder = Callable[[Mapping[str, Any]], ServerReply]
@@ -125,15 +134,21 @@ class FakeOpenAIServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def _next_reply(self, body: dict[str, Any]) -> ServerReply:
+    def _next_reply(self, body: dict[str, Any], chat: dict[str, Any] | None = None) -> ServerReply:
+        """Record ``body``; answer the next scripted reply, else the responder's answer to ``chat`` (``body``
+        in the chat-completions shape)."""
         with self._lock:
             self.requests.append(body)
             scripted = self._script.pop(0) if self._script else None
-        return scripted if scripted is not None else self.responder(body)
+        return scripted if scripted is not None else self.responder(chat if chat is not None else body)
 
     def _wait(self, seconds: float) -> None:
         if seconds > 0:
             self._stopping.wait(seconds)
+
+
+_OPENAI_ROUTES = ("/v1/chat/completions", "/chat/completions")
+_ANTHROPIC_ROUTES = ("/v1/messages", "/messages")
 
 
 def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
@@ -144,31 +159,53 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length) if length else b""
-            if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
-                self._send(404, _error_body(404, f"no route {self.path}"), {})
+            route = self.path.rstrip("/")
+            anthropic = route in _ANTHROPIC_ROUTES
+            if route not in _OPENAI_ROUTES and not anthropic:
+                self._send(404, _error_body(404, f"no route {self.path}", anthropic), ServerReply())
                 return
             try:
                 body = json.loads(raw or b"{}")
             except json.JSONDecodeError:
-                self._send(400, _error_body(400, "request body is not JSON"), {})
+                self._send(400, _error_body(400, "request body is not JSON", anthropic), ServerReply())
                 return
-            reply = server._next_reply(body)
+            reply = server._next_reply(body, _as_chat(body) if anthropic else None)
             server._wait(server.latency + reply.delay)
             if server._stopping.is_set():
                 return
-            payload = reply.body if reply.body is not None else _body_for(reply, str(body.get("model", "fake")))
-            self._send(reply.status, payload, reply.headers)
+            key = _request_key(self.headers)
+            if reply.echo_key and key:
+                reply = _echoing(reply, key)
+            if reply.body is not None:
+                payload: Mapping[str, Any] = reply.body
+            elif reply.status != 200:
+                payload = _error_body(reply.status, reply.content or f"scripted error {reply.status}", anthropic)
+            elif anthropic:
+                payload = _message_for(reply, str(body.get("model", "fake")), body)
+            else:
+                payload = _completion_for(reply, str(body.get("model", "fake")))
+            self._send(reply.status, payload, reply)
 
-        def _send(self, status: int, payload: Mapping[str, Any], headers: Mapping[str, str]) -> None:
-            data = json.dumps(payload, ensure_ascii=False).encode()
+        def _send(self, status: int, payload: Mapping[str, Any], reply: ServerReply) -> None:
+            if reply.raw_body is not None:
+                data, content_type = reply.raw_body, reply.content_type
+            else:
+                data, content_type = json.dumps(payload, ensure_ascii=False).encode(), "application/json"
             try:
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(data)))
-                for name, value in headers.items():
+                for name, value in reply.headers.items():
                     self.send_header(name, value)
                 self.end_headers()
-                self.wfile.write(data)
+                if reply.drip > 0:
+                    for at in range(0, len(data), 16):
+                        self.wfile.write(data[at : at + 16])
+                        self.wfile.flush()
+                        if server._stopping.wait(reply.drip):
+                            return
+                else:
+                    self.wfile.write(data)
             except OSError:
                 pass  # the client gave up (timeout) and closed the connection
 
@@ -178,9 +215,41 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def _body_for(reply: ServerReply, model: str) -> dict[str, Any]:
+def _request_key(headers: Any) -> str:
+    auth = str(headers.get("Authorization") or "")
+    return auth.removeprefix("Bearer ").strip() or str(headers.get("x-api-key") or "")
+
+
+def _echoing(reply: ServerReply, key: str) -> ServerReply:
+    shown = key if reply.echo_key == "full" else f"{key[:8]}{'*' * 12}{key[-4:]}"
     if reply.status != 200:
-        return _error_body(reply.status, f"scripted error {reply.status}")
+        return replace(reply, content=f"Incorrect API key provided: {shown}. You can find your API key online.")
+    content = reply.content or ""
+    try:
+        data = json.loads(content)
+    except json.JSONDecodeError:
+        return replace(reply, content=f"{content} {shown}")
+    for item in data.get("verdicts", []) if isinstance(data, dict) else []:
+        item["reason"] = f"{item.get('reason', '')} (key {shown})"
+    return replace(reply, content=json.dumps(data, ensure_ascii=False))
+
+
+def _as_chat(body: Mapping[str, Any]) -> dict[str, Any]:
+    """An Anthropic Messages request in the chat-completions shape the responders read."""
+    messages: list[dict[str, Any]] = []
+    system = body.get("system")
+    if system:
+        text = system if isinstance(system, str) else "".join(str(b.get("text", "")) for b in system)
+        messages.append({"role": "system", "content": text})
+    for message in body.get("messages") or []:
+        content = message.get("content")
+        if not isinstance(content, str):
+            content = "".join(str(b.get("text", "")) for b in content or [] if isinstance(b, Mapping))
+        messages.append({"role": message.get("role"), "content": content})
+    return {**body, "messages": messages}
+
+
+def _completion_for(reply: ServerReply, model: str) -> dict[str, Any]:
     return {
         "id": f"chatcmpl-fake-{time.monotonic_ns()}",
         "object": "chat.completion",
@@ -202,28 +271,52 @@ def _body_for(reply: ServerReply, model: str) -> dict[str, Any]:
     }
 
 
-def _error_body(status: int, message: str) -> dict[str, Any]:
+def _message_for(reply: ServerReply, model: str, request: Mapping[str, Any]) -> dict[str, Any]:
+    """An Anthropic message: a JSON object answered as the forced tool's input, anything else as text."""
+    try:
+        data = json.loads(reply.content or "")
+    except json.JSONDecodeError:
+        data = None
+    tools = request.get("tools") or []
+    if isinstance(data, dict) and tools:
+        block: dict[str, Any] = {"type": "tool_use", "id": "toolu_fake", "name": tools[0].get("name"), "input": data}
+        stop = "tool_use"
+    else:
+        block, stop = {"type": "text", "text": reply.content or ""}, "end_turn"
+    if reply.finish_reason == "length":
+        stop = "max_tokens"
+    return {
+        "id": f"msg_fake_{time.monotonic_ns()}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [block] if reply.content else [],
+        "stop_reason": stop,
+        "stop_sequence": None,
+        "usage": {"input_tokens": reply.prompt_tokens, "output_tokens": reply.completion_tokens},
+    }
+
+
+def _error_body(status: int, message: str, anthropic: bool = False) -> dict[str, Any]:
+    if anthropic:
+        kind = "rate_limit_error" if status == 429 else "api_error" if status >= 500 else "invalid_request_error"
+        return {"type": "error", "error": {"type": kind, "message": message}}
     kind = "rate_limit_error" if status == 429 else "server_error" if status >= 500 else "invalid_request_error"
     return {"error": {"message": message, "type": kind, "param": None, "code": None}}
 
 
 # -- answering ragrecall's prompts ---------------------------------------------------------------------------
 
-_CONTEXT_ITEM = re.compile(r"^\[(\d+)\] ?", re.MULTILINE)
-_CLAIM_ITEM = re.compile(r"^\d+\. ?", re.MULTILINE)
-_HEADINGS = {
-    "contexts": ("Contexts:", "上下文："),
-    "claims": ("Claims:", "陈述："),
-    "reference": ("Reference:", "参考答案："),
-}
-
 
 def offline_responder(judge: OfflineJudge | None = None) -> Responder:
     """A responder that reads ragrecall's rendered context-recall prompts and answers with the offline judge.
 
-    The first user message says which step opened the conversation; a later user message is a follow-up
-    (about coverage, quotes, or the whole one-call reply), answered for what it asks. Token counts in its
-    replies are rough (characters / 4), enough for code that sums usage.
+    The first user message says which step opened the conversation, by its data blocks
+    (:func:`ragrecall.llm._prompts.read_data_blocks`): claims → judging, contexts without claims → the one-call
+    mode, else decomposition of the ``<reference>`` block (or of the whole message, for a prompt without one).
+    A later user message is a follow-up (about coverage, quotes, or the whole one-call reply), answered for
+    what it asks: a quote follow-up for the claims it quotes. Token counts in its replies are rough
+    (characters / 4), enough for code that sums usage.
     """
     judge = judge or OfflineJudge()
 
@@ -231,22 +324,23 @@ def offline_responder(judge: OfflineJudge | None = None) -> Responder:
         messages = body.get("messages") or []
         users = [str(m.get("content", "")) for m in messages if m.get("role") == "user"]
         first = users[0] if users else ""
-        sections = _sections(first)
-        if "claims" in sections:
+        blocks = read_data_blocks(first)
+        texts = {tag: [b.text for b in blocks if b.tag == tag] for tag in ("context", "claim", "reference")}
+        if texts["claim"]:
             task = "context_recall.judge"
-        elif "contexts" in sections:
+        elif texts["context"]:
             task = "context_recall.single"
         else:
             task = "context_recall.decompose"
         inputs: dict[str, Any] = {
-            "reference": sections.get("reference", first),
-            "contexts": _items(sections.get("contexts", ""), _CONTEXT_ITEM),
-            "claims": _items(sections.get("claims", ""), _CLAIM_ITEM),
+            "reference": texts["reference"][0] if texts["reference"] else first,
+            "contexts": texts["context"],
+            "claims": texts["claim"],
         }
         if len(users) > 1:
             task = _FOLLOW_UPS[task]
             if task == "context_recall.recheck":
-                asked = [int(m.group(1)) for m in _RECHECK_ITEM.finditer(users[-1])]
+                asked = [b.number for b in read_data_blocks(users[-1]) if b.tag == "claim" and b.number]
                 inputs["numbers"] = asked
                 inputs["claims"] = [inputs["claims"][n - 1] for n in asked]
         content = json.dumps(judge.answer(task, inputs), ensure_ascii=False)
@@ -261,30 +355,6 @@ _FOLLOW_UPS = {
     "context_recall.judge": "context_recall.recheck",
     "context_recall.single": "context_recall.single_fix",
 }
-_RECHECK_ITEM = re.compile(r"^- claim (\d+) ", re.MULTILINE)
-
-
-def _sections(text: str) -> dict[str, str]:
-    marks: list[tuple[int, int, str]] = []
-    for name, headings in _HEADINGS.items():
-        for heading in headings:
-            at = text.find(heading)
-            if at != -1 and (at == 0 or text[at - 1] == "\n"):
-                marks.append((at, at + len(heading), name))
-                break
-    marks.sort()
-    return {
-        name: text[end : marks[i + 1][0] if i + 1 < len(marks) else len(text)].strip()
-        for i, (_, end, name) in enumerate(marks)
-    }
-
-
-def _items(block: str, marker: re.Pattern[str]) -> list[str]:
-    starts = list(marker.finditer(block))
-    return [
-        block[m.end() : starts[i + 1].start() if i + 1 < len(starts) else len(block)].strip()
-        for i, m in enumerate(starts)
-    ]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Literal
 
 from .._pool import run_pool
 from .._sync import run_sync
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, EndpointDownError
 from ..results import MetricResult
 from ..schema import Sample
 
@@ -122,6 +122,8 @@ class Metric(ABC):
         """Validate and score one batch item; with ``on_error="record"`` any failure becomes a failed result."""
         try:
             return await self._ascore_sample(self._prepare(raw, {}, where=where))
+        except EndpointDownError:
+            raise  # the endpoint is dead: the whole run stops, the sample is left for a resume
         except Exception as exc:  # recorded with its traceback, never swallowed
             if on_error == "raise":
                 raise

@@ -1,0 +1,42 @@
+"""The usage-and-cost layer: prices the tokens a transport reports."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from ..usage import Usage
+from ._pricing import ModelPrice, cost_usd
+from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, OutputT
+
+__all__ = ["Metered"]
+
+
+class Metered:
+    """Adds the cost (from the built-in price table, with ``prices`` merged over it) to every usage that
+    counts sent requests and carries no cost yet, valid replies and invalid ones alike."""
+
+    def __init__(self, inner: LLM, prices: Mapping[str, ModelPrice] | None = None) -> None:
+        self.inner = inner
+        self.prices = dict(prices or {})
+
+    @property
+    def model_name(self) -> str:
+        """The inner LLM's model name."""
+        return self.inner.model_name
+
+    def priced(self, usage: Usage) -> Usage:
+        """``usage`` with its cost filled in when it sent requests and has none."""
+        if usage.requests == 0 or usage.cost_usd is not None:
+            return usage
+        cost = cost_usd(self.model_name, usage.prompt_tokens, usage.completion_tokens, self.prices)
+        return usage.model_copy(update={"cost_usd": cost})
+
+    async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
+        """``inner.agenerate(request)`` with its usage priced."""
+        try:
+            reply = await self.inner.agenerate(request)
+        except InvalidReplyError as exc:
+            exc.usage = self.priced(exc.usage or Usage())
+            raise
+        return replace(reply, usage=self.priced(reply.usage))

@@ -1,0 +1,105 @@
+"""What a transport is, and the error vocabulary every transport speaks.
+
+A transport sends one request to one provider and turns what comes back into ragrecall's terms: a checked
+:class:`~ragrecall.llm.LLMReply` (through :func:`~ragrecall.llm._protocol.accept_reply`, the one place where
+replies are checked), an :class:`~ragrecall.llm.InvalidReplyError`, or a
+:class:`~ragrecall.errors.TransportError` saying whether waiting may help. Retries, deadlines, the breaker,
+the cache, concurrency and prices are layers over it (:class:`~ragrecall.llm.LLMStack`), the same for every
+provider.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+
+from ..errors import TransportError
+from ._protocol import LLMReply, LLMRequest, OutputT
+from ._retry import retry_after_header, retryable_status
+from ._scrub import Scrubber
+
+__all__ = ["Transport", "connection_error", "malformed_body", "status_error"]
+
+_UNKNOWN_MODEL = re.compile(
+    r"model\b.{0,80}\b(not found|does not exist|not exist|unknown|invalid|not available|no such)"
+    r"|(unknown|invalid|no such) model",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+@runtime_checkable
+class Transport(Protocol):
+    """One provider's wire protocol.
+
+    ``agenerate`` sends exactly one request (or, for a server that turns structured outputs down, the same
+    request once more in JSON mode) and never retries.
+    """
+
+    @property
+    def model_name(self) -> str:
+        """The model asked."""
+        ...
+
+    @property
+    def endpoint(self) -> str:
+        """The base URL requests go to, without credentials."""
+        ...
+
+    def settings(self) -> dict[str, Any]:
+        """What changes the answers besides the model (sampling, output mode...)."""
+        ...
+
+    def documents(self, request: LLMRequest[Any]) -> list[dict[str, Any]]:
+        """The identity documents of the requests it may send for ``request``, the likeliest first."""
+        ...
+
+    async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
+        """Send ``request`` once; the reply carries the document of what was sent in ``sent``."""
+        ...
+
+
+def status_error(
+    status: int, message: str, headers: Mapping[str, str], *, endpoint: str, model: str, scrubber: Scrubber
+) -> TransportError:
+    """The :class:`TransportError` for an HTTP error status: retryable or not, ``Retry-After``, unknown model."""
+    text = scrubber.scrub(" ".join(message.split()))
+    unknown_model = status in (400, 404) and bool(_UNKNOWN_MODEL.search(text))
+    if unknown_model:
+        text = f"the model {model!r} is not known at {endpoint}: {text}"
+    else:
+        text = f"HTTP {status} from {endpoint}: {text}"
+    return TransportError(
+        text,
+        kind="status",
+        status=status,
+        retryable=retryable_status(status),
+        retry_after=retry_after_header(headers),
+        endpoint=endpoint,
+        model_not_found=unknown_model,
+    )
+
+
+def connection_error(exc: BaseException, *, endpoint: str, timed_out: bool, scrubber: Scrubber) -> TransportError:
+    """The retryable :class:`TransportError` for a connection that failed or timed out."""
+    detail = scrubber.scrub(" ".join(str(exc).split())) or type(exc).__name__
+    cause = exc.__cause__ or exc.__context__
+    if cause is not None and str(cause) and str(cause) not in detail:
+        detail = f"{detail} ({scrubber.scrub(' '.join(str(cause).split()))})"
+    if timed_out:
+        return TransportError(
+            f"no reply from {endpoint} in time: {detail}", kind="timeout", retryable=True, endpoint=endpoint
+        )
+    return TransportError(f"cannot reach {endpoint}: {detail}", kind="connection", retryable=True, endpoint=endpoint)
+
+
+def malformed_body(body: object, *, endpoint: str, scrubber: Scrubber) -> TransportError:
+    """The retryable :class:`TransportError` for a 200 whose body is not a reply (a proxy's HTML page...)."""
+    text = body if isinstance(body, str) else repr(body)
+    snippet = scrubber.scrub(" ".join(text.split()))[:120]
+    return TransportError(
+        f"{endpoint} answered 200 with a body that is not a reply (a proxy or login page?): {snippet!r}",
+        kind="malformed",
+        retryable=True,
+        endpoint=endpoint,
+    )

@@ -1,0 +1,297 @@
+"""The layers of the LLM stack over a scripted transport: cache that heals and replays, deadlines, breaker,
+concurrency bound, prices, scrubbing."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from ragrecall.errors import (
+    CacheMissError,
+    ConfigurationError,
+    EndpointDownError,
+    LLMRequestError,
+    TransportError,
+)
+from ragrecall.llm import (
+    LLMReply,
+    LLMRequest,
+    LLMStack,
+    ModelPrice,
+    ResponseCache,
+    RetryPolicy,
+    ask,
+)
+from ragrecall.llm._limit import REQUEST_LIMIT
+from ragrecall.llm._protocol import accept_reply
+from ragrecall.llm._scrub import REDACTED, Scrubber, public_url
+from ragrecall.usage import Usage
+
+
+class Value(BaseModel):
+    value: int
+
+
+Outcome = str | BaseException | Callable[[], Any]
+
+
+class Scripted:
+    """A transport answering from a script: reply text (checked as a real transport checks it), an
+    exception to raise, or ``("length", text)`` for a reply cut off at the token limit."""
+
+    model_name = "scripted-model"
+    endpoint = "http://llm.test/v1"
+
+    def __init__(self, *outcomes: Any, delay: float = 0.0) -> None:
+        self.outcomes = list(outcomes)
+        self.calls = 0
+        self.delay = delay
+        self.in_flight = 0
+        self.most_in_flight = 0
+
+    async def agenerate(self, request: LLMRequest[Any]) -> LLMReply[Any]:
+        self.calls += 1
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            outcome = self.outcomes.pop(0) if self.outcomes else '{"value": 1}'
+            if isinstance(outcome, BaseException):
+                raise outcome
+            finish = "stop"
+            if isinstance(outcome, tuple):
+                finish, outcome = outcome
+            usage = Usage(requests=1, prompt_tokens=10, completion_tokens=5)
+            return accept_reply(outcome, request, usage, finish_reason=finish)
+        finally:
+            self.in_flight -= 1
+
+
+def request(text: str = "hello") -> LLMRequest[Value]:
+    return LLMRequest(({"role": "user", "content": text},), Value, "test/1", "test")
+
+
+def no_wait(**kwargs: Any) -> RetryPolicy:
+    async def sleep(seconds: float) -> None:
+        return None
+
+    args: dict[str, Any] = {"max_attempts": 3, "initial_wait": 0.01, "jitter": 0.0, "sleep": sleep}
+    args.update(kwargs)
+    return RetryPolicy(**args)
+
+
+def status(code: int, retry_after: float | None = None) -> TransportError:
+    return TransportError(
+        f"HTTP {code} from http://llm.test/v1",
+        kind="status",
+        status=code,
+        retryable=code in (408, 409, 429) or code >= 500,
+        retry_after=retry_after,
+        endpoint="http://llm.test/v1",
+    )
+
+
+def connection() -> TransportError:
+    return TransportError("cannot reach http://llm.test/v1", kind="connection", retryable=True, endpoint="x")
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+# -- the cache -----------------------------------------------------------------------------------------------
+
+
+def test_an_invalid_reply_is_not_served_again_and_a_rerun_heals(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    transport = Scripted("{not json", '{"value": 7}')
+    stack = LLMStack(transport, cache=ResponseCache(path), retry=no_wait())
+    with pytest.raises(Exception, match="not valid JSON"):
+        run(stack.agenerate(request()))
+    assert ResponseCache(path).counts() == {"rejected": 1}
+    # A rerun against a healthy server asks again instead of failing from the cache for ever.
+    again = LLMStack(transport, cache=ResponseCache(path), retry=no_wait())
+    reply = run(again.agenerate(request()))
+    assert reply.parsed.value == 7 and reply.usage.requests == 1 and transport.calls == 2
+    assert ResponseCache(path).counts() == {"valid": 1}
+    third = run(LLMStack(Scripted(), cache=ResponseCache(path)).agenerate(request()))
+    assert third.parsed.value == 7 and third.usage.cached_requests == 1 and third.usage.requests == 0
+
+
+def test_a_reply_cut_at_the_token_limit_is_refused_live_and_on_replay(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    transport = Scripted(("length", '{"value": 3}'), '{"value": 4}')
+    stack = LLMStack(transport, cache=ResponseCache(path), retry=no_wait())
+    reply = run(ask(stack, request()))
+    assert reply.parsed.value == 4 and reply.attempts == 2
+    replay = LLMStack(Scripted(RuntimeError("no network")), cache=ResponseCache(path, mode="replay-only"))
+    replayed = run(ask(replay, request()))
+    # The cut-off reply is replayed as the rejection it was, so the repair that followed is replayed too.
+    assert replayed.parsed.value == 4 and replayed.attempts == 2 and replayed.usage.requests == 0
+
+
+def test_replay_applies_the_live_checks_to_rows_written_before_validation(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    from ragrecall.llm import cache_key  # noqa: F401 - the key function older caches used
+
+    stack = LLMStack(Scripted('{"value": 1}'), cache=ResponseCache(path))
+    run(stack.agenerate(request()))
+    with sqlite3.connect(path) as db:  # make it an old, unchecked row holding an off-schema reply
+        db.execute("UPDATE responses SET raw = ?, status = 'unchecked'", ('{"value": "many"}',))
+    replay = LLMStack(Scripted(), cache=ResponseCache(path, mode="replay-only"))
+    with pytest.raises(Exception, match="does not match the required JSON schema"):
+        run(replay.agenerate(request()))
+    healing = LLMStack(Scripted('{"value": 2}'), cache=ResponseCache(path))
+    assert run(healing.agenerate(request())).parsed.value == 2
+
+
+def test_the_request_check_decides_what_is_cached(tmp_path: Path) -> None:
+    def positive(parsed: Value) -> None:
+        if parsed.value < 1:
+            raise ValueError("value must be positive")
+
+    path = tmp_path / "c.sqlite"
+    transport = Scripted('{"value": 0}', '{"value": 5}')
+    stack = LLMStack(transport, cache=ResponseCache(path), retry=no_wait())
+    reply = run(ask(stack, request(), check=positive))
+    assert reply.parsed.value == 5 and reply.attempts == 2
+    assert ResponseCache(path).counts() == {"rejected": 1, "valid": 1}
+
+
+def test_replay_only_miss_names_the_file_and_sends_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    ResponseCache(path).close()
+    transport = Scripted()
+    with pytest.raises(CacheMissError, match=r"c\.sqlite"):
+        run(LLMStack(transport, cache=ResponseCache(path, mode="replay-only")).agenerate(request()))
+    assert transport.calls == 0
+
+
+def test_a_cache_that_breaks_in_use_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    cache = ResponseCache(path)
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE responses")
+    with pytest.raises(ConfigurationError, match=r"c\.sqlite"):
+        cache.get("k")
+
+
+# -- deadlines and retries -------------------------------------------------------------------------------------
+
+
+def test_every_attempt_has_a_wall_clock_deadline() -> None:
+    transport = Scripted(delay=5.0)
+    stack = LLMStack(transport, retry=no_wait(max_attempts=2, request_timeout=0.05))
+    with pytest.raises(LLMRequestError, match=r"within 0\.05 s") as info:
+        run(stack.agenerate(request()))
+    assert transport.calls == 2 and isinstance(info.value.__cause__, TransportError)
+
+
+def test_total_timeout_bounds_the_attempt_in_flight() -> None:
+    transport = Scripted(delay=5.0)
+    policy = no_wait(max_attempts=5, request_timeout=10.0, total_timeout=0.1)
+    with pytest.raises(LLMRequestError, match=r"ran out of total_timeout=0\.1 s"):
+        run(LLMStack(transport, retry=policy).agenerate(request()))
+    assert transport.calls == 1
+
+
+@pytest.mark.parametrize(
+    ("asked", "policy", "says"),
+    [(600.0, {}, "longer than max_retry_after=120 s"), (50.0, {"total_timeout": 20.0}, "left of total_timeout")],
+)
+def test_a_retry_after_beyond_the_budget_fails_at_once_saying_what_was_asked(
+    asked: float, policy: dict[str, Any], says: str
+) -> None:
+    transport = Scripted(status(429, retry_after=asked))
+    with pytest.raises(LLMRequestError, match=re.escape(f"asked to wait {asked:g} s")) as info:
+        run(LLMStack(transport, retry=no_wait(**policy)).agenerate(request()))
+    assert says in str(info.value) and transport.calls == 1
+
+
+# -- the breaker ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("failure", [connection, lambda: status(401), lambda: status(404)])
+def test_the_first_requests_failing_alike_open_the_breaker(failure: Callable[[], TransportError]) -> None:
+    transport = Scripted(*[failure() for _ in range(50)])
+    stack = LLMStack(transport, retry=no_wait(max_attempts=6), max_concurrency=2)
+
+    async def many() -> list[BaseException | LLMReply[Value]]:
+        return await asyncio.gather(*(stack.agenerate(request(str(i))) for i in range(20)), return_exceptions=True)
+
+    outcomes = run(many())
+    # Three alike failures open it; only what was already in flight (two at a time) went out beside them.
+    assert 3 <= transport.calls <= 4
+    down = [o for o in outcomes if isinstance(o, EndpointDownError)]
+    assert len(down) >= 18
+    assert "http://llm.test/v1" in str(down[0]) and "scripted-model" in str(down[0])
+
+
+def test_server_errors_need_more_alike_failures_and_a_success_disarms_the_breaker() -> None:
+    transport = Scripted(*[status(500) for _ in range(20)])
+    stack = LLMStack(transport, retry=no_wait(max_attempts=6))
+    with pytest.raises(LLMRequestError) as first:
+        run(stack.agenerate(request("a")))
+    assert not isinstance(first.value, EndpointDownError) and transport.calls == 6
+    with pytest.raises(EndpointDownError):
+        run(stack.agenerate(request("b")))
+    assert transport.calls == 12
+
+    healthy = Scripted('{"value": 1}', *[connection() for _ in range(10)])
+    stack = LLMStack(healthy, retry=no_wait(max_attempts=4))
+    assert run(stack.agenerate(request("a"))).parsed.value == 1
+    with pytest.raises(LLMRequestError) as later:
+        run(stack.agenerate(request("b")))
+    assert not isinstance(later.value, EndpointDownError) and healthy.calls == 5
+
+
+# -- concurrency, prices, scrubbing -------------------------------------------------------------------------------
+
+
+def test_requests_in_flight_are_bounded_by_the_stack_and_by_the_run() -> None:
+    transport = Scripted(delay=0.01)
+    stack = LLMStack(transport, max_concurrency=3)
+
+    async def fan_out() -> None:
+        await asyncio.gather(*(stack.agenerate(request(str(i))) for i in range(30)))
+
+    run(fan_out())
+    assert transport.most_in_flight == 3
+
+    transport.most_in_flight = 0
+
+    async def inside_a_run() -> None:
+        token = REQUEST_LIMIT.set(asyncio.Semaphore(2))
+        try:
+            await asyncio.gather(*(stack.agenerate(request(str(i))) for i in range(30)))
+        finally:
+            REQUEST_LIMIT.reset(token)
+
+    run(inside_a_run())
+    assert transport.most_in_flight == 2
+
+
+def test_the_meter_prices_valid_and_invalid_replies() -> None:
+    prices = {"scripted-model": ModelPrice(1_000_000.0, 2_000_000.0)}
+    stack = LLMStack(Scripted("{bad", '{"value": 1}'), prices=prices, retry=no_wait())
+    reply = run(ask(stack, request()))
+    assert reply.usage.requests == 2 and reply.usage.cost_usd == pytest.approx(2 * (10 + 10))
+
+
+def test_the_scrubber_removes_whole_and_masked_keys() -> None:
+    key = "sk-proj-Abcdefghijklmnopqrstuvwxyz0123"
+    scrub = Scrubber(key)
+    assert key not in scrub.scrub(f"Bearer {key} refused")
+    masked = f"Incorrect API key provided: {key[:8]}************{key[-4:]}. See the docs."
+    assert scrub.scrub(masked) == f"Incorrect API key provided: {REDACTED} See the docs."
+    assert scrub.scrub("The capital of France is Paris.") == "The capital of France is Paris."
+    assert Scrubber("short").scrub("a short key: short") == f"a {REDACTED} key: {REDACTED}"
+    assert public_url("https://user:pw@host.example:8443/v1?key=x#f") == "https://host.example:8443/v1"
