@@ -314,3 +314,151 @@ def test_a_replay_miss_fails_the_run(tmp_path: Path) -> None:
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("ragrecall: error: 1 of 1 sample-metric pairs failed; first: sample 0 (id='a'), ")
     assert "CacheMissError: replay-only cache" in last
+
+
+def test_output_paths_are_checked_before_any_request(tmp_path: Path) -> None:
+    import os
+
+    from ragrecall.llm.fake_server import FakeOpenAIServer
+
+    data = tmp_path / "data.jsonl"
+    data.write_text('{"id": "s1", "reference": "Fact one.", "retrieved_contexts": ["Fact one."]}\n', encoding="utf-8")
+    original = data.read_bytes()
+    env = {**os.environ, "MY_KEY": "sk-test"}
+    checkpoint = tmp_path / "run.ckpt"
+    cases = [
+        (["--out", str(data)], f"--out {data} is the dataset {data}; refusing to overwrite it"),
+        (["--out", str(tmp_path / "missing" / "o.jsonl")], f"the folder {tmp_path / 'missing'} does not exist"),
+        (["--checkpoint", str(data)], f"--checkpoint {data} is the dataset {data}"),
+        (["--checkpoint", str(checkpoint), "--out", str(checkpoint)], f"--out {checkpoint} is the checkpoint"),
+        (["--checkpoint", str(tmp_path / "nowhere" / "run.ckpt")], "nowhere does not exist"),
+        (["--cache", str(tmp_path / "c.sqlite"), "--out", str(tmp_path / "c.sqlite")], "is the response cache"),
+    ]
+    with FakeOpenAIServer() as server:
+        for flags, message in cases:
+            args = [str(SCRIPT), "eval", str(data), "-m", "context_recall", "--model", "gpt-4o-mini"]
+            args += ["--base-url", server.base_url, "--api-key-env", "MY_KEY", "--no-progress", *flags]
+            done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=120)
+            assert done.returncode == 2, (flags, done.stderr)
+            lines = done.stderr.strip().splitlines()
+            assert len(lines) == 1 and lines[0].startswith("ragrecall: error: ") and message in lines[0], flags
+            assert "Traceback" not in done.stderr
+        assert server.requests == []  # no LLM bill for a path that could not be written
+    assert data.read_bytes() == original and not checkpoint.exists()
+
+
+def test_report_and_demo_check_their_output_path(data: Path, tmp_path: Path) -> None:
+    results = tmp_path / "results.jsonl"
+    assert run("eval", str(data), "-m", "id_based_context_recall", "--out", str(results)).returncode == 0
+    before = results.read_bytes()
+    done = run("report", str(results), "-o", str(results))
+    assert done.returncode == 2
+    expected = f"ragrecall: error: -o {results} is the results file {results}; refusing to overwrite it"
+    assert done.stderr.strip() == expected
+    assert results.read_bytes() == before
+    done = run("demo", "--out", str(tmp_path / "missing" / "demo.jsonl"))
+    assert done.returncode == 2 and "missing does not exist" in done.stderr and done.stdout == ""
+
+
+def test_a_checkpoint_that_is_not_one_is_refused_untouched(data: Path, tmp_path: Path) -> None:
+    config = tmp_path / "config.json"
+    config.write_text('{"model": "gpt-4o-mini"}', encoding="utf-8")  # json.dump: no newline at the end
+    done = run("eval", str(data), "-m", "id_based_context_recall", "--checkpoint", str(config), "--no-progress")
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith(f"ragrecall: error: {config} is not a ragrecall checkpoint")
+    assert config.read_text(encoding="utf-8") == '{"model": "gpt-4o-mini"}'
+
+
+def test_a_checkpoint_in_use_is_refused_naming_its_holder(data: Path, tmp_path: Path) -> None:
+    import fcntl
+    import os
+    import socket
+
+    checkpoint = tmp_path / "run.ckpt"
+    with open(tmp_path / "run.ckpt.lock", "w", encoding="utf-8") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        pid, host = os.getpid(), socket.gethostname()
+        lock.write(json.dumps({"lock": "ragrecall", "pid": pid, "host": host, "started": "2025-06-01T02:00:00+00:00"}))
+        lock.flush()
+        done = run("eval", str(data), "-m", "id_based_context_recall", "--checkpoint", str(checkpoint))
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith(
+        f"ragrecall: error: {checkpoint} is in use by another run (pid {pid} on {host}, started 2025-06-01T02:00:00"
+    )
+    assert not checkpoint.exists()
+
+
+def test_nothing_to_evaluate_exits_2(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    done = run("eval", str(empty), "-m", "id_based_context_recall", "--fail-under", "id_based_context_recall=0.5")
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"ragrecall: error: the dataset ({empty}) is empty: there is nothing to evaluate"
+    qrels, run_file = tmp_path / "q.qrels", tmp_path / "r.run"
+    qrels.write_text(QRELS, encoding="utf-8")
+    run_file.write_text("x1 Q0 d1 1 2.0 t\n", encoding="utf-8")
+    for missing in ("skip", "zero"):
+        done = run("trec", str(qrels), str(run_file), "-m", "AP", "--missing", missing)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.strip() == (
+            f"ragrecall: error: no query of the run ({run_file}) is in the judgments ({qrels}): "
+            "there is nothing to evaluate (3 judged queries)"
+        )
+
+
+def test_damaged_input_files_end_with_one_line_and_exit_2(tmp_path: Path) -> None:
+    import gzip
+
+    rows = "".join(
+        json.dumps({"id": f"q{i}", "retrieved_context_ids": ["a"], "reference_context_ids": ["a"]}) + "\n"
+        for i in range(5000)
+    )
+    packed = gzip.compress(rows.encode("utf-8"))
+    cut = tmp_path / "data.jsonl.gz"
+    cut.write_bytes(packed[: len(packed) // 2])
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"id": "q1", "metadata": {"x": ' + "[" * 50_000 + "]" * 50_000 + "}}\n", encoding="utf-8")
+    big = tmp_path / "big.csv"
+    header = "id,reference,retrieved_context_ids,reference_context_ids\n"
+    big.write_text(header + "q1," + "word " * 40_000 + ',"[""a""]","[""a""]"\n', encoding="utf-8")
+    run_gz = tmp_path / "run.gz"
+    packed = gzip.compress("".join(f"q1 Q0 d{i} {i + 1} {1 / (i + 1)!r} t\n" for i in range(20_000)).encode())
+    run_gz.write_bytes(packed[: len(packed) // 2])
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("q1 0 d5 1\n", encoding="utf-8")
+    for args, expected in [
+        (["eval", str(cut), "-m", "id_based_context_recall"], f"ragrecall: error: {cut}:"),
+        (["eval", str(deep), "-m", "id_based_context_recall"], f"ragrecall: error: {deep}:1: JSON nested deeper"),
+        (["trec", str(qrels), str(run_gz), "-m", "AP"], f"ragrecall: error: {run_gz}:"),
+    ]:
+        done = run(*args)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith(expected), done.stderr
+    assert "truncated or corrupt gzip data" in run(*["eval", str(cut), "-m", "id_based_context_recall"]).stderr
+    done = run("eval", str(big), "-m", "id_based_context_recall", "--no-progress")  # a 200 KB cell loads
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["demo"], ["eval", "{data}", "-m", "id_based_context_recall", "--no-progress", "--out", "{out}"]],
+)
+def test_a_reader_that_goes_away_ends_the_command_quietly(args: list[str], data: Path, tmp_path: Path) -> None:
+    if not SCRIPT.exists():
+        pytest.skip(f"the console script is not installed next to {sys.executable}")
+    out = tmp_path / "out.jsonl"
+    command = [str(SCRIPT), *(a.format(data=data, out=out) for a in args)]
+    # As `ragrecall demo | head -0`: the reader is gone before the first line is written.
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 141
+    assert stderr == ""
+    if "--out" in args:  # the results were written all the same
+        assert len(out.read_text(encoding="utf-8").splitlines()) == 3
+    # As `ragrecall demo | head -1`, through a shell: no error, whatever the timing.
+    piped = subprocess.run(
+        ["bash", "-c", " ".join(f"'{c}'" for c in command) + " | head -1"], capture_output=True, text=True, timeout=120
+    )
+    assert piped.returncode == 0 and piped.stderr == "" and len(piped.stdout.splitlines()) == 1

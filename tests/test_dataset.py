@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import csv
 import gzip
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -153,3 +155,69 @@ def test_bytes_that_are_not_utf8_name_the_line(tmp_path: Path) -> None:
     stream = io.TextIOWrapper(io.BytesIO(path.read_bytes()), encoding="utf-8")
     with pytest.raises(FileFormatError, match=r"^<stream>: not UTF-8 text"):
         Dataset.from_jsonl(stream)
+
+
+def nested(depth: int) -> str:
+    """A JSON value of ``depth`` nested arrays."""
+    return "[" * depth + "]" * depth
+
+
+def gz_cut_short(path: Path, text: str) -> None:
+    data = gzip.compress(text.encode("utf-8"))
+    path.write_bytes(data[: len(data) // 2])
+
+
+@pytest.mark.parametrize("name", ["data.jsonl.gz", "data.csv.gz"])
+def test_truncated_gzip_is_a_file_format_error_naming_the_file(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    rows = [{"id": f"q{i}", "reference": f"reference number {i} " * 5} for i in range(2000)]
+    if name.startswith("data.jsonl"):
+        text = "".join(json.dumps(r) + "\n" for r in rows)
+    else:
+        text = "id,reference\n" + "".join(f"{r['id']},{r['reference']}\n" for r in rows)
+    gz_cut_short(path, text)
+    with pytest.raises(FileFormatError, match="truncated or corrupt gzip data") as info:
+        Dataset.load(path)
+    assert info.value.path == str(path) and info.value.line is not None and info.value.line > 1
+
+
+def test_csv_cells_over_the_csv_modules_default_limit_load(tmp_path: Path) -> None:
+    path = tmp_path / "data.csv"
+    long_reference = "word " * 60_000  # 300 KB: the csv module refuses cells over 128 KiB by default
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["id", "reference", "retrieved_contexts"])
+        writer.writerow(["q1", long_reference, json.dumps([long_reference])])
+    before = csv.field_size_limit()
+    data = Dataset.from_csv(path)
+    assert data[0].reference == long_reference and data[0].retrieved_contexts == [long_reference]
+    assert csv.field_size_limit() == before  # the process-wide setting is put back
+
+
+def test_a_csv_cell_over_the_documented_limit_names_file_and_line(tmp_path: Path, monkeypatch: Any) -> None:
+    from ragrecall import _files
+
+    monkeypatch.setattr(_files, "CSV_FIELD_LIMIT", 200_000)  # stands for 64 MiB, which is slow to build
+    before = csv.field_size_limit()
+    path = tmp_path / "data.csv"
+    path.write_text("id,reference\nq1,short\nq2," + "x" * 300_000 + "\n", encoding="utf-8")
+    with pytest.raises(FileFormatError, match=r"data\.csv:3: a CSV cell is longer than 64 MiB"):
+        Dataset.from_csv(path)
+    assert csv.field_size_limit() == before
+
+
+def test_json_nested_beyond_the_documented_depth_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "data.jsonl"
+    ok = {"id": "q1", "reference": "r", "metadata": {"deep": json.loads(nested(62))}}  # 64 levels in all
+    path.write_text(json.dumps(ok) + "\n", encoding="utf-8")
+    assert Dataset.from_jsonl(path)[0].id == "q1"
+    for depth in (63, 100_000):  # one level too many; far more than Python's recursion limit
+        path.write_text(
+            json.dumps(ok) + "\n" + '{"id": "q2", "metadata": {"deep": ' + nested(depth) + "}}\n", encoding="utf-8"
+        )
+        with pytest.raises(FileFormatError, match=r"data\.jsonl:2: JSON nested deeper than 64 levels"):
+            Dataset.from_jsonl(path)
+    csv_path = tmp_path / "data.csv"
+    csv_path.write_text('id,metadata\nq1,"{""a"": ' + nested(100_000) + '}"\n', encoding="utf-8")
+    with pytest.raises(FileFormatError, match=r"data\.csv:2: JSON nested deeper than 64 levels"):
+        Dataset.from_csv(csv_path)

@@ -33,6 +33,7 @@ EXPECTED = {
     "MetricResult",
     "MissingFieldError",
     "NonLLMContextRecall",
+    "NothingToEvaluateError",
     "OfflineJudge",
     "OpenAILLM",
     "Quote",

@@ -91,3 +91,17 @@ def test_report_renders_in_headless_chromium(result: EvaluationResult, tmp_path:
     width, height = struct.unpack(">II", header[16:24])
     assert (width, height) == (1200, 1600)
     assert shot.stat().st_size > 20_000  # a blank page compresses to a few kilobytes
+
+
+def test_a_report_that_fails_to_render_leaves_the_old_file_whole(tmp_path: Path) -> None:
+    from ragrecall import Evidence, MetricResult
+    from ragrecall.evaluation._result import SampleRow
+
+    bad = MetricResult.scored("m", 1.0, Evidence(kind="custom", payload=object()))
+    result = EvaluationResult([SampleRow(index=0, sample_id="a", results={"m": bad})], ["m"])
+    path = tmp_path / "report.html"
+    path.write_text("<p>last week's report</p>", encoding="utf-8")
+    with pytest.raises(ValueError, match="serialize"):
+        write_report(result, path)
+    assert path.read_text(encoding="utf-8") == "<p>last week's report</p>"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]

@@ -32,6 +32,7 @@ _EXPORTS = {
     "MissingFieldError": ".errors",
     "FileFormatError": ".errors",
     "CheckpointError": ".errors",
+    "NothingToEvaluateError": ".errors",
     "ConfigurationError": ".errors",
     "LLMError": ".errors",
     "LLMRequestError": ".errors",
@@ -101,6 +102,7 @@ __all__ = [
     "MetricResult",
     "MissingFieldError",
     "NonLLMContextRecall",
+    "NothingToEvaluateError",
     "OfflineJudge",
     "OpenAILLM",
     "Quote",
@@ -144,6 +146,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names reso
         LLMOutputError,
         LLMRequestError,
         MissingFieldError,
+        NothingToEvaluateError,
         RagrecallError,
         UnverifiedVerdictError,
     )

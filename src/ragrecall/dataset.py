@@ -2,7 +2,8 @@
 
 Loaders validate every record and raise :class:`~ragrecall.errors.InvalidSampleError` naming the record
 (line number, row or index, plus its ``id``), the field and what was expected; malformed file syntax raises
-:class:`~ragrecall.errors.FileFormatError` with the line number.
+:class:`~ragrecall.errors.FileFormatError` with the line number. So do the limits of what is read: truncated
+or corrupt gzip data, JSON nested deeper than 64 levels, and CSV cells over 64 MiB (see :mod:`._files`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, overload
 
+from ._files import CSV_FIELD_LIMIT, atomic_text, csv_field_limit, gzip_checked, load_json
 from .errors import FileFormatError, InvalidSampleError
 from .schema import Sample
 
@@ -67,7 +69,7 @@ class Dataset(Sequence[Sample]):
                 if not line.strip():
                     continue
                 try:
-                    record = json.loads(line)
+                    record = load_json(line, path=name, line=line_no)
                 except json.JSONDecodeError as exc:
                     raise FileFormatError(
                         f"invalid JSON: {exc.msg} (column {exc.colno})", path=name, line=line_no
@@ -87,16 +89,21 @@ class Dataset(Sequence[Sample]):
         """Read a CSV file with a header row of field names.
 
         Cells of list and mapping fields hold JSON (``["a", "b"]``); an empty cell means the field is absent.
-        Errors name the line where the record starts.
+        A cell may hold up to 64 MiB (:data:`~ragrecall._files.CSV_FIELD_LIMIT`). Errors name the line where
+        the record starts.
         """
         name, handle = open_text(source, newline="")
         samples: list[Sample] = []
         try:
             reader = csv.DictReader(text_lines(handle, name))
             start = 2  # line of the first record, after the header
-            for row in reader:
-                samples.append(_csv_record(row, f"line {start} of {name}"))
-                start = reader.line_num + 1
+            with csv_field_limit():
+                try:
+                    for row in reader:
+                        samples.append(_csv_record(row, name, start))
+                        start = reader.line_num + 1
+                except csv.Error as exc:
+                    raise FileFormatError(_csv_problem(exc), path=name, line=start) from exc
         finally:
             if handle is not source:
                 handle.close()
@@ -133,11 +140,12 @@ class Dataset(Sequence[Sample]):
         return [s.model_dump(exclude_none=True, exclude_defaults=True) for s in self._samples]
 
     def to_jsonl(self, target: PathLike | IO[str]) -> None:
-        """Write one JSON object per line (UTF-8, non-ASCII kept as is); ``.gz`` paths are compressed."""
+        """Write one JSON object per line (UTF-8, non-ASCII kept as is); ``.gz`` paths are compressed.
+
+        A path is written atomically (a temporary file renamed over it): never half a file."""
         lines = (json.dumps(record, ensure_ascii=False) + "\n" for record in self.to_records())
         if isinstance(target, (str, os.PathLike)):
-            opener = gzip.open if str(target).endswith(".gz") else open
-            with opener(target, "wt", encoding="utf-8") as out:
+            with atomic_text(target) as out:
                 out.writelines(lines)
         else:
             target.writelines(lines)
@@ -193,9 +201,10 @@ def open_text(source: PathLike | IO[str], newline: str | None = None) -> tuple[s
 
 
 def text_lines(handle: IO[str], name: str) -> Iterator[str]:
-    """The lines of ``handle``; a byte-order mark is dropped and undecodable bytes raise FileFormatError."""
+    """The lines of ``handle``; a byte-order mark is dropped, and undecodable bytes or truncated gzip data raise
+    FileFormatError."""
     try:
-        for line_no, line in enumerate(handle, start=1):
+        for line_no, line in enumerate(gzip_checked(handle, name), start=1):
             yield line.removeprefix("\ufeff") if line_no == 1 else line
     except UnicodeDecodeError as exc:
         raise FileFormatError(
@@ -216,7 +225,14 @@ def _bad_utf8_line(name: str) -> int | None:
     return None
 
 
-def _csv_record(row: dict[str | Any, str | Any], where: str) -> Sample:
+def _csv_problem(exc: csv.Error) -> str:
+    if "field larger than field limit" in str(exc):
+        return f"a CSV cell is longer than {CSV_FIELD_LIMIT // (1024 * 1024)} MiB, the most ragrecall reads"
+    return f"malformed CSV: {exc}"
+
+
+def _csv_record(row: dict[str | Any, str | Any], name: str, line: int) -> Sample:
+    where = f"line {line} of {name}"
     if None in row:
         raise FileFormatError(f"{where}: more cells than header columns")
     record: dict[str, Any] = {}
@@ -225,7 +241,7 @@ def _csv_record(row: dict[str | Any, str | Any], where: str) -> Sample:
             continue
         if key in _JSON_FIELDS:
             try:
-                record[key] = json.loads(cell)
+                record[key] = load_json(cell, path=name, line=line)
             except json.JSONDecodeError as exc:
                 raise InvalidSampleError(
                     f'expected a JSON value in the cell (e.g. ["a", "b"]), got {cell[:60]!r}', where=where, field=key

@@ -11,6 +11,7 @@ import json
 import os
 from typing import Any
 
+from ._files import atomic_text
 from .evaluation import EvaluationResult
 from .metrics.context_recall import QUOTE_WINDOW
 from .results import Evidence, MetricResult
@@ -40,9 +41,11 @@ padding:.25rem .6rem .75rem;border-bottom:1px solid #e4e7ec;background:#fcfcfd}
 
 
 def write_report(result: EvaluationResult, path: str | os.PathLike[str], *, title: str = "ragrecall report") -> None:
-    """Write :func:`render_report` to ``path`` (UTF-8)."""
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(render_report(result, title=title))
+    """Write :func:`render_report` to ``path`` (UTF-8), atomically: the file holds its old content or the whole
+    report, never part of it."""
+    page = render_report(result, title=title)
+    with atomic_text(path) as out:
+        out.write(page)
 
 
 def render_report(result: EvaluationResult, *, title: str = "ragrecall report") -> str:

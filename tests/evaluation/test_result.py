@@ -48,3 +48,38 @@ def test_from_jsonl_names_the_bad_line(tmp_path: Path) -> None:
     path.write_text('{"index": 0, "results": {}}\n{"index": "x"}\n', encoding="utf-8")
     with pytest.raises(FileFormatError, match=r"r\.jsonl:2: not a result row"):
         EvaluationResult.from_jsonl(path)
+
+
+def unwritable_result() -> EvaluationResult:
+    """Three good rows, then one whose evidence cannot be serialised: writing fails part-way through."""
+    from ragrecall import Evidence, MetricResult
+    from ragrecall.evaluation._result import SampleRow
+
+    good = evaluate(
+        [{"id": i, "retrieved_context_ids": ["a"], "reference_context_ids": ["a"]} for i in range(3)],
+        [IDBasedContextRecall()],
+        show_progress=False,
+    )
+    bad = MetricResult.scored("id_based_context_recall", 1.0, Evidence(kind="custom", payload=object()))
+    rows = [*good.rows, SampleRow(index=3, sample_id=3, results={"id_based_context_recall": bad})]
+    return EvaluationResult(rows, good.metrics)
+
+
+def test_a_failed_write_leaves_the_old_file_whole(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    path.write_text("the results of last night\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="serialize"):
+        unwritable_result().to_jsonl(path)
+    assert path.read_text(encoding="utf-8") == "the results of last night\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["results.jsonl"]  # no temporary file left behind
+
+
+def test_results_written_to_a_gz_path_are_compressed(tmp_path: Path) -> None:
+    result = evaluate(
+        [{"id": 1, "retrieved_context_ids": ["a"], "reference_context_ids": ["a"]}],
+        [IDBasedContextRecall()],
+        show_progress=False,
+    )
+    result.to_jsonl(tmp_path / "r.jsonl.gz")
+    assert (tmp_path / "r.jsonl.gz").read_bytes()[:2] == b"\x1f\x8b"
+    assert EvaluationResult.from_jsonl(tmp_path / "r.jsonl.gz").values("id_based_context_recall") == [1.0]

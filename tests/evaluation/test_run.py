@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
-from ragrecall import ConfigurationError, Dataset, IDBasedContextRecall, Metric, MetricResult, Sample, Usage
+from ragrecall import (
+    ConfigurationError,
+    Dataset,
+    IDBasedContextRecall,
+    InputError,
+    Metric,
+    MetricResult,
+    NothingToEvaluateError,
+    Sample,
+    Usage,
+)
 from ragrecall.evaluation import aevaluate, evaluate
 
 
@@ -155,3 +166,16 @@ def test_summary_table_and_exports(tmp_path: Path) -> None:
     result.to_csv(tmp_path / "r.csv")
     assert (tmp_path / "r.csv").read_text(encoding="utf-8").startswith("index,sample_id,hash,hash:status,hash:detail")
     assert "<table>" in result._repr_html_()
+
+
+def test_an_empty_dataset_is_an_error(tmp_path: Path) -> None:
+    # A mean over no sample is not a score: an empty file must not pass a CI gate with 0.0000.
+    with pytest.raises(NothingToEvaluateError, match=r"^the dataset is empty: there is nothing to evaluate"):
+        evaluate([], [IDBasedContextRecall()], show_progress=False)
+    with pytest.raises(NothingToEvaluateError, match=r"^the dataset is empty"):
+        asyncio.run(aevaluate(Dataset(), [HashMetric()], show_progress=False))
+    path, checkpoint = tmp_path / "empty.jsonl", tmp_path / "run.ckpt"
+    path.write_text("\n\n", encoding="utf-8")
+    with pytest.raises(InputError, match=rf"^the dataset \({re.escape(str(path))}\) is empty"):
+        evaluate(path, [IDBasedContextRecall()], show_progress=False, checkpoint=checkpoint)
+    assert not checkpoint.exists()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 
-from ragrecall import ConfigurationError, InputError
+from ragrecall import ConfigurationError, InputError, NothingToEvaluateError
 from ragrecall.ranking import Qrels, Run, evaluate_run
 
 
@@ -82,6 +85,30 @@ def test_bad_arguments() -> None:
         evaluate_run({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["ExtRR"], expected_positions={"q": {"a": 0}})
 
 
-def test_empty_inputs_give_empty_results() -> None:
-    result = evaluate_run({}, {}, ["AP"], per_query=True)
-    assert result.query_ids == () and result["AP"] == 0.0 and result.per_query == {}
+@pytest.mark.parametrize("missing", ["skip", "zero"])
+@pytest.mark.parametrize(
+    ("qrels", "run"),
+    [
+        ({}, {}),  # nothing at all
+        ({"q1": {"a": 1}}, {}),  # an empty run
+        ({}, {"q1": {"a": 1.0}}),  # empty judgments
+        ({"q1": {"a": 1}, "q2": {"b": 1}}, {"q3": {"a": 1.0}, "Q1": {"a": 2.0}}),  # no query in common
+    ],
+)
+def test_nothing_to_evaluate_is_an_error(qrels: Any, run: Any, missing: Any) -> None:
+    # A mean over no query is not a score of 0: with missing="zero" it would read as a real, terrible result.
+    with pytest.raises(NothingToEvaluateError, match=r"no query of the run .* is in the judgments"):
+        evaluate_run(qrels, run, ["AP"], per_query=True, missing=missing)
+
+
+def test_nothing_to_evaluate_names_both_files(tmp_path: Path) -> None:
+    qrels, run = tmp_path / "topics-2024.qrels", tmp_path / "bm25-2023.run"
+    qrels.write_text("401 0 d1 1\n402 0 d2 1\n", encoding="utf-8")
+    run.write_text("301 Q0 d1 1 2.0 t\n302 Q0 d2 1 1.0 t\n", encoding="utf-8")
+    with pytest.raises(NothingToEvaluateError) as info:
+        evaluate_run(qrels, run, ["AP"])
+    assert isinstance(info.value, InputError)
+    assert f"({run})" in str(info.value) and f"({qrels})" in str(info.value)
+    # One query in common is enough.
+    run.write_text("301 Q0 d1 1 2.0 t\n402 Q0 d2 1 1.0 t\n", encoding="utf-8")
+    assert evaluate_run(qrels, run, ["AP"], missing="zero")["AP"] == 0.5

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ragrecall import FileFormatError, InputError
+from ragrecall import ConfigurationError, FileFormatError, InputError
 from ragrecall.ranking import evaluate_run, read_qrels, read_run, write_qrels, write_run
 from ragrecall.ranking._vocab import arrow
 
@@ -110,3 +110,54 @@ def test_duplicate_judgment_is_an_error_for_an_evaluated_query_only(tmp_path: Pa
     # ... unless absent queries are counted as zero.
     with pytest.raises(InputError, match="document 'z' twice for query '9'"):
         evaluate_run(path, {"2": {"b": 1.0}}, ["AP"], missing="zero")
+
+
+def cut_gzip(path: Path, text: str) -> None:
+    data = gzip.compress(text.encode("utf-8"))
+    path.write_bytes(data[: len(data) // 2])
+
+
+BIG_RUN = "".join(f"q{i // 100} Q0 d{i} {i % 100 + 1} {1.0 / (i + 1)!r} t\n" for i in range(20_000))
+BIG_QRELS = "".join(f"q{i // 100} 0 d{i} {i % 3}\n" for i in range(20_000))
+
+
+@pytest.mark.parametrize("engine", ["auto", *ENGINES])
+def test_truncated_gzip_is_a_file_format_error_naming_the_file(tmp_path: Path, engine: str) -> None:
+    run, qrels = tmp_path / "run.gz", tmp_path / "qrels.gz"
+    cut_gzip(run, BIG_RUN)
+    cut_gzip(qrels, BIG_QRELS)
+    for reader, path in ((read_run, run), (read_qrels, qrels)):
+        with pytest.raises(FileFormatError, match="truncated or corrupt gzip data") as info:
+            reader(path, engine=engine)  # type: ignore[operator]
+        assert info.value.path == str(path) and info.value.line is not None and info.value.line > 1
+    tiny = tmp_path / "tiny.gz"
+    tiny.write_bytes(gzip.compress(b"1 Q0 d1 1 2.5 t\n")[:12])  # cut inside the first line
+    with pytest.raises(FileFormatError, match=r"tiny\.gz:1: truncated or corrupt gzip data"):
+        read_run(tiny, engine=engine)  # type: ignore[arg-type]
+
+
+def test_a_truncated_gzip_run_is_reported_by_evaluate_run(tmp_path: Path) -> None:
+    run = tmp_path / "run.gz"
+    cut_gzip(run, BIG_RUN)
+    with pytest.raises(FileFormatError, match=r"run\.gz:\d+: truncated or corrupt gzip data"):
+        evaluate_run({"q1": {"d100": 1}}, run, ["AP"])
+
+
+def test_corrupt_gzip_is_a_file_format_error(tmp_path: Path) -> None:
+    data = bytearray(gzip.compress(BIG_RUN.encode("utf-8")))
+    data[-8] ^= 0xFF  # the CRC of the content: every byte reads, the check at the end fails
+    path = tmp_path / "run.gz"
+    path.write_bytes(bytes(data))
+    with pytest.raises(FileFormatError, match=r"run\.gz:\d+: truncated or corrupt gzip data"):
+        evaluate_run({"q1": {"d100": 1}}, path, ["AP"])
+
+
+def test_writers_replace_the_file_whole(tmp_path: Path) -> None:
+    path = tmp_path / "out.run"
+    path.write_text("old\n")
+    with pytest.raises(ConfigurationError):
+        write_run({"a": {"w": 0.1}}, path, tag="two words")
+    assert path.read_text() == "old\n"
+    write_run({"a": {"w": 0.1}}, path, tag="sys")
+    assert path.read_text() == "a Q0 w 1 0.1 sys\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.run"]

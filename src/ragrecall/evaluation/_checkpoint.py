@@ -4,6 +4,13 @@ sample-metric pair, appended and flushed as each finishes.
 Killing the process at any point loses nothing that finished: every finished pair is already in the
 operating system's hands. A torn last line (killed mid-write) is dropped on resume and the file is cut back to
 its last complete line. Failed pairs are written too, but a resumed run tries them again.
+
+What is refused, untouched: a file whose first line is not a checkpoint header (a dataset, a config: only an
+empty file, or a header torn by a kill, is started afresh); a checkpoint held by another run (an exclusive
+lock on ``<checkpoint>.lock`` names its pid, host and start time); a record that does not match its checksum
+(edited or damaged), and one pair recorded twice with different results. Format ``ragrecall-checkpoint/2``
+carries a checksum on every line; ``/1`` files (no checksums) are still resumed, their old lines taken as
+written and new lines checksummed.
 """
 
 from __future__ import annotations
@@ -17,10 +24,15 @@ from typing import IO, Any
 from ..errors import CheckpointError, FileFormatError
 from ..results import MetricResult
 from ..schema import Sample
+from ._lock import FileLock
 
 __all__ = ["Checkpoint", "sample_fingerprint"]
 
-_FORMAT = "ragrecall-checkpoint/1"
+_FORMAT = "ragrecall-checkpoint/2"
+_FORMAT_1 = "ragrecall-checkpoint/1"
+"""The first format: the same records without checksums."""
+_MARKER = '{"format": "ragrecall-checkpoint/2"'
+"""How every header line of this format begins; a torn header must hold at least this much to be ours."""
 
 
 def sample_fingerprint(raw: Any) -> str:
@@ -34,52 +46,34 @@ def sample_fingerprint(raw: Any) -> str:
 
 
 class Checkpoint:
-    """An append-only record of finished sample-metric pairs for one set of metrics."""
+    """An append-only record of finished sample-metric pairs for one set of metrics, held by one run at a
+    time."""
 
     def __init__(self, path: str | os.PathLike[str], metrics: Mapping[str, dict[str, Any]]) -> None:
         self.path = os.fspath(path)
         self.metrics = {name: dict(settings) for name, settings in metrics.items()}
         self._handle: IO[str] | None = None
+        self._lock = FileLock(self.path + ".lock", self.path)
 
     def load(self, fingerprints: list[str]) -> dict[tuple[int, str], MetricResult]:
-        """Read what an earlier run finished; creates the file (with its header) when absent.
+        """Lock the checkpoint, then read what an earlier run finished; creates the file (with its header) when
+        absent or empty. The lock is held until :meth:`close` (or released at once when this raises).
 
         Returns the final results keyed by (sample index, metric name); failed pairs are left out so that they
-        run again.
+        run again. A file that is refused is left exactly as it was.
 
         Raises:
-            CheckpointError: the file was written for other metrics or settings, or for other samples.
+            CheckpointError: the file is not a checkpoint (its first line is no checkpoint header); another run
+                holds it; it was written for other metrics or settings, or for other samples; a record does
+                not match its checksum; a pair is recorded twice with different results.
             FileFormatError: a line other than the last is malformed.
         """
-        done: dict[tuple[int, str], MetricResult] = {}
-        if not os.path.exists(self.path) or os.path.getsize(self.path) == 0:
-            self._handle = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - kept open for appends
-            self._write({"format": _FORMAT, "metrics": self.metrics})
-            return done
-        good_end = 0
-        with open(self.path, "rb") as handle:
-            raw_lines = handle.readlines()
-        for line_no, raw in enumerate(raw_lines, start=1):
-            last = line_no == len(raw_lines)
-            try:
-                record = json.loads(raw)
-                if not raw.endswith(b"\n"):
-                    raise ValueError("line not terminated")
-            except ValueError as exc:
-                if last:
-                    break  # torn by a kill mid-write: drop it
-                raise FileFormatError(f"malformed checkpoint line: {exc}", path=self.path, line=line_no) from exc
-            if line_no == 1:
-                self._check_header(record)
-            else:
-                self._apply(record, fingerprints, done, line_no)
-            good_end += len(raw)
-        self._handle = open(self.path, "r+", encoding="utf-8")  # noqa: SIM115 - kept open for appends
-        self._handle.seek(good_end)
-        self._handle.truncate()
-        if good_end == 0:  # the header itself was torn: start the file again
-            self._write({"format": _FORMAT, "metrics": self.metrics})
-        return done
+        self._lock.acquire()
+        try:
+            return self._load(fingerprints)
+        except BaseException:
+            self.close()
+            raise
 
     def append(self, index: int, fingerprint: str, metric: str, result: MetricResult) -> None:
         """Record one finished pair and flush it to the operating system."""
@@ -93,29 +87,106 @@ class Checkpoint:
         )
 
     def close(self) -> None:
-        """Close the file; later appends are an error."""
+        """Close the file and release the lock; later appends are an error."""
         if self._handle is not None:
             self._handle.close()
             self._handle = None
+        self._lock.release()
+
+    def _load(self, fingerprints: list[str]) -> dict[tuple[int, str], MetricResult]:
+        done: dict[tuple[int, str], MetricResult] = {}
+        if not os.path.exists(self.path) or os.path.getsize(self.path) == 0:
+            self._start()
+            return done
+        with open(self.path, "rb") as handle:
+            raw_lines = handle.readlines()
+        first = raw_lines[0]
+        if not first.endswith(b"\n"):
+            if len(raw_lines) == 1 and len(first) >= len(_MARKER) and self._header_line().startswith(first):
+                self._start()  # our own header, torn by a kill before it was whole
+                return done
+            raise self._not_a_checkpoint()
+        version = self._check_header(first)
+        finals: dict[tuple[int, str], int] = {}
+        good_end = len(first)
+        for line_no, raw in enumerate(raw_lines[1:], start=2):
+            try:
+                record = json.loads(raw)
+                if not raw.endswith(b"\n"):
+                    raise ValueError("line not terminated")
+            except (ValueError, RecursionError) as exc:
+                if line_no == len(raw_lines):
+                    break  # torn by a kill mid-write: drop it
+                raise FileFormatError(f"malformed checkpoint line: {exc}", path=self.path, line=line_no) from exc
+            self._verify(record, version, line_no)
+            self._apply(record, fingerprints, done, finals, line_no)
+            good_end += len(raw)
+        self._handle = open(self.path, "r+", encoding="utf-8")  # noqa: SIM115 - kept open for appends
+        self._handle.seek(good_end)
+        self._handle.truncate()
+        return done
+
+    def _start(self) -> None:
+        self._handle = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - kept open for appends
+        self._handle.write(self._header_line().decode("utf-8"))
+        self._handle.flush()
+
+    def _header_line(self) -> bytes:
+        return _line({"format": _FORMAT, "metrics": self.metrics}).encode("utf-8")
 
     def _write(self, record: dict[str, Any]) -> None:
         if self._handle is None:
             raise RuntimeError("checkpoint is not open")
-        self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self._handle.write(_line(record))
         self._handle.flush()
 
-    def _check_header(self, record: Any) -> None:
-        if not isinstance(record, dict) or record.get("format") != _FORMAT:
-            raise CheckpointError(f"{self.path} is not a ragrecall checkpoint (its first line has no {_FORMAT!r})")
+    def _not_a_checkpoint(self) -> CheckpointError:
+        return CheckpointError(
+            f"{self.path} is not a ragrecall checkpoint (its first line is not a checkpoint header); it was left "
+            "untouched. Give --checkpoint a new file name, or the checkpoint of an earlier run."
+        )
+
+    def _check_header(self, raw: bytes) -> str:
+        """The header's format; raises CheckpointError when it is not one, is damaged, or is not this run's."""
+        try:
+            record = json.loads(raw)
+        except (ValueError, RecursionError):
+            record = None
+        if not isinstance(record, dict) or record.get("format") not in (_FORMAT, _FORMAT_1):
+            raise self._not_a_checkpoint()
+        version = str(record["format"])
+        self._verify(record, version, 1)
         if record.get("metrics") != self.metrics:
             raise CheckpointError(
                 f"{self.path} was written for other metrics or settings: {json.dumps(record.get('metrics'))}; "
                 f"this run has {json.dumps(self.metrics)}. "
                 "Use another checkpoint file, or delete this one to start over."
             )
+        return version
+
+    def _verify(self, record: Any, version: str, line_no: int) -> None:
+        """Check a record's checksum: required from format /2 on, checked wherever present."""
+        if not isinstance(record, dict):
+            raise FileFormatError(
+                f"malformed checkpoint record: expected an object, got {type(record).__name__}",
+                path=self.path,
+                line=line_no,
+            )
+        if "checksum" not in record and version == _FORMAT_1:
+            return
+        if record.get("checksum") != _checksum(record):
+            raise CheckpointError(
+                f"{self.path}:{line_no}: the record does not match its checksum: the line was edited or damaged. "
+                "Remove that line to run its pair again, or use another checkpoint file."
+            )
 
     def _apply(
-        self, record: Any, fingerprints: list[str], done: dict[tuple[int, str], MetricResult], line_no: int
+        self,
+        record: dict[str, Any],
+        fingerprints: list[str],
+        done: dict[tuple[int, str], MetricResult],
+        finals: dict[tuple[int, str], int],
+        line_no: int,
     ) -> None:
         try:
             index, metric = int(record["index"]), str(record["metric"])
@@ -123,14 +194,42 @@ class Checkpoint:
             fingerprint = record["sample"]
         except (KeyError, TypeError, ValueError) as exc:
             raise FileFormatError(f"malformed checkpoint record: {exc}", path=self.path, line=line_no) from exc
-        if index >= len(fingerprints) or fingerprints[index] != fingerprint:
+        if not 0 <= index < len(fingerprints) or fingerprints[index] != fingerprint:
             raise CheckpointError(
                 f"{self.path}:{line_no}: sample {index} differs from the one this checkpoint was written for "
                 "(the dataset changed). Use another checkpoint file, or delete this one to start over."
             )
         if metric not in self.metrics:
             raise CheckpointError(f"{self.path}:{line_no}: unknown metric {metric!r}")
-        if result.status == "failed":
-            done.pop((index, metric), None)
-        else:
-            done[(index, metric)] = result
+        key = (index, metric)
+        if key in finals:
+            # One writer never records a finished pair again; a second record with another outcome means an
+            # edit or two runs at once, and either could be the wrong one. A later failure changes nothing.
+            if result.status != "failed" and _outcome(result) != _outcome(done[key]):
+                raise CheckpointError(
+                    f"{self.path}:{line_no}: sample {index}, metric {metric!r} is recorded again with a different "
+                    f"result (first at line {finals[key]}); the file was edited or written by two runs at once. "
+                    "Remove the wrong line, or use another checkpoint file."
+                )
+            return
+        if result.status != "failed":
+            done[key] = result
+            finals[key] = line_no
+
+
+def _checksum(record: Mapping[str, Any]) -> str:
+    """The first 16 hex digits of the SHA-256 of the record without its checksum, as canonical JSON (keys
+    sorted, no spaces), computed on the record as it reads back from its line."""
+    body = json.loads(json.dumps({k: v for k, v in record.items() if k != "checksum"}, ensure_ascii=False))
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _line(record: dict[str, Any]) -> str:
+    """The record's line, its checksum added last."""
+    return json.dumps({**record, "checksum": _checksum(record)}, ensure_ascii=False) + "\n"
+
+
+def _outcome(result: MetricResult) -> dict[str, Any]:
+    """What two records of one pair must agree on: everything but the usage spent getting it."""
+    return result.model_dump(mode="json", exclude={"usage": True, "failure": {"traceback"}})

@@ -11,6 +11,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .._files import atomic_text
 from ..dataset import open_text, text_lines
 from ..errors import FileFormatError
 from ..results import MetricResult
@@ -165,13 +166,16 @@ class EvaluationResult:
     # -- exports ----------------------------------------------------------------------------------------
 
     def to_jsonl(self, target: PathLike | IO[str]) -> None:
-        """One JSON object per sample: ``{"index", "sample_id", "results": {metric: result}}``."""
+        """One JSON object per sample: ``{"index", "sample_id", "results": {metric: result}}``.
+
+        A path is written atomically (a temporary file renamed over it): it holds the old content or the
+        whole new one, never part of it; a path ending in ``.gz`` is compressed."""
         lines = (
             row.model_dump_json(exclude={"results": {"__all__": {"failure": {"traceback"}}}}) + "\n"
             for row in self.rows
         )
         if isinstance(target, (str, os.PathLike)):
-            with open(target, "w", encoding="utf-8") as out:
+            with atomic_text(target) as out:
                 out.writelines(lines)
         else:
             target.writelines(lines)
@@ -213,12 +217,13 @@ class EvaluationResult:
         return records
 
     def to_csv(self, target: PathLike | IO[str]) -> None:
-        """Write :meth:`to_records` as CSV with a header row."""
+        """Write :meth:`to_records` as CSV with a header row; a path is written atomically (see
+        :meth:`to_jsonl`)."""
         fields = ["index", "sample_id"] + [
             f"{n}{suffix}" for n in self.metrics for suffix in ("", ":status", ":detail")
         ]
         if isinstance(target, (str, os.PathLike)):
-            with open(target, "w", encoding="utf-8", newline="") as out:
+            with atomic_text(target, newline="") as out:
                 _write_csv(out, fields, self.to_records())
         else:
             _write_csv(target, fields, self.to_records())

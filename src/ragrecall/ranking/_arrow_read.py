@@ -9,6 +9,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from .._files import GZIP_ERRORS
 from ._table import Qrels, Run
 from ._vocab import arrow, arrow_call, arrow_numbers, arrow_strings, arrow_take
 
@@ -38,15 +39,19 @@ def is_gzip(path: str | os.PathLike[str]) -> bool:
 
 
 def sniff(source: Source) -> tuple[str | None, bool]:
-    """The single-character separator of the first non-blank line (None: irregular), and gzip or not."""
+    """The single-character separator of the first non-blank line (None: irregular, or gzip data that ends
+    before it: the plain reader then names the line), and gzip or not."""
     if isinstance(source, (str, os.PathLike)):
         gz = is_gzip(source)
         opener = gzip.open if gz else open
-        with opener(source, "rb") as handle:
-            first = b""
-            for first in handle:
-                if first.strip():
-                    break
+        try:
+            with opener(source, "rb") as handle:
+                first = b""
+                for first in handle:
+                    if first.strip():
+                        break
+        except GZIP_ERRORS:
+            return None, gz
     else:
         return None, False
     text = first.rstrip(b"\r\n")
@@ -58,7 +63,8 @@ def sniff(source: Source) -> tuple[str | None, bool]:
 
 
 def read_arrow(source: Source, kind: str, name: str | None) -> Qrels | Run | None:
-    """Read with pyarrow, or return None when this input is not for it (the caller falls back).
+    """Read with pyarrow, or return None when this input is not for it (the caller falls back; truncated or
+    corrupt gzip data is left for the plain reader to report with its line).
 
     IDs are read as strings in parallel blocks. Query IDs are encoded by runs of equal adjacent values (files
     are grouped by query), so only one value per run is hashed. Document IDs of judgments are dictionary
@@ -77,6 +83,10 @@ def read_arrow(source: Source, kind: str, name: str | None) -> Qrels | Run | Non
             table = pacsv.read_csv(stream, **arrow_csv_options(kind, separator, _block_size(source, gz)))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
         return None
+    except OSError:
+        if gz:
+            return None
+        raise
     if kind == "run":
         run = run_from_arrow(table, name)
         _release(pa)

@@ -5,8 +5,8 @@ the next block); each block is parsed by pyarrow and ranked against the judgment
 per core up to four (pyarrow's parser and numpy's larger operations release the GIL), and only its hits and
 depths are kept. This is the path for the common layout: one query's
 lines together. When a query turns up in two blocks, a line is malformed, a score is NaN or the separators
-are irregular, :func:`scan_run` gives up and the caller reads the file whole (the plain reader then reports
-the line at fault).
+are irregular, or gzip data is truncated or corrupt, :func:`scan_run` gives up and the caller reads the file
+whole (the plain reader then reports the line at fault).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from .._files import GZIP_ERRORS
 from ._arrow_read import arrow_csv_options, run_from_arrow, sniff
 from ._build import RunPart, rank_part
 from ._judged import Judged
@@ -59,7 +60,7 @@ def scan_run(path: str | os.PathLike[str], judged: Judged, *, hit_docs: bool = F
                 ranked = (_rank_block(block, separator, judged, name, hit_docs) for block in blocks)
                 return _apart(ranked)
             return _apart(_in_threads(blocks, workers, separator, judged, name, hit_docs))
-    except (_NotForThisPath, pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
+    except (_NotForThisPath, pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError, *GZIP_ERRORS):
         return None
 
 

@@ -10,7 +10,7 @@ from typing import IO, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..errors import ConfigurationError, InputError
+from ..errors import ConfigurationError, InputError, NothingToEvaluateError
 from ._build import Missing, finish, rank_slices
 from ._judged import prepare_judged
 from ._measure import Measure
@@ -36,7 +36,7 @@ class RunEvaluation:
     query_ids: tuple[str, ...]
     """The evaluated queries, sorted."""
     means: dict[str, float]
-    """Measure string (``str(measure)``) → mean over the evaluated queries (0.0 when there are none)."""
+    """Measure string (``str(measure)``) → mean over the evaluated queries."""
     per_query: dict[str, dict[str, float]] | None
     """``{query_id: {measure: value}}`` when ``per_query=True``, else None."""
     missing: Missing
@@ -86,6 +86,8 @@ def evaluate_run(
     Raises:
         ConfigurationError: a measure string cannot be read, or ``missing`` is not "skip" or "zero".
         FileFormatError: a file has a malformed line (with its path and line number).
+        NothingToEvaluateError: no query of the run is in the judgments (whatever ``missing`` says: a run
+            that answers none of the judged queries is the wrong run or the wrong judgments, not a score of 0).
         InputError: a document is listed twice for one query, or a score is NaN.
     """
     if missing not in ("skip", "zero"):
@@ -100,6 +102,12 @@ def evaluate_run(
     parts = scan_run(run, judged, hit_docs=want_docs) if isinstance(run, (str, os.PathLike)) else None
     if parts is None:
         parts = rank_slices(judged, _as_run(run), hit_docs=want_docs)
+    n_missing = len(set(judged.query_ids).difference(*(p.query_ids for p in parts)))
+    if n_missing == len(judged.query_ids):
+        raise NothingToEvaluateError(
+            f"no query of the run ({_label(run, 'run')}) is in the judgments ({_label(qrels, 'qrels')}): "
+            f"there is nothing to evaluate ({len(judged.query_ids)} judged queries)"
+        )
     ranked = finish(judged, parts, missing=missing, expected_positions=expected_positions)
     values = {str(m): m.compute(ranked) for m in parsed}
     means = {name: float(v.mean()) if len(v) else 0.0 for name, v in values.items()}
@@ -107,8 +115,15 @@ def evaluate_run(
     if per_query:
         columns = {name: v.tolist() for name, v in values.items()}
         table = {q: {name: col[i] for name, col in columns.items()} for i, q in enumerate(ranked.query_ids)}
-    n_missing = len(set(judged.query_ids).difference(*(p.query_ids for p in parts)))
     return RunEvaluation(parsed, ranked.query_ids, means, table, missing, n_missing, values)
+
+
+def _label(source: QrelsLike | RunLike, what: str) -> str:
+    """The file name of a path or a file object, else ``what`` given in memory."""
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    name = getattr(source, "name", None) or getattr(source, "source", None)
+    return name if isinstance(name, str) else f"{what} given in memory"
 
 
 def _as_qrels(qrels: QrelsLike) -> Qrels:

@@ -7,8 +7,9 @@ Formats (whitespace-separated, one record per line, blank lines ignored)::
 
 IDs are kept as strings, never parsed as numbers. The rank column is read past, never used: the order of a
 run comes from its scores (see :func:`~ragrecall.ranking.evaluate_run`). Paths may be gzip-compressed (detected
-from the content). A malformed line raises :class:`~ragrecall.errors.FileFormatError` with the path and the
-line number.
+from the content). A malformed line, or truncated or corrupt gzip data, raises
+:class:`~ragrecall.errors.FileFormatError` with the path and the line number. Files are written atomically (a
+temporary file renamed over the target).
 
 Two readers: a fast one built on pyarrow's CSV reader (the ``fast`` extra, :mod:`._arrow_read`) for files
 separated by single spaces or single tabs, and a plain Python one for everything else. ``engine="auto"``
@@ -29,6 +30,7 @@ from typing import IO, Any, Literal
 
 import numpy as np
 
+from .._files import atomic_text, gzip_checked
 from ..errors import ConfigurationError, FileFormatError
 from ._arrow_read import QRELS_FIELDS, RUN_FIELDS, is_gzip, read_arrow
 from ._order import order as trec_order
@@ -88,7 +90,7 @@ def _binary_lines(source: Source) -> Iterator[Iterator[bytes | str]]:
     if isinstance(source, (str, os.PathLike)):
         opener = gzip.open if is_gzip(source) else open
         with opener(source, "rb") as handle:
-            yield iter(handle)
+            yield gzip_checked(handle, os.fspath(source))
     else:
         yield iter(source)
 
@@ -156,9 +158,7 @@ def _grade(text: str, name: str | None, number: int) -> int:
 @contextmanager
 def _text_out(target: Source) -> Iterator[IO[str]]:
     if isinstance(target, (str, os.PathLike)):
-        path = os.fspath(target)
-        handle: IO[str] = gzip.open(path, "wt", encoding="utf-8") if path.endswith(".gz") else open(path, "w")  # noqa: SIM115
-        with handle:
+        with atomic_text(target) as handle:
             yield handle
     elif isinstance(target, io.TextIOBase) or "b" not in getattr(target, "mode", ""):
         yield target
@@ -172,7 +172,7 @@ def write_run(run: Run | Mapping[Any, Mapping[Any, float]], target: Source, *, t
     """Write a run in TREC format, queries sorted, each ranked as trec_eval ranks it (rank 1 first).
 
     Scores are written with full precision (``repr``), so reading the file back gives the same order.
-    A path ending in ``.gz`` is compressed.
+    A path ending in ``.gz`` is compressed; a path is written atomically, never left half-written.
     """
     table = run if isinstance(run, Run) else Run.from_dict(run)
     if not tag or any(c.isspace() for c in tag):
@@ -195,7 +195,8 @@ def write_run(run: Run | Mapping[Any, Mapping[Any, float]], target: Source, *, t
 
 
 def write_qrels(qrels: Qrels | Mapping[Any, Mapping[Any, int]], target: Source) -> None:
-    """Write judgments in TREC qrels format (``query 0 doc grade``), in the order held."""
+    """Write judgments in TREC qrels format (``query 0 doc grade``), in the order held; a path is written
+    atomically, and compressed when it ends in ``.gz``."""
     table = qrels if isinstance(qrels, Qrels) else Qrels.from_dict(qrels)
     queries = take(table.query_vocab, table.query_codes)
     docs = take(table.doc_vocab, table.doc_codes)
