@@ -6,6 +6,7 @@ import ragrecall
 
 EXPECTED = {
     "CacheMissError",
+    "EndpointDownError",
     "CheckpointError",
     "ClaimRecallEvidence",
     "ClaimVerdict",

@@ -38,6 +38,7 @@ _EXPORTS = {
     "LLMRequestError": ".errors",
     "LLMOutputError": ".errors",
     "CacheMissError": ".errors",
+    "EndpointDownError": ".errors",
     "UnverifiedVerdictError": ".errors",
     # metrics
     "Metric": ".metrics",
@@ -84,6 +85,7 @@ __all__ = [
     "ContextRecall",
     "Dataset",
     "DroppedClaim",
+    "EndpointDownError",
     "EvaluationResult",
     "Evidence",
     "Failure",
@@ -139,6 +141,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names reso
         CacheMissError,
         CheckpointError,
         ConfigurationError,
+        EndpointDownError,
         FileFormatError,
         InputError,
         InvalidSampleError,

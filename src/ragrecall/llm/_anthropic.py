@@ -32,7 +32,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "the Anthropic transport needs the anthropic package: pip install 'ragrecall[anthropic]'"
     ) from exc
 
-__all__ = ["AnthropicLLM", "AnthropicTransport"]
+__all__ = ["AnthropicLLM", "AnthropicTransport", "default_client"]
 
 _TOOL_DESCRIPTION = "Give your answer by calling this tool; its input is the JSON object the instructions ask for."
 
@@ -160,6 +160,11 @@ class AnthropicTransport:
             refusal=scrub.scrub(raw or "no reason given") if stop == "refusal" else None,
             sent=document,
         )
+
+
+def default_client() -> anthropic.AsyncAnthropic:
+    """An ``anthropic.AsyncAnthropic()`` built from the environment (``ANTHROPIC_API_KEY``)."""
+    return anthropic.AsyncAnthropic()
 
 
 def _reply_text(message: Any) -> str:

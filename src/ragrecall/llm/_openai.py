@@ -297,19 +297,27 @@ def _schema_refused(exc: openai.APIStatusError) -> bool:
 
 def llm_factory(
     model: str = "gpt-4o-mini",
-    client: openai.AsyncOpenAI | None = None,
+    client: Any = None,
     *,
     provider: str = "openai",
     **options: Any,
-) -> OpenAILLM:
-    """An :class:`OpenAILLM` for ``model``, in the Ragas spelling.
+) -> LLMStack:
+    """A full LLM stack for ``model``, in the Ragas spelling.
 
-    Without ``client``, an ``openai.AsyncOpenAI()`` is built now from the environment (``OPENAI_API_KEY``,
-    ``OPENAI_BASE_URL``). ``options`` are :class:`OpenAILLM`'s keyword arguments.
+    ``provider="openai"`` (default) gives an :class:`OpenAILLM`; without ``client`` an ``openai.AsyncOpenAI()``
+    is built now from the environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``). ``provider="anthropic"``
+    gives an :class:`~ragrecall.llm.AnthropicLLM` (the ``anthropic`` extra); without ``client`` an
+    ``anthropic.AsyncAnthropic()`` is built from ``ANTHROPIC_API_KEY``. ``options`` are the class's keyword
+    arguments.
     """
+    if provider == "anthropic":
+        from ._anthropic import AnthropicLLM, default_client
+
+        return AnthropicLLM(client if client is not None else default_client(), model, **options)
     if provider != "openai":
         raise ConfigurationError(
-            f"provider {provider!r} is not built in; pass an OpenAI-compatible AsyncOpenAI client with its base_url"
+            f"provider {provider!r} is not built in (openai, anthropic); for another OpenAI-compatible server "
+            "pass an AsyncOpenAI client with its base_url"
         )
     return OpenAILLM(client if client is not None else openai.AsyncOpenAI(), model, **options)
 
