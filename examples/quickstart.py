@@ -33,7 +33,8 @@ sample = Sample(
 
 def main() -> None:
     # 1. Only a reference answer: split it into claims, judge each against the retrieved contexts.
-    #    OfflineJudge stands in for a real model; use ragrecall.llm_factory("gpt-4o-mini") for one.
+    #    OfflineJudge is a lexical stand-in for a real model (it matches words, for demos and tests);
+    #    use ragrecall.llm_factory("gpt-4o-mini") for a judge.
     claims = ContextRecall(OfflineJudge()).score(sample)
     print(f"LLM claim recall: {claims.value:.2f}")
     for verdict in claims.evidence.claims:

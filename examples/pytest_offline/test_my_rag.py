@@ -3,8 +3,9 @@
 Run: pytest examples/pytest_offline
 
 The retriever here is a toy keyword matcher standing in for yours. Three kinds of check:
-ID recall against known relevant documents, claim recall judged by the offline judge, and an exact
-check of what the metric asked the LLM, with a scripted FakeLLM.
+ID recall against known relevant documents, claim recall with OfflineJudge (a deterministic lexical
+stand-in for an LLM judge: it matches words, numbers and negations), and an exact check of what the metric
+asked the LLM, with a scripted FakeLLM.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ def demo_dataset() -> Dataset:
 
 
 def demo_metrics() -> list[Metric]:
-    """Every metric that runs offline on the demo samples (the LLM metric with the offline judge)."""
+    """Every metric that runs offline on the demo samples (the LLM metric with the lexical stand-in, OfflineJudge)."""
     return [
         ContextRecall(OfflineJudge()),
         NonLLMContextRecall(scorer="partial", normalize=True, threshold=0.9),

@@ -1,22 +1,29 @@
-"""A deterministic judge that answers ragrecall's own prompts without a network.
+"""A deterministic lexical stand-in for an LLM judge: it answers ragrecall's own prompts without a network,
+for tests and demos. It matches words; it does not understand them.
 
 It reads the structured ``task`` and ``inputs`` of a request (not the prose), so it keeps working with
-user-supplied prompt text. Its answers are plausible, not intelligent:
+user-supplied prompt text. Its answers follow fixed rules:
 
 - decomposition (and its coverage follow-up): the claims are the sentences of the reference
   (:func:`ragrecall.text.split_sentences`);
 - judging (and its follow-up about quotes): a context supports a claim when at least ``threshold`` of the
-  claim's content terms (:func:`ragrecall.text.terms.content_terms`) occur in it and so does every number of
-  the claim. The quote is the shortest run of the context's sentences holding those terms and numbers.
+  claim's content terms (:func:`ragrecall.text.terms.content_terms`) occur in it, so does every number of the
+  claim, and the least run of the context's clauses holding those terms and numbers negates as the claim does:
+  both negated or neither (:func:`ragrecall.text.negation.negations`: "not", "never", "no", "n't", 不, 没有,
+  未, 无 ...). The quote is the shortest such run, verbatim. Clauses end at a comma, semicolon or colon (and
+  at a sentence's end), so "It is cheap, but not safe" does not support "It is safe" and still supports "It
+  is cheap". Synonyms, paraphrase, word order and what a negation applies to within a clause are beyond it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import ConfigurationError
 from ..text import split_sentences
+from ..text.negation import negations
 from ..text.numbers import numbers_in
 from ..text.terms import content_terms
 from ..usage import Usage
@@ -24,32 +31,49 @@ from ._protocol import LLMReply, LLMRequest, OutputT, dump_reply
 
 __all__ = ["OfflineJudge"]
 
+# After a clause's closing mark: full-width ，；： always, ASCII ,;: before a space (so 1,000 and 10:30 stay).
+_CLAUSE_END = re.compile(r"(?<=[，；：])|(?<=[,;:])(?=\s)")
+
 
 class _Context:
-    """A context's terms, numbers and sentences, computed once per request."""
+    """A context's terms, numbers and clauses, computed once per request."""
 
     def __init__(self, text: str) -> None:
         self.terms = content_terms(text)
         self.numbers = numbers_in(text)
-        self.sentences = split_sentences(text) or [text.strip()]
+        sentences = split_sentences(text) or [text.strip()]
+        self.clauses = [(k, c) for k, s in enumerate(sentences) for c in _CLAUSE_END.split(s) if c.strip()]
+        """(sentence number, clause text with its closing mark and the spaces before it)."""
 
-    def quote(self, wanted: frozenset[str], numbers: frozenset[str]) -> str:
-        """The shortest run of sentences holding every wanted term and number this context has."""
+    def passage(self, i: int, j: int) -> str:
+        """Clauses ``i`` to ``j - 1`` as one passage: as written within a sentence, a space between sentences."""
+        parts = [self.clauses[i][1]]
+        for (before, _), (k, clause) in zip(self.clauses[i : j - 1], self.clauses[i + 1 : j], strict=True):
+            parts.append(clause if k == before else " " + clause.lstrip())
+        return "".join(parts).strip()
+
+    def quote(self, wanted: frozenset[str], numbers: frozenset[str], negated: bool) -> str | None:
+        """The shortest run of clauses that holds every wanted term and number this context has and negates as
+        the claim does (a negation marker when ``negated``, none otherwise); None when there is none. A run is
+        never stretched to reach a negation: from each clause on, only the least run holding the terms counts."""
         target, needed = wanted & self.terms, numbers & self.numbers
         best: str | None = None
-        for i in range(len(self.sentences)):
-            for j in range(i + 1, len(self.sentences) + 1):
-                passage = " ".join(self.sentences[i:j])
+        for i in range(len(self.clauses)):
+            for j in range(i + 1, len(self.clauses) + 1):
+                passage = self.passage(i, j)
                 if best is not None and len(passage) >= len(best):
                     break
                 if target <= content_terms(passage) and needed <= numbers_in(passage):
-                    best = passage
-                    break
-        return best if best is not None else " ".join(self.sentences)
+                    if bool(negations(passage)) == negated:
+                        best = passage
+                    break  # longer runs from i only add clauses the claim's terms do not need
+        return best
 
 
 class OfflineJudge:
-    """An LLM stand-in for demos and CI: sensible, deterministic answers to ragrecall's prompts, no network.
+    """A deterministic lexical stand-in for an LLM judge, for tests, demos and CI: it answers ragrecall's
+    prompts by matching words, numbers and negations (see the module docstring), with no network. Its scores
+    are not a judge's: use a model to measure a retriever.
 
     Args:
         threshold: share of a claim's terms that must occur in one context for it to support the claim.
@@ -58,7 +82,7 @@ class OfflineJudge:
     Raises ``ConfigurationError`` for a request whose ``task`` it does not know.
     """
 
-    def __init__(self, *, threshold: float = 0.6, model_name: str = "offline-judge") -> None:
+    def __init__(self, *, threshold: float = 0.6, model_name: str = "offline-lexical-judge") -> None:
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 < threshold <= 1.0:
             raise ConfigurationError(f"threshold must be a number in (0, 1], got {threshold!r}")
         self.threshold = float(threshold)
@@ -103,19 +127,29 @@ class OfflineJudge:
         raise ConfigurationError(f"the offline judge cannot answer task {task!r}")
 
     def _verdict(self, claim: str, contexts: Sequence[_Context]) -> dict[str, Any]:
+        """Supported by every context holding enough of the claim's terms, all its numbers, and a passage that
+        negates as the claim does; the quote is that passage."""
         wanted, numbers = content_terms(claim), numbers_in(claim)
         if not wanted:
             return {"reason": "The claim has no content terms to look for.", "supported": False, "support": []}
+        negated = bool(negations(claim))
         shares = [len(wanted & ctx.terms) / len(wanted) for ctx in contexts]
-        supporting = [
+        matching = [
             j
             for j, (share, ctx) in enumerate(zip(shares, contexts, strict=True), 1)
             if share >= self.threshold and numbers <= ctx.numbers
         ]
-        best = max(shares, default=0.0)
+        quotes = {j: contexts[j - 1].quote(wanted, numbers, negated) for j in matching}
+        supporting = [j for j, quote in quotes.items() if quote is not None]
+        support = [{"context": j, "quote": quotes[j]} for j in supporting]
         if supporting:
-            reason = f"{shares[supporting[0] - 1]:.0%} of the claim's terms occur in context {supporting[0]}."
+            first = supporting[0]
+            reason = f"{shares[first - 1]:.0%} of the claim's terms occur in context {first}."
+        elif matching:
+            reason = f"Context {matching[0]} has the claim's terms, but " + (
+                "not its negation." if negated else "negates them."
+            )
         else:
+            best = max(shares, default=0.0)
             reason = f"At most {best:.0%} of the claim's terms occur in any one context with all its numbers."
-        support = [{"context": j, "quote": contexts[j - 1].quote(wanted, numbers)} for j in supporting]
-        return {"reason": reason, "supported": bool(supporting), "support": support}
+        return {"reason": reason, "supported": bool(support), "support": support}

@@ -12,6 +12,9 @@ File format (UTF-8)::
 
 The front matter and the ``[system]`` section are optional; a text without section markers is one user
 template. A prompt without a version gets ``custom:<first 12 hex digits of its SHA-256>``.
+
+Text from outside (retrieved contexts, references, claims) enters a prompt only through :func:`data_block`:
+between tags such as ``<context id="2">`` and ``</context>`` that the text itself cannot open or close.
 """
 
 from __future__ import annotations
@@ -27,10 +30,84 @@ from .._resources import prompts_root
 from ..errors import ConfigurationError
 from ._protocol import Message
 
-__all__ = ["PromptTemplate", "builtin_prompt", "load_prompt"]
+__all__ = [
+    "DATA_TAGS",
+    "DataBlock",
+    "PromptTemplate",
+    "builtin_prompt",
+    "data_block",
+    "escape_data",
+    "load_prompt",
+    "read_data_blocks",
+    "unescape_data",
+]
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 _SECTION = re.compile(r"^\[(system|user)\]\s*$", re.MULTILINE)
+
+DATA_TAGS = ("context", "claim", "reference", "sentence")
+"""The tags that hold outside text in a prompt. No text inside a data block can open or close one of them."""
+
+# How outside text is kept inside its tags. Any "<" that would start one of DATA_TAGS (with or without "/",
+# any case, spaces allowed; a full-width "＜" or small "﹤" too) is written as a character reference
+# ("&lt;/context>"), which a model reads as the character but not as markup; an "&" that already starts such
+# a reference there gains "amp;", so unescape_data restores the text exactly. Escaping rather than a random
+# nonce in the tag names: the prompt stays a pure function of its inputs (cache keys, replays and providers'
+# prompt caching depend on that), and the model never meets anything shaped like a closing tag inside the data.
+# Only our own tag names are touched, so HTML or code in a context reaches the model as written.
+_NAMES = "(?i:" + "|".join(DATA_TAGS) + ")"
+_BEFORE_NAME = rf"(?=\s*[/／]?\s*{_NAMES})"
+_REFERENCE_TO_LT = r"(?i:lt|#0*60|#x0*3c|#0*65308|#x0*ff1c|#0*65124|#x0*fe64);"
+_OPENER = re.compile(rf"(?:[<＜﹤]|&(?i:amp;)*{_REFERENCE_TO_LT}){_BEFORE_NAME}")
+_ESCAPES = {"<": "&lt;", "＜": "&#xFF1C;", "﹤": "&#xFE64;"}
+_ESCAPED = re.compile(rf"(?:&lt;|&#xFF1C;|&#xFE64;){_BEFORE_NAME}|&amp;(?=(?i:amp;)*{_REFERENCE_TO_LT}{_BEFORE_NAME})")
+_UNESCAPES = {v: k for k, v in _ESCAPES.items()} | {"&amp;": "&"}
+_BLOCK = re.compile(r"<(" + "|".join(DATA_TAGS) + r')(?: id="(\d+)")?>(.*?)</\1>', re.DOTALL)
+
+
+def escape_data(text: str) -> str:
+    """``text`` with every opening of a :data:`DATA_TAGS` tag (``<context``, ``</claim`` ...) written as a
+    character reference, so that it cannot open or close a data block; :func:`unescape_data` undoes it."""
+    if not any(mark in text for mark in "<＜﹤&"):
+        return text  # the usual case, without a regex scan
+    return _OPENER.sub(lambda m: _ESCAPES.get(m.group()) or "&amp;" + m.group()[1:], text)
+
+
+def unescape_data(text: str) -> str:
+    """The text that :func:`escape_data` was given: ``unescape_data(escape_data(t)) == t`` for every ``t``."""
+    if "&" not in text:
+        return text
+    return _ESCAPED.sub(lambda m: _UNESCAPES[m.group()], text)
+
+
+def data_block(tag: str, text: str, number: int | None = None) -> str:
+    """``<tag>text</tag>`` (``<tag id="number">`` when numbered), the text escaped by :func:`escape_data`.
+
+    Raises:
+        ValueError: ``tag`` is not one of :data:`DATA_TAGS` (its closing tag would not be protected).
+    """
+    if tag not in DATA_TAGS:
+        raise ValueError(f"data tag must be one of {', '.join(DATA_TAGS)}, got {tag!r}")
+    opening = tag if number is None else f'{tag} id="{number}"'
+    return f"<{opening}>{escape_data(text)}</{tag}>"
+
+
+@dataclass(frozen=True)
+class DataBlock:
+    """A data block read back from a rendered prompt."""
+
+    tag: str
+    number: int | None
+    text: str
+    """The text as it was given to :func:`data_block`, unescaped."""
+
+
+def read_data_blocks(prompt: str) -> list[DataBlock]:
+    """The data blocks of a rendered prompt, in order (the inverse of :func:`data_block`)."""
+    return [
+        DataBlock(m.group(1), int(m.group(2)) if m.group(2) else None, unescape_data(m.group(3)))
+        for m in _BLOCK.finditer(prompt)
+    ]
 
 
 @dataclass(frozen=True)

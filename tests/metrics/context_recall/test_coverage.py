@@ -106,8 +106,8 @@ def test_a_dropped_sentence_is_asked_about_then_becomes_a_claim_of_its_own() -> 
     assert cover.task == "context_recall.cover" and cover.output is ClaimList
     assert cover.messages[: len(decompose.messages)] == decompose.messages
     asked = cover.messages[-1]["content"]
-    assert '- "Paris hosted the 1900 Olympics." (number in no claim: 1900)' in asked
-    assert cover.prompt_version == "context_recall/decompose.en/1+context_recall/cover.en/1"
+    assert "- <sentence>Paris hosted the 1900 Olympics.</sentence> (number in no claim: 1900)" in asked
+    assert cover.prompt_version == "context_recall/decompose.en/2+context_recall/cover.en/2"
     assert judge.inputs["claims"] == CLAIMS  # the gap is judged like every claim
 
     evidence = evidence_of(result)
@@ -136,7 +136,7 @@ def test_an_invented_claim_is_asked_about_then_dropped_and_recorded() -> None:
     llm = FakeLLM(respond)
     result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
     asked = llm.requests[1].messages[-1]["content"]
-    assert '- "The Louvre is the most visited museum in the world." (not grounded' in asked
+    assert '- <claim id="4">The Louvre is the most visited museum in the world.</claim> (not grounded' in asked
     assert llm.requests[2].inputs["claims"] == CLAIMS  # never judged
     evidence = evidence_of(result)
     assert evidence.dropped_claims == 1
@@ -191,7 +191,7 @@ def test_single_mode_judges_a_sentence_still_missing_after_the_re_ask() -> None:
         "context_recall.judge",
     ]
     assert (
-        '- sentence "The Eiffel Tower is 330 metres tall." is stated by no claim'
+        "- <sentence>The Eiffel Tower is 330 metres tall.</sentence>: no claim states this sentence"
         in (llm.requests[1].messages[-1]["content"])
     )
     evidence = evidence_of(result)
@@ -200,7 +200,7 @@ def test_single_mode_judges_a_sentence_still_missing_after_the_re_ask() -> None:
         ("coverage", "verified"),
     ]
     assert result.value == 1.0
-    assert evidence.prompt_versions["judge"] == "context_recall/judge.en/2"
+    assert evidence.prompt_versions["judge"] == "context_recall/judge.en/3"
 
 
 @pytest.mark.parametrize(

@@ -126,9 +126,9 @@ def test_an_unverified_verdict_is_asked_again_once_then_counted_by_the_policy(
     assert recheck.messages[: len(judge.messages)] == judge.messages
     assert recheck.messages[-2]["role"] == "assistant"
     asked = recheck.messages[-1]["content"]
-    assert f"- claim {claim} (" in asked and feedback in asked
+    assert f'- <claim id="{claim}">' in asked and feedback in asked
     assert recheck.inputs["numbers"] == [claim]
-    assert recheck.prompt_version == "context_recall/judge.en/2+context_recall/recheck.en/1"
+    assert recheck.prompt_version == "context_recall/judge.en/3+context_recall/recheck.en/2"
 
 
 def test_a_failing_policy_is_a_recorded_failure_in_a_batch() -> None:
@@ -270,7 +270,7 @@ def test_single_mode_asks_once_for_a_corrected_reply() -> None:
     result = ContextRecall(llm, mode="single").score(reference=reference, retrieved_contexts=CONTEXTS)
     assert [r.task for r in llm.requests] == ["context_recall.single", "context_recall.single_fix"]
     asked = llm.requests[1].messages[-1]["content"]
-    assert "- claim 2 (" in asked and "is not in context 2 nor in any other" in asked
+    assert '- <claim id="2">' in asked and "is not in context 2 nor in any other" in asked
     evidence = evidence_of(result)
     assert [c.verification for c in evidence.claims] == ["verified", "verified"] and result.value == 1.0
     assert evidence.reasks == 1

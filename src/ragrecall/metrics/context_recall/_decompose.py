@@ -14,9 +14,9 @@ from ...llm._ask import ask, ask_again, spent_before
 from ...llm._protocol import LLM, LLMRequest
 from ...usage import Usage
 from ._claims import Claim
-from ._coverage import CoverageReport, Flagged, analyse
+from ._coverage import CoverageReport, analyse
 from ._evidence import DroppedClaim
-from ._prompting import Prompts, json_line
+from ._prompting import Prompts, claim_block, one_line, reference_block, say, sentence_block
 from ._replies import ClaimList, check_claim_list
 
 __all__ = ["Decomposition", "decompose"]
@@ -42,14 +42,14 @@ async def decompose(
     """
     template = prompts.get("decompose", language)
     request = LLMRequest(
-        template.render(reference=reference),
+        template.render(reference=reference_block(reference)),
         ClaimList,
         template.version,
         "context_recall.decompose",
         {"reference": reference, "language": language},
     )
     reply = await ask(llm, request, check=check_claim_list, max_repairs=max_repairs)
-    claims = [c.strip() for c in reply.parsed.claims]
+    claims = [one_line(c) for c in reply.parsed.claims]
     if not coverage:
         return Decomposition([Claim(c, "decomposition") for c in claims], [], reply.usage, 0)
     report = analyse(reference, claims)
@@ -76,22 +76,20 @@ async def decompose(
             max_repairs=max_repairs,
         )
     if follow.reply is not None:
-        report = analyse(reference, [c.strip() for c in follow.reply.parsed.claims])
+        report = analyse(reference, [one_line(c) for c in follow.reply.parsed.claims])
     return Decomposition(_final_claims(report), report.dropped(), reply.usage + follow.usage, int(follow.asked))
 
 
 def _final_claims(report: CoverageReport) -> list[Claim]:
-    """The kept claims, then one verbatim claim per sentence still uncovered."""
-    return [Claim(c, "decomposition") for c in report.kept] + [Claim(f.text, "coverage") for f in report.uncovered]
+    """The kept claims, then one claim per sentence still uncovered: the sentence, on one line."""
+    added = [Claim(one_line(f.text), "coverage") for f in report.uncovered]
+    return [Claim(c, "decomposition") for c in report.kept] + added
 
 
 def _cover_message_values(report: CoverageReport, language: str) -> dict[str, str]:
-    """The ``uncovered`` and ``invented`` lists of the cover prompt."""
-    return {"uncovered": _lines(report.uncovered, language), "invented": _lines(report.ungrounded, language)}
-
-
-_NONE = {"en": "(none)", "zh": "（无）"}
-
-
-def _lines(flagged: list[Flagged], language: str) -> str:
-    return "\n".join(f"- {json_line(f.text)} ({f.reason})" for f in flagged) or _NONE.get(language, "(none)")
+    """The ``uncovered`` and ``invented`` lists of the cover prompt: one ``- <sentence>…</sentence> (why)`` or
+    ``- <claim id="n">…</claim> (why)`` line each, numbered as in the reply, or a word for none."""
+    uncovered = [f"- {sentence_block(f.text)} ({f.reason})" for f in report.uncovered]
+    invented = [f"- {claim_block(f.text, f.index + 1)} ({f.reason})" for f in report.ungrounded]
+    none = say("none", language)
+    return {"uncovered": "\n".join(uncovered) or none, "invented": "\n".join(invented) or none}

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from ...errors import LLMError
 from ...llm._ask import FollowUp, ask, ask_again, charge, spent_before
+from ...llm._prompts import escape_data
 from ...llm._protocol import LLM, LLMReply, LLMRequest
 from ...usage import Usage
-from ._prompting import Prompts, json_line, number_claims, number_contexts
+from ._prompting import Prompts, claim_block, number_claims, number_contexts
 from ._replies import JudgedClaims, SingleClaim, Verdict, check_judged
 from ._verify import Checked, Contexts, check_support
 
@@ -107,8 +108,9 @@ async def _recheck(
     contexts: Contexts,
 ) -> FollowUp[JudgedClaims]:
     """Ask once more about the ``unverified`` claim numbers, within what is left of the repair budget."""
+    # The feedback echoes the judge's quotes: escaped, they cannot open or close a block either.
     problems = "\n".join(
-        f"- claim {n} ({json_line(claims[n - 1])}): {verdicts[n].checked.feedback}" for n in unverified
+        f"- {claim_block(claims[n - 1], n)}: {escape_data(verdicts[n].checked.feedback or '')}" for n in unverified
     )
     message, version = setup.prompts.follow_up("recheck", setup.language, request.prompt_version, problems=problems)
     return await ask_again(

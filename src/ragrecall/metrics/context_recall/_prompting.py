@@ -2,20 +2,36 @@
 
 Steps ``decompose``, ``judge`` and ``single`` open a conversation; ``cover``, ``recheck`` and ``single_fix``
 are follow-ups appended to one (their user part is the message; a system part would be ignored).
+
+Contexts, the reference, claims and the reference's sentences reach every prompt, the user's own included, as
+data blocks (:func:`ragrecall.llm._prompts.data_block`): ``<context id="1">…</context>``, ``<reference>…
+</reference>``, ``<claim id="1">…</claim>``, ``<sentence>…</sentence>``, which their text cannot close. Claims
+and sentences are single-line; contexts and the reference keep their line breaks.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import ConfigurationError
-from ...llm._prompts import PromptTemplate, builtin_prompt, load_prompt
+from ...llm._prompts import PromptTemplate, builtin_prompt, data_block, load_prompt
 
-__all__ = ["LANGUAGES", "STEPS", "Prompts", "json_line", "language_of", "number_claims", "number_contexts"]
+__all__ = [
+    "LANGUAGES",
+    "STEPS",
+    "Prompts",
+    "claim_block",
+    "language_of",
+    "number_claims",
+    "number_contexts",
+    "one_line",
+    "reference_block",
+    "say",
+    "sentence_block",
+]
 
 LANGUAGES = ("en", "zh")
 STEPS: dict[str, tuple[str, ...]] = {
@@ -98,21 +114,53 @@ def language_of(reference: str, setting: str) -> str:
 
 
 def number_contexts(contexts: Sequence[str]) -> str:
-    """``[1] text`` per line: a context's own line breaks cannot pass for a new numbered item."""
-    return "\n".join(f"[{i}] {_one_line(text)}" for i, text in enumerate(contexts, 1))
+    """One ``<context id="i">text</context>`` block per line, numbered from 1; a context keeps its own line
+    breaks, and nothing in it can end its block or start another."""
+    return "\n".join(data_block("context", text, i) for i, text in enumerate(contexts, 1))
 
 
 def number_claims(claims: Sequence[str], numbers: Sequence[int] | None = None) -> str:
-    """``1. claim`` per line, numbered from 1 or by ``numbers``."""
+    """One single-line ``<claim id="n">claim</claim>`` block per line, numbered from 1 or by ``numbers``."""
     shown = numbers if numbers is not None else range(1, len(claims) + 1)
-    return "\n".join(f"{n}. {_one_line(claim)}" for n, claim in zip(shown, claims, strict=True))
+    return "\n".join(claim_block(claim, n) for n, claim in zip(shown, claims, strict=True))
 
 
-def json_line(text: str) -> str:
-    """``text`` as a one-line JSON string, for quoting outside text inside a follow-up message."""
-    return json.dumps(text, ensure_ascii=False)
+def claim_block(claim: str, number: int) -> str:
+    """``<claim id="number">claim</claim>``, the claim on one line."""
+    return data_block("claim", one_line(claim), number)
 
 
-def _one_line(text: str) -> str:
-    # Every Unicode line break (\u2028, \x85, \v...) becomes a space: none can start a forged numbered item.
+def reference_block(reference: str) -> str:
+    """``<reference>reference</reference>``, line breaks kept."""
+    return data_block("reference", reference)
+
+
+def sentence_block(sentence: str) -> str:
+    """``<sentence>sentence</sentence>``, a sentence of the reference on one line."""
+    return data_block("sentence", one_line(sentence))
+
+
+def one_line(text: str) -> str:
+    """``text`` with every run of whitespace, line breaks of any kind included (``\\n``, ``\\r``, ``\\v``,
+    ``\\x85``, ``\\u2028``, ``\\u2029``...), made one space, and no space at either end."""
     return " ".join(text.split())
+
+
+_PHRASES = {
+    "en": {
+        "uncovered": "no claim states this sentence",
+        "ungrounded": "the reference does not state this claim",
+        "none": "(none)",
+    },
+    "zh": {
+        "uncovered": "没有任何陈述覆盖这句话",
+        "ungrounded": "参考答案并未陈述这条内容",
+        "none": "（无）",
+    },
+}
+
+
+def say(phrase: str, language: str) -> str:
+    """A fixed phrase of the follow-up messages (``"uncovered"``, ``"ungrounded"``, ``"none"``) in ``language``
+    (English when the language has none)."""
+    return _PHRASES.get(language, _PHRASES["en"])[phrase]

@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...llm._ask import ask, ask_again, spent_before
+from ...llm._prompts import escape_data
 from ...llm._protocol import LLMReply, LLMRequest
 from ._claims import Claim, Outcome
 from ._coverage import CoverageReport, analyse
 from ._judge import Judged, Judging, judge_claims, judged
-from ._prompting import json_line, number_contexts
+from ._prompting import claim_block, number_contexts, one_line, reference_block, say, sentence_block
 from ._replies import SingleReply, check_single
 from ._verify import Contexts
 
@@ -31,18 +32,17 @@ class _Read:
     judged: list[Judged]
     report: CoverageReport | None
 
-    def problems(self) -> list[str]:
+    def problems(self, language: str) -> list[str]:
+        """One line per problem for the ``single_fix`` message, the sentence or claim in its data block."""
         lines = []
         if self.report is not None:
+            uncovered, ungrounded = say("uncovered", language), say("ungrounded", language)
+            lines += [f"- {sentence_block(f.text)}: {uncovered} ({f.reason})" for f in self.report.uncovered]
             lines += [
-                f"- sentence {json_line(f.text)} is stated by no claim ({f.reason})" for f in self.report.uncovered
-            ]
-            lines += [
-                f"- claim {f.index + 1} ({json_line(f.text)}) is not stated by the reference ({f.reason})"
-                for f in self.report.ungrounded
+                f"- {claim_block(f.text, f.index + 1)}: {ungrounded} ({f.reason})" for f in self.report.ungrounded
             ]
         lines += [
-            f"- claim {i} ({json_line(text)}): {j.checked.feedback}"
+            f"- {claim_block(text, i)}: {escape_data(j.checked.feedback or '')}"
             for i, (text, j) in enumerate(zip(self.texts, self.judged, strict=True), 1)
             if j.checked.verification == "unverified"
         ]
@@ -58,7 +58,7 @@ async def single_call(setup: Judging, reference: str, contexts: Contexts, *, cov
     language = setup.language
     template = setup.prompts.get("single", language)
     request = LLMRequest(
-        template.render(contexts=number_contexts(contexts.texts), reference=reference),
+        template.render(contexts=number_contexts(contexts.texts), reference=reference_block(reference)),
         SingleReply,
         template.version,
         "context_recall.single",
@@ -68,7 +68,7 @@ async def single_call(setup: Judging, reference: str, contexts: Contexts, *, cov
     reply = await ask(setup.llm, request, check=lambda r: check_single(r, n_contexts), max_repairs=setup.max_repairs)
     read = _read(setup, reply, reference, contexts, coverage)
     usage, reasks = reply.usage, 0
-    problems = read.problems()
+    problems = read.problems(language)
     if problems:
         message, version = setup.prompts.follow_up(
             "single_fix", language, template.version, problems="\n".join(problems)
@@ -96,15 +96,16 @@ async def single_call(setup: Judging, reference: str, contexts: Contexts, *, cov
     claims = [Claim(read.texts[i], "decomposition") for i in report.kept_indices]
     judged = [read.judged[i] for i in report.kept_indices]
     if report.uncovered:
+        added = [one_line(f.text) for f in report.uncovered]
         with spent_before(usage):
-            extra, spent, more = await judge_claims(setup, [f.text for f in report.uncovered], contexts)
-        claims += [Claim(f.text, "coverage") for f in report.uncovered]
+            extra, spent, more = await judge_claims(setup, added, contexts)
+        claims += [Claim(text, "coverage") for text in added]
         judged += extra
         usage, reasks = usage + spent, reasks + more
     return Outcome(claims, judged, report.dropped(), usage, reasks)
 
 
 def _read(setup: Judging, reply: LLMReply[SingleReply], reference: str, contexts: Contexts, coverage: bool) -> _Read:
-    texts = [c.claim.strip() for c in reply.parsed.claims]
+    texts = [one_line(c.claim) for c in reply.parsed.claims]
     verdicts = [judged(setup, text, c, contexts) for text, c in zip(texts, reply.parsed.claims, strict=True)]
     return _Read(texts, verdicts, analyse(reference, texts) if coverage else None)
