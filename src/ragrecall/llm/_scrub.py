@@ -16,6 +16,8 @@ __all__ = ["REDACTED", "Scrubber", "public_url"]
 REDACTED = "[redacted key]"
 _FRAGMENT = 6
 """Characters of the key a word must share with it to count as an echo (a masked key keeps at least this)."""
+_SHORTEST = 8
+"""Keys shorter than this are not scrubbed (see :class:`Scrubber`)."""
 _WORD = re.compile(r"[^\s\"'`<>(){}\[\],;]+")
 
 
@@ -23,11 +25,12 @@ class Scrubber:
     """Replaces the key, and any word holding a run of ``_FRAGMENT`` or more of its characters, by a marker.
 
     A key shorter than 12 characters is replaced only where it occurs whole (its fragments would match
-    ordinary words).
+    ordinary words), and one shorter than 8 not at all: such a string (``"x"``, a local server's dummy key)
+    protects nothing, and replacing it would corrupt every reply that contains those letters.
     """
 
     def __init__(self, secret: str | None) -> None:
-        self._secret = secret or ""
+        self._secret = secret if secret and len(secret) >= _SHORTEST else ""
         key = self._secret
         self._fragments = {key[i : i + _FRAGMENT] for i in range(len(key) - _FRAGMENT + 1)} if len(key) >= 12 else set()
 
