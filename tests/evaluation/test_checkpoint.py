@@ -336,3 +336,15 @@ def test_a_lock_file_name_taken_by_another_file_is_refused_untouched(tmp_path: P
         evaluate(samples(2), [IDBasedContextRecall()], show_progress=False, checkpoint=tmp_path / "run.ckpt")
     assert other.read_text(encoding="utf-8") == "my notes, not a lock\n"
     assert not (tmp_path / "run.ckpt").exists()
+
+
+def test_a_damaged_last_line_that_is_complete_is_refused_not_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "run.ckpt"
+    evaluate(samples(3), [IDBasedContextRecall()], show_progress=False, checkpoint=path)
+    lines = read_lines(path)
+    lines[-1] = lines[-1][:-1] + "]"  # damaged, but its newline is there: not a write torn by a kill
+    content = ("\n".join(lines) + "\n").encode()
+    path.write_bytes(content)
+    with pytest.raises(FileFormatError, match=rf"run\.ckpt:{len(lines)}: malformed checkpoint line"):
+        evaluate(samples(3), [IDBasedContextRecall()], show_progress=False, checkpoint=path)
+    assert path.read_bytes() == content

@@ -314,9 +314,13 @@ def test_adapter_rejects_bad_clients_and_factory_builds_one(server: FakeOpenAISe
     with pytest.raises(ConfigurationError):
         OpenAILLM(openai.AsyncOpenAI(api_key="x", base_url=server.base_url), "m", output_mode="xml")  # type: ignore[arg-type]
     llm = llm_factory("gpt-4o-mini", client=openai.AsyncOpenAI(api_key="x", base_url=server.base_url), seed=None)
+    assert isinstance(llm, OpenAILLM)
     assert llm.model_name == "gpt-4o-mini" and "seed" not in llm.sampling_params()
-    with pytest.raises(ConfigurationError):
-        llm_factory("m", provider="anthropic")
+    with pytest.raises(ConfigurationError, match="not built in"):
+        llm_factory("m", provider="cohere")
+    anthropic = pytest.importorskip("anthropic")
+    claude = llm_factory("claude-test", anthropic.AsyncAnthropic(api_key="x"), provider="anthropic", max_tokens=64)
+    assert claude.model_name == "claude-test" and claude.settings()["max_tokens"] == 64
 
 
 def test_await_then_sync_score_inside_one_running_loop_does_not_deadlock(server: FakeOpenAIServer) -> None:

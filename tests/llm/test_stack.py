@@ -198,7 +198,7 @@ def test_every_attempt_has_a_wall_clock_deadline() -> None:
 def test_total_timeout_bounds_the_attempt_in_flight() -> None:
     transport = Scripted(delay=5.0)
     policy = no_wait(max_attempts=5, request_timeout=10.0, total_timeout=0.1)
-    with pytest.raises(LLMRequestError, match=r"ran out of total_timeout=0\.1 s"):
+    with pytest.raises(LLMRequestError, match=r"ran out of its total_timeout"):
         run(LLMStack(transport, retry=policy).agenerate(request()))
     assert transport.calls == 1
 

@@ -73,12 +73,17 @@ def test_a_slow_drip_body_is_cut_at_the_deadline(server: FakeOpenAIServer, provi
 
 def test_an_html_page_is_a_retryable_error_naming_the_url(server: FakeOpenAIServer, provider: str) -> None:
     page = ServerReply(raw_body=b"<html><body>Please log in</body></html>", content_type="text/html")
-    server.enqueue(page, page, page)
+    server.enqueue(page, page)
     with pytest.raises(LLMRequestError, match="not a reply") as info:
-        score(make(provider, server.base_url))
-    assert "127.0.0.1" in str(info.value) and "gave up after 3 attempts" in str(info.value)
+        score(make(provider, server.base_url, retry_args={"max_attempts": 2}))
+    assert "127.0.0.1" in str(info.value) and "gave up after 2 attempts" in str(info.value)
     server.enqueue(page)
     assert score(make(provider, server.base_url)).value == 0.5  # retried, then answered
+    # A URL that answers every request with a page is a wrong URL: the breaker stops after three.
+    server.enqueue(*[page] * 10)
+    with pytest.raises(EndpointDownError, match="malformed"):
+        score(make(provider, server.base_url, retry_args={"max_attempts": 6}))
+    assert len(server.requests) == 2 + 3 + 3
 
 
 @pytest.mark.parametrize("echo", ["full", "masked"])
@@ -188,3 +193,39 @@ def test_a_resume_against_another_endpoint_is_refused(server: FakeOpenAIServer, 
     other = ContextRecall(make("openai", f"http://127.0.0.1:{_closed_port()}/v1"))
     with pytest.raises(CheckpointError, match="other metrics or settings"):
         evaluate(samples, [other], show_progress=False, checkpoint=checkpoint)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        ServerReply(raw_body=b"<html>not json</html>"),  # labelled application/json
+        ServerReply(raw_body=b'{"id": "x", "choices": '),  # cut off
+        ServerReply(body={"error": {"message": "upstream overloaded", "type": "server_error"}}),
+        ServerReply(body={"choices": "x", "content": 3}),
+    ],
+    ids=["html-as-json", "cut-off", "error-object", "other-shape"],
+)
+def test_a_200_that_is_not_a_reply_is_retried_never_a_crash(
+    server: FakeOpenAIServer, provider: str, reply: ServerReply
+) -> None:
+    server.enqueue(reply)
+    result = score(make(provider, server.base_url))
+    assert result.value == 0.5 and len(server.requests) == 3  # the bad body, retried, then two answers
+    server.enqueue(reply, reply)
+    with pytest.raises(LLMRequestError, match="not a reply") as info:
+        score(make(provider, server.base_url, retry_args={"max_attempts": 2}))
+    assert "127.0.0.1" in str(info.value)
+
+
+def test_every_credential_is_scrubbed_and_a_placeholder_key_changes_no_reply(server: FakeOpenAIServer) -> None:
+    token = "tok-Hq3Vz8Lw1Rn5Xc7Kb2Mp"
+    client = anthropic.AsyncAnthropic(auth_token=token, base_url=server.base_url.removesuffix("/v1"))
+    server.enqueue(ServerReply(status=401, content=f"bad token {token[:8]}****{token[-4:]} (Bearer {token})"))
+    with pytest.raises(LLMRequestError) as info:
+        score(AnthropicLLM(client, "claude-test", retry=RetryPolicy(max_attempts=1)))
+    assert token not in str(info.value) and token[:8] not in str(info.value)
+    # llama.cpp's documented placeholder key shares "required" with ordinary text: replies keep their words.
+    reference = "A valid passport is required for entry."
+    llm = make("openai", server.base_url, key="sk-no-key-required")
+    result = ContextRecall(llm).score(reference=reference, retrieved_contexts=[reference])
+    assert result.value == 1.0 and "[redacted key]" not in result.model_dump_json()

@@ -115,8 +115,8 @@ class Checkpoint:
                 if not raw.endswith(b"\n"):
                     raise ValueError("line not terminated")
             except (ValueError, RecursionError) as exc:
-                if line_no == len(raw_lines):
-                    break  # torn by a kill mid-write: drop it
+                if line_no == len(raw_lines) and not raw.endswith(b"\n"):
+                    break  # torn by a kill mid-write (each record is one write, newline last): drop it
                 raise FileFormatError(f"malformed checkpoint line: {exc}", path=self.path, line=line_no) from exc
             self._verify(record, version, line_no)
             self._apply(record, fingerprints, done, finals, line_no)

@@ -21,7 +21,7 @@ from ._cache import ResponseCache
 from ._pricing import ModelPrice
 from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
 from ._retry import RetryPolicy
-from ._scrub import Scrubber, public_url
+from ._scrub import Scrubber, client_secrets, public_url
 from ._stack import LLMStack
 from ._transport import connection_error, malformed_body, status_error
 
@@ -72,7 +72,7 @@ class AnthropicTransport:
         self.temperature = temperature
         self.extra_body = dict(extra_body or {})
         self._client = client.with_options(max_retries=0, timeout=request_timeout)
-        self._scrubber = Scrubber(client.api_key)
+        self._scrubber = Scrubber(*client_secrets(client))
         self.endpoint = public_url(str(client.base_url))
 
     @property
@@ -142,24 +142,43 @@ class AnthropicTransport:
             scrub.scrub_exception(exc)
             timed_out = isinstance(exc, anthropic.APITimeoutError)
             raise connection_error(exc, endpoint=self.endpoint, timed_out=timed_out, scrubber=scrub) from exc
-        except anthropic.APIResponseValidationError as exc:
+        except (anthropic.APIResponseValidationError, ValueError, TypeError, AttributeError) as exc:
+            # A 200 whose body is not a message: not JSON, cut off, another shape.
             scrub.scrub_exception(exc)
             raise malformed_body(str(exc), endpoint=self.endpoint, scrubber=scrub) from exc
-        if not isinstance(message, anthropic.types.Message):
-            raise malformed_body(message, endpoint=self.endpoint, scrubber=scrub)
-        usage = Usage(
-            requests=1, prompt_tokens=message.usage.input_tokens, completion_tokens=message.usage.output_tokens
-        )
-        raw = _reply_text(message)
-        stop = message.stop_reason
+        try:
+            read = _read_message(message)
+        except (TypeError, AttributeError, ValueError) as exc:
+            raise malformed_body(repr(message)[:200], endpoint=self.endpoint, scrubber=scrub) from exc
+        if isinstance(read, str):
+            raise malformed_body(read, endpoint=self.endpoint, scrubber=scrub)
+        raw, stop, usage = read
         return accept_reply(
-            scrub.scrub(raw),
+            scrub.scrub_reply(raw),
             request,
             usage,
             finish_reason="length" if stop == "max_tokens" else stop,
-            refusal=scrub.scrub(raw or "no reason given") if stop == "refusal" else None,
+            refusal=scrub.scrub_reply(raw or "no reason given") if stop == "refusal" else None,
             sent=document,
         )
+
+
+def _read_message(message: Any) -> tuple[str, str | None, Usage] | str:
+    """The reply text, stop reason and usage of a message; a description of the body when it is not one (the
+    SDK builds its objects without validating them, so every field is checked here)."""
+    if not isinstance(message, anthropic.types.Message):
+        return message if isinstance(message, str) else repr(message)[:200]
+    extra = message.model_extra or {}
+    if extra.get("error") is not None:
+        return f"an error object: {extra['error']!r}"[:300]
+    if not isinstance(message.content, list):
+        return "a message without content blocks"
+    tokens_in = getattr(message.usage, "input_tokens", None)
+    tokens_out = getattr(message.usage, "output_tokens", None)
+    if not isinstance(tokens_in, int) or not isinstance(tokens_out, int):
+        return "a message whose usage is not counted in tokens"
+    stop = message.stop_reason if isinstance(message.stop_reason, str) else None
+    return _reply_text(message), stop, Usage(requests=1, prompt_tokens=tokens_in, completion_tokens=tokens_out)
 
 
 def default_client() -> anthropic.AsyncAnthropic:
@@ -171,7 +190,7 @@ def _reply_text(message: Any) -> str:
     """The tool call's input as JSON text, else the text blocks joined (shown to the model if invalid)."""
     texts: list[str] = []
     for block in message.content:
-        if getattr(block, "type", None) == "tool_use":
+        if getattr(block, "type", None) == "tool_use" and isinstance(getattr(block, "input", None), dict):
             return json.dumps(block.input, ensure_ascii=False)
         text = getattr(block, "text", None)
         if isinstance(text, str):

@@ -71,7 +71,8 @@ async def ask(
             if attempt > max_repairs:
                 break
             repair: tuple[Message, ...] = (
-                {"role": "assistant", "content": exc.raw if exc.raw is not None else ""},
+                # Some APIs (Anthropic) refuse an empty assistant turn; the model is told what it sent.
+                {"role": "assistant", "content": exc.raw if exc.raw else "(an empty reply)"},
                 {"role": "user", "content": _REPAIR_TEMPLATE.format(problem=exc.problem)},
             )
             current = request.with_messages(current.messages + repair)

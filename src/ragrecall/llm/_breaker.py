@@ -2,13 +2,15 @@
 every sample.
 
 It watches every attempt (it sits inside the retry layer). While no request has succeeded yet, failures of
-the kinds no wait will fix — no connection, 401, 403, 404, an unknown model — and attempts that got no reply
-before their deadline are counted when they fail alike; ``threshold`` alike in a row open the breaker.
-Server errors (5xx) may pass, so they open it only after ``4 * threshold`` in a row — a few requests' worth of
-retries, not a whole dataset's; rate limits (429) never do. An
-open breaker answers every request at once with :class:`~ragrecall.errors.EndpointDownError` naming the
-endpoint and the model, for ``cooldown`` seconds; then one request may probe again. Once a request has
-succeeded the endpoint is known to work and later failures are left to the retry policy.
+the kinds no wait will fix — no connection, 401, 403, 404, an unknown model, a 200 that is not a reply (a
+wrong URL answering with a web page) — and attempts that got no reply before their deadline are counted when
+they fail alike; ``threshold`` alike in a row open the breaker. Server errors (5xx) may pass, so they open it
+only after ``4 * threshold`` in a row — a few requests' worth of retries, not a whole dataset's; rate limits
+(429) never do. An open breaker answers every request at once with
+:class:`~ragrecall.errors.EndpointDownError` naming the endpoint and the model, for ``cooldown`` seconds;
+then requests may probe again, and the first success closes it. Once a request has succeeded the endpoint is
+known to work and later failures are left to the retry policy (for the life of the LLM object: build a new
+one for a run against an endpoint that may have gone away since).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ def _signature(exc: TransportError) -> str | None:
     """How a failure that suggests a dead endpoint is told apart from another; None for other failures."""
     if exc.model_not_found:
         return "unknown model"
-    if exc.kind in ("connection", "timeout"):
+    if exc.kind in ("connection", "timeout", "malformed"):
         return exc.kind
     if exc.kind == "status" and exc.status in _DEAD_STATUS:
         return f"HTTP {exc.status}"
@@ -90,6 +92,7 @@ class Breaker:
             self._worked = True  # the endpoint answers; what it said is the repair loop's business
             raise
         self._worked = True
+        self._error = None  # a probe after the cooldown got through: the endpoint works
         return reply
 
     def _failed(self, exc: TransportError) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import CacheMissError
 from ..usage import Usage
 from ._cache import CachedReply, ResponseCache, document_key
-from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, OutputT, accept_reply, checked_reply
+from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, OutputT, accept_reply
 
 __all__ = ["Cached", "request_documents"]
 
@@ -68,7 +68,11 @@ class Cached:
                 f"task={request.task!r}, prompt={request.prompt_version!r}, key={document_key(documents[0])[:16]})"
             )
         try:
-            reply = checked_reply(await self.inner.agenerate(request), request)
+            reply = await self.inner.agenerate(request)
+            if not reply.checked:  # an LLM that does not check its replies: the live checks, once, here
+                reply = accept_reply(
+                    reply.raw, request, reply.usage, finish_reason=reply.finish_reason, sent=reply.sent
+                )
         except InvalidReplyError as exc:
             self._store(exc.sent or documents[0], request, exc.raw or "", exc.usage or Usage(), problem=exc.problem)
             raise

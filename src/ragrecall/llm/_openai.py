@@ -10,7 +10,7 @@ from typing import Any, Literal, TypeVar
 
 import openai
 from openai.types.chat import ChatCompletion
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from .._sync import on_runner_loop
 from ..errors import ConfigurationError
@@ -19,7 +19,7 @@ from ._cache import ResponseCache
 from ._pricing import ModelPrice
 from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
 from ._retry import RetryPolicy
-from ._scrub import Scrubber, public_url
+from ._scrub import Scrubber, client_secrets, public_url
 from ._stack import LLMStack
 from ._transport import connection_error, malformed_body, status_error
 
@@ -85,7 +85,7 @@ class OpenAITransport:
         self.extra_body = dict(extra_body or {})
         self._formats: dict[type[BaseModel], dict[str, Any]] = {}
         self._client = client.with_options(max_retries=0, timeout=request_timeout)
-        self._scrubber = Scrubber(client.api_key)
+        self._scrubber = Scrubber(*client_secrets(client))
         self.endpoint = public_url(str(client.base_url))
 
     @property
@@ -191,26 +191,50 @@ class OpenAITransport:
             scrub.scrub_exception(exc)
             timed_out = isinstance(exc, openai.APITimeoutError)
             raise connection_error(exc, endpoint=self.endpoint, timed_out=timed_out, scrubber=scrub) from exc
-        except openai.APIResponseValidationError as exc:
+        except (openai.APIResponseValidationError, ValueError, TypeError, AttributeError, ValidationError) as exc:
+            # A 200 whose body is not a chat completion: not JSON, cut off, another shape.
             scrub.scrub_exception(exc)
             raise malformed_body(str(exc), endpoint=self.endpoint, scrubber=scrub) from exc
-        if not isinstance(completion, ChatCompletion):
-            raise malformed_body(completion, endpoint=self.endpoint, scrubber=scrub)
-        prompt_tokens = completion.usage.prompt_tokens if completion.usage else 0
-        completion_tokens = completion.usage.completion_tokens if completion.usage else 0
-        usage = Usage(requests=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
-        choice = completion.choices[0] if completion.choices else None
-        message = choice.message if choice is not None else None
-        content = message.content if message is not None else None
-        refusal = getattr(message, "refusal", None) if message is not None else None
+        try:
+            read = _read_completion(completion)
+        except (TypeError, AttributeError, ValueError) as exc:
+            raise malformed_body(repr(completion)[:200], endpoint=self.endpoint, scrubber=scrub) from exc
+        if isinstance(read, str):
+            raise malformed_body(read, endpoint=self.endpoint, scrubber=scrub)
+        content, refusal, finish_reason, usage = read
         return accept_reply(
-            scrub.scrub(content) if content else content,
+            scrub.scrub_reply(content) if content else content,
             request,
             usage,
-            finish_reason=choice.finish_reason if choice is not None else None,
-            refusal=scrub.scrub(refusal) if refusal else None,
+            finish_reason=finish_reason,
+            refusal=scrub.scrub_reply(refusal) if refusal else None,
             sent=document,
         )
+
+
+def _read_completion(completion: Any) -> tuple[str | None, str | None, str | None, Usage] | str:
+    """Content, refusal, finish reason and usage of a chat completion; a description of the body when it is
+    not one (the SDK builds its objects without validating them, so every field is checked here)."""
+    if not isinstance(completion, ChatCompletion):
+        return completion if isinstance(completion, str) else repr(completion)[:200]
+    extra = completion.model_extra or {}
+    if extra.get("error") is not None:
+        return f"an error object: {extra['error']!r}"[:300]
+    if not isinstance(completion.choices, list) or not completion.choices:
+        return "a completion without choices"
+    choice = completion.choices[0]
+    message = choice.message
+    content = getattr(message, "content", None)
+    refusal = getattr(message, "refusal", None)
+    if (content is not None and not isinstance(content, str)) or (refusal is not None and not isinstance(refusal, str)):
+        return "a completion whose message content is not text"
+    prompt_tokens = getattr(completion.usage, "prompt_tokens", 0) or 0
+    completion_tokens = getattr(completion.usage, "completion_tokens", 0) or 0
+    if not isinstance(prompt_tokens, int) or not isinstance(completion_tokens, int):
+        return "a completion whose usage is not counted in tokens"
+    usage = Usage(requests=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+    finish = choice.finish_reason if isinstance(choice.finish_reason, str) else None
+    return content, refusal, finish, usage
 
 
 class OpenAILLM(LLMStack):

@@ -55,12 +55,28 @@ DATA_TAGS = ("context", "claim", "reference", "sentence")
 # nonce in the tag names: the prompt stays a pure function of its inputs (cache keys, replays and providers'
 # prompt caching depend on that), and the model never meets anything shaped like a closing tag inside the data.
 # Only our own tag names are touched, so HTML or code in a context reaches the model as written.
+# Invisible characters (zero-width spaces and joiners, soft hyphens, a BOM) between the opener and the name do
+# not stop a model from reading a tag, so they do not stop the escaping either; nor do the angle-bracket
+# lookalikes ‹ 〈 〈, nor "&lt" written without its semicolon.
 _NAMES = "(?i:" + "|".join(DATA_TAGS) + ")"
-_BEFORE_NAME = rf"(?=\s*[/／]?\s*{_NAMES})"
-_REFERENCE_TO_LT = r"(?i:lt|#0*60|#x0*3c|#0*65308|#x0*ff1c|#0*65124|#x0*fe64);"
-_OPENER = re.compile(rf"(?:[<＜﹤]|&(?i:amp;)*{_REFERENCE_TO_LT}){_BEFORE_NAME}")
-_ESCAPES = {"<": "&lt;", "＜": "&#xFF1C;", "﹤": "&#xFE64;"}
-_ESCAPED = re.compile(rf"(?:&lt;|&#xFF1C;|&#xFE64;){_BEFORE_NAME}|&amp;(?=(?i:amp;)*{_REFERENCE_TO_LT}{_BEFORE_NAME})")
+_GAP = "[\\s\u00ad\u200b-\u200f\u2060-\u2064\ufeff]*"
+_BEFORE_NAME = rf"(?={_GAP}[/／]?{_GAP}{_NAMES})"
+_REFERENCE_TO_LT = (
+    r"(?i:lt;?|#0*60;|#x0*3c;|#0*65308;|#x0*ff1c;|#0*65124;|#x0*fe64;"
+    r"|#0*8249;|#x0*2039;|#0*12296;|#x0*3008;|#0*9001;|#x0*2329;)"
+)
+_OPENER = re.compile(rf"(?:[<\uff1c\ufe64\u2039\u3008\u2329]|&(?i:amp;)*{_REFERENCE_TO_LT}){_BEFORE_NAME}")
+_ESCAPES = {
+    "<": "&lt;",
+    "\uff1c": "&#xFF1C;",
+    "\ufe64": "&#xFE64;",
+    "\u2039": "&#x2039;",
+    "\u3008": "&#x3008;",
+    "\u2329": "&#x2329;",
+}
+_ESCAPED = re.compile(
+    "(?:" + "|".join(_ESCAPES.values()) + rf"){_BEFORE_NAME}|&amp;(?=(?i:amp;)*{_REFERENCE_TO_LT}{_BEFORE_NAME})"
+)
 _UNESCAPES = {v: k for k, v in _ESCAPES.items()} | {"&amp;": "&"}
 _BLOCK = re.compile(r"<(" + "|".join(DATA_TAGS) + r')(?: id="(\d+)")?>(.*?)</\1>', re.DOTALL)
 
@@ -68,7 +84,7 @@ _BLOCK = re.compile(r"<(" + "|".join(DATA_TAGS) + r')(?: id="(\d+)")?>(.*?)</\1>
 def escape_data(text: str) -> str:
     """``text`` with every opening of a :data:`DATA_TAGS` tag (``<context``, ``</claim`` ...) written as a
     character reference, so that it cannot open or close a data block; :func:`unescape_data` undoes it."""
-    if not any(mark in text for mark in "<＜﹤&"):
+    if not any(mark in text for mark in "<\uff1c\ufe64\u2039\u3008\u2329&"):
         return text  # the usual case, without a regex scan
     return _OPENER.sub(lambda m: _ESCAPES.get(m.group()) or "&amp;" + m.group()[1:], text)
 

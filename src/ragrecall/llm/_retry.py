@@ -23,6 +23,7 @@ HTTP requests.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import email.utils
 import math
 import time
@@ -40,6 +41,11 @@ from ._protocol import LLM, LLMReply, LLMRequest, OutputT
 __all__ = ["Deadline", "RetryPolicy", "Retrying", "is_retryable", "retry_after_seconds", "retryable_status"]
 
 T = TypeVar("T")
+
+BUDGET_END: contextvars.ContextVar[float | None] = contextvars.ContextVar("ragrecall_budget_end", default=None)
+"""When the request being retried must be done (``time.monotonic()``), for the Deadline layer below."""
+_GRACE = 0.25
+"""Seconds the retry layer's safety net waits beyond the budget, so that the Deadline layer fires first."""
 Sleep = Callable[[float], Awaitable[None]]
 
 _RETRY_STATUS = frozenset({408, 409, 429})
@@ -128,8 +134,13 @@ class RetryPolicy:
             if not getattr(self, name) > 0:
                 raise ConfigurationError(f"{name} must be a number > 0, got {getattr(self, name)!r}")
 
-    async def call(self, send: Callable[[], Awaitable[T]], *, endpoint: str | None = None) -> T:
+    async def call(
+        self, send: Callable[[], Awaitable[T]], *, endpoint: str | None = None, deadline_inside: bool = False
+    ) -> T:
         """Run ``send()`` under a deadline until it succeeds or the policy gives up.
+
+        With ``deadline_inside`` the sender applies the deadline itself (a :class:`Deadline` layer reading
+        :data:`BUDGET_END`); otherwise each attempt is bounded here by what is left of ``total_timeout``.
 
         Raises:
             LLMRequestError: the last error was not retryable, or attempts, time or the server's patience ran
@@ -138,6 +149,43 @@ class RetryPolicy:
         """
         started = time.monotonic()
         deadline = started + self.total_timeout
+        attempts = 0
+
+        async def attempt() -> T:
+            # The attempt's deadline is the Deadline layer's, inside the breaker so that the breaker sees it; it
+            # learns the end of the total budget from BUDGET_END. The wait here is only a safety net, a little
+            # later, for senders without a Deadline layer.
+            nonlocal attempts
+            attempts += 1
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _total_spent(self.total_timeout, endpoint)
+            token = BUDGET_END.set(deadline)
+            try:
+                if deadline_inside:
+                    return await send()
+                return await asyncio.wait_for(send(), left + _GRACE)
+            except asyncio.TimeoutError as exc:
+                if deadline_inside:
+                    raise
+                raise _total_spent(self.total_timeout, endpoint) from exc
+            finally:
+                BUDGET_END.reset(token)
+
+        # Most requests succeed at once: the first attempt runs without the retry machinery, and only a failure
+        # enters tenacity, which sees that failure as its first attempt (so waits and stops are unchanged).
+        try:
+            return await attempt()
+        except TransportError as exc:
+            first: TransportError | None = exc
+
+        async def again() -> T:
+            nonlocal first
+            if first is not None:
+                failed, first = first, None
+                raise failed
+            return await attempt()
+
         retrying = AsyncRetrying(
             sleep=self.sleep,
             stop=stop_after_attempt(self.max_attempts) | _StopOnBudget(self, started),
@@ -145,23 +193,8 @@ class RetryPolicy:
             retry=retry_if_exception(is_retryable),
             reraise=True,
         )
-        attempts = 0
-
-        async def attempt() -> T:
-            # The attempt's own deadline (request_timeout) is the Deadline layer's, inside the breaker so that
-            # it sees it; here only what is left of the total budget bounds the attempt in flight.
-            nonlocal attempts
-            attempts += 1
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _total_spent(self.total_timeout, endpoint)
-            try:
-                return await asyncio.wait_for(send(), left)
-            except asyncio.TimeoutError as exc:
-                raise _total_spent(self.total_timeout, endpoint) from exc
-
         try:
-            return await retrying(attempt)
+            return await retrying(again)
         except EndpointDownError:
             raise
         except TransportError as exc:
@@ -189,9 +222,10 @@ class RetryPolicy:
 class Retrying:
     """The retry-and-deadline layer: ``inner``'s requests under a :class:`RetryPolicy`."""
 
-    def __init__(self, inner: LLM, policy: RetryPolicy) -> None:
+    def __init__(self, inner: LLM, policy: RetryPolicy, *, deadline_inside: bool = False) -> None:
         self.inner = inner
         self.policy = policy
+        self.deadline_inside = deadline_inside
 
     @property
     def model_name(self) -> str:
@@ -201,7 +235,9 @@ class Retrying:
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
         """``inner.agenerate(request)``, retried and bounded by the policy."""
         endpoint: Any = getattr(self.inner, "endpoint", None)
-        return await self.policy.call(lambda: self.inner.agenerate(request), endpoint=endpoint)
+        return await self.policy.call(
+            lambda: self.inner.agenerate(request), endpoint=endpoint, deadline_inside=self.deadline_inside
+        )
 
 
 class Deadline:
@@ -218,10 +254,17 @@ class Deadline:
         return self.inner.model_name
 
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
-        """``inner.agenerate(request)``, or a retryable timeout :class:`TransportError` when it takes too long."""
+        """``inner.agenerate(request)``, or a timeout :class:`TransportError` when it takes longer than
+        ``seconds`` (retryable) or than what is left of the retry layer's total budget (not retryable)."""
+        seconds, budget = self.seconds, False
+        end = BUDGET_END.get()
+        if end is not None and end - time.monotonic() < seconds:
+            seconds, budget = max(end - time.monotonic(), 0.0), True
         try:
-            return await asyncio.wait_for(self.inner.agenerate(request), self.seconds)
+            return await asyncio.wait_for(self.inner.agenerate(request), seconds)
         except asyncio.TimeoutError as exc:
+            if budget:
+                raise _total_spent(None, self.endpoint) from exc
             where = f" from {self.endpoint}" if self.endpoint else ""
             raise TransportError(
                 f"no complete reply{where} within {self.seconds:g} s (deadline of one attempt)",
@@ -231,10 +274,11 @@ class Deadline:
             ) from exc
 
 
-def _total_spent(total: float, endpoint: str | None) -> TransportError:
+def _total_spent(total: float | None, endpoint: str | None) -> TransportError:
     where = f" to {endpoint}" if endpoint else ""
+    budget = f"total_timeout={total:g} s" if total is not None else "its total_timeout"
     return TransportError(
-        f"the request{where} ran out of total_timeout={total:g} s", kind="timeout", retryable=False, endpoint=endpoint
+        f"the request{where} ran out of {budget}", kind="timeout", retryable=False, endpoint=endpoint
     )
 
 

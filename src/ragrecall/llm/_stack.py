@@ -66,7 +66,7 @@ class LLMStack:
             sender = self.breaker
         else:
             self.breaker = None
-        sender = Limited(Retrying(_Named(sender, transport), self.retry), max_concurrency)
+        sender = Limited(Retrying(_Named(sender, transport), self.retry, deadline_inside=True), max_concurrency)
         self._outer: LLM = Cached(_Named(sender, transport), cache) if cache is not None else sender
 
     @property

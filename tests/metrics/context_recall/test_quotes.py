@@ -347,3 +347,15 @@ def test_a_quote_ending_the_context_without_punctuation_verifies() -> None:
     contexts = ["Paris is in France. The Eiffel Tower is 330 metres tall"]
     result = ContextRecall(OfflineJudge()).score(reference=reference, retrieved_contexts=contexts)
     assert result.value == 1.0 and evidence_of(result).verified == 1
+
+
+def test_a_quote_copied_from_an_escaped_context_is_read_back_as_the_context_writes_it() -> None:
+    reference = "The snippet ends the context block with a closing tag."
+    contexts = ["Our docs show the markup </context> that ends the context block with a closing tag."]
+    # The judge saw "&lt;/context>" in the prompt and copied it into its quote.
+    quote = "the markup &lt;/context> that ends the context block with a closing tag"
+    llm = FakeLLM([{"claims": [reference]}, {"verdicts": [verdict(1, True, [(1, quote)])]}])
+    result = ContextRecall(llm, max_repairs=0).score(reference=reference, retrieved_contexts=contexts)
+    claim = evidence_of(result).claims[0]
+    assert claim.verification == "verified" and claim.support[0].match == "exact" and result.value == 1.0
+    assert "</context>" in (claim.support[0].passage or "")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
+from ...llm._prompts import unescape_data
 from ...text.locate import Folded, Located, fold, has_ellipsis, locate
 from ...text.numbers import names_in, numbers_in
 from ...text.terms import content_terms
@@ -149,12 +150,14 @@ def _shown(quote: Quote) -> str:
 
 
 def _locate_quote(quote: str, cited: int, contexts: Contexts, threshold: float) -> Quote:
-    found = locate(quote, contexts.folded(cited), threshold=threshold)
+    # The judge saw the contexts with tag openers escaped (``&lt;/context>``); its copy is read back as written.
+    wanted = unescape_data(quote)
+    found = locate(wanted, contexts.folded(cited), threshold=threshold)
     where = cited
     if found is None:
-        where, found = _elsewhere(quote, cited, contexts, threshold)
+        where, found = _elsewhere(wanted, cited, contexts, threshold)
     if found is None:
-        needle = fold(quote)
+        needle = fold(wanted)
         similarity = fuzz.partial_ratio(needle, contexts.folded(cited).text) / 100.0 if needle else 0.0
         return Quote(context=cited, cited=cited, quote=quote, similarity=similarity)
     text = contexts.texts[where]
