@@ -33,6 +33,7 @@ EXPECTED = {
     "Metric",
     "MetricResult",
     "MissingFieldError",
+    "NoClaimsError",
     "NonLLMContextRecall",
     "NothingToEvaluateError",
     "OfflineJudge",
@@ -74,6 +75,7 @@ def test_error_tree() -> None:
     assert issubclass(ragrecall.InvalidSampleError, ragrecall.InputError)
     assert issubclass(ragrecall.InputError, ValueError)
     assert issubclass(ragrecall.UnverifiedVerdictError, ragrecall.LLMOutputError)
+    assert issubclass(ragrecall.NoClaimsError, ragrecall.LLMOutputError)
     for name in ("InputError", "LLMError", "FileFormatError", "ConfigurationError", "CacheMissError"):
         assert issubclass(getattr(ragrecall, name), ragrecall.RagrecallError)
 

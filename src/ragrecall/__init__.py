@@ -40,6 +40,7 @@ _EXPORTS = {
     "CacheMissError": ".errors",
     "EndpointDownError": ".errors",
     "UnverifiedVerdictError": ".errors",
+    "NoClaimsError": ".errors",
     # metrics
     "Metric": ".metrics",
     "SyncMetric": ".metrics",
@@ -103,6 +104,7 @@ __all__ = [
     "Metric",
     "MetricResult",
     "MissingFieldError",
+    "NoClaimsError",
     "NonLLMContextRecall",
     "NothingToEvaluateError",
     "OfflineJudge",
@@ -149,6 +151,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names reso
         LLMOutputError,
         LLMRequestError,
         MissingFieldError,
+        NoClaimsError,
         NothingToEvaluateError,
         RagrecallError,
         UnverifiedVerdictError,

@@ -15,7 +15,8 @@ Every exception raised on purpose by ragrecall derives from :class:`RagrecallErr
         │   ├── TransportError              one failed attempt, classified (status, retryable, Retry-After)
         │   └── EndpointDownError           the first requests of a run all failed alike: the run stops
         ├── LLMOutputError                  replies that failed validation after every repair
-        │   └── UnverifiedVerdictError      a "supported" verdict whose quotes did not check out
+        │   ├── UnverifiedVerdictError      a "supported" verdict whose quotes did not check out
+        │   └── NoClaimsError               a reference that states facts, but no claim was obtained
         └── CacheMissError                  replay-only cache had no answer for a request
 
 Causes are chained (``raise ... from cause``) so the original exception is never lost.
@@ -40,6 +41,7 @@ __all__ = [
     "LLMOutputError",
     "LLMRequestError",
     "MissingFieldError",
+    "NoClaimsError",
     "NothingToEvaluateError",
     "RagrecallError",
     "TransportError",
@@ -163,6 +165,22 @@ class UnverifiedVerdictError(LLMOutputError):
     """With ``unverified="fail"``: the judge called claims supported, but its quotes were not found in the
     contexts (or lacked a number of the claim) even after it was asked again. The message names each claim
     and what was wrong."""
+
+
+class NoClaimsError(LLMOutputError):
+    """Claim recall obtained no claim for a reference that states facts: the LLM's claim list stayed empty
+    after every repair. A failure, not "unscorable": a model that returns empty lists must not drop samples
+    from the mean. (With ``coverage=True``, the default, it does not arise: sentences that no claim covers
+    become claims of their own.)
+
+    Attributes:
+        attempts: how many replies were received, when known.
+    """
+
+    def __init__(self, message: str, *, attempts: int | None, usage: Usage | None = None) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+        self.usage = usage
 
 
 class CacheMissError(LLMError):

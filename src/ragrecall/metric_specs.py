@@ -18,8 +18,8 @@ __all__ = ["METRIC_HELP", "needs_llm", "parse_metric"]
 METRIC_HELP = (
     "a metric: context_recall[(mode=claims|single,language=auto|en|zh,quote_threshold=0.9,"
     "unverified=unsupported|supported|fail,coverage=true)], id_based_context_recall[@K], "
-    "non_llm_context_recall[(threshold=0.5,scorer=levenshtein,normalize=false)], or a ranking measure "
-    "such as nDCG@10, Recall@100, AP, RR(rel=2) (repeatable)"
+    "non_llm_context_recall[(threshold=0.5,scorer=levenshtein,normalize=false,max_chars=100000)], or a ranking "
+    "measure such as nDCG@10, Recall@100, AP, RR(rel=2) (repeatable)"
 )
 
 _SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*(?:\((?P<args>[^()]*)\))?\s*(?:@\s*(?P<k>\d+))?\s*$")

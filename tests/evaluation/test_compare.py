@@ -39,6 +39,8 @@ def test_only_samples_scored_in_both_are_paired() -> None:
     b = evaluate(samples, [METRIC], show_progress=False)
     result = compare(a, b, METRIC.name)  # type: ignore[arg-type]
     assert result.paired == 1 and result.mean_difference == 0.5
+    assert (result.failed_a, result.unscorable_a, result.failed_b, result.unscorable_b) == (0, 0, 1, 1)
+    assert str(result).endswith("over 1 paired samples; not scored: A 0 failed, 0 unscorable; B 1 failed, 1 unscorable")
 
 
 def test_pairs_by_id_not_position() -> None:

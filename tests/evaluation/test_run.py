@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -18,6 +19,7 @@ from ragrecall import (
     InputError,
     Metric,
     MetricResult,
+    NonLLMContextRecall,
     NothingToEvaluateError,
     Sample,
     Usage,
@@ -179,3 +181,28 @@ def test_an_empty_dataset_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=rf"^the dataset \({re.escape(str(path))}\) is empty"):
         evaluate(path, [IDBasedContextRecall()], show_progress=False, checkpoint=checkpoint)
     assert not checkpoint.exists()
+
+
+async def test_cancelling_a_run_stops_a_pure_metric_mid_sample() -> None:
+    # A worker thread cannot be interrupted: the metric looks at a stop flag between its similarity calls, so
+    # a cancelled (or Ctrl-C'd) run does not leave it computing every remaining pair before the process exits.
+    started, release = threading.Event(), threading.Event()
+    calls: list[int] = []
+
+    def slow_scorer(reference: str, retrieved: str) -> float:
+        calls.append(1)
+        if len(calls) == 10:
+            started.set()
+            release.wait(timeout=30)
+        return 0.5
+
+    metric = NonLLMContextRecall(scorer=slow_scorer)
+    samples = [{"id": i, "retrieved_contexts": ["a", "b", "c"], "reference_contexts": ["d", "e"]} for i in range(5000)]
+    run = asyncio.ensure_future(aevaluate(samples, [metric, HashMetric()], show_progress=False))
+    assert await asyncio.to_thread(started.wait, 30)
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    release.set()
+    await asyncio.get_running_loop().shutdown_default_executor()  # waits for the worker thread to return
+    assert len(calls) == 10  # of 30,000 pairs: the pair under way was finished, no other was begun

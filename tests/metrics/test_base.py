@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -17,6 +18,7 @@ from ragrecall import (
     NonLLMContextRecall,
     Sample,
 )
+from ragrecall.metrics.base import PASS_SAMPLES, StopRequested, SyncMetric
 
 WORKED = {"retrieved_context_ids": ["doc_1", "doc_2", "doc_3"], "reference_context_ids": ["doc_1", "doc_4"]}
 
@@ -147,3 +149,51 @@ def test_settings_describe_the_configuration() -> None:
         "scorer": "partial",
         "normalize": False,
     }
+
+
+@dataclass(frozen=True)
+class GateMetric(SyncMetric):
+    """A pure test metric that counts the samples it scores and, at the ``hold``-th, waits for ``release``."""
+
+    scored: list[int] = field(default_factory=list)
+    started: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
+    hold: int = 5
+    required_fields: ClassVar[tuple[str, ...]] = ("reference",)
+    metric_name: ClassVar[str] = "gate"
+
+    def _score_sample(self, sample: Sample) -> MetricResult:
+        self.scored.append(1)
+        if len(self.scored) == self.hold:
+            self.started.set()
+            self.release.wait(timeout=30)
+        return MetricResult.scored(self.name, 1.0, sample_id=sample.id)
+
+
+async def test_cancelling_abatch_score_stops_its_worker_thread_after_the_pass() -> None:
+    metric = GateMetric()
+    total = 20 * PASS_SAMPLES
+    task = asyncio.ensure_future(metric.abatch_score([{"reference": "r"}] * total))
+    assert await asyncio.to_thread(metric.started.wait, 30)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    metric.release.set()
+    await asyncio.get_running_loop().shutdown_default_executor()  # waits for the worker thread to return
+    assert len(metric.scored) == PASS_SAMPLES  # the pass under way was finished, no other was begun
+
+
+async def test_without_cancellation_every_pass_runs() -> None:
+    metric = GateMetric()
+    metric.release.set()
+    results = await metric.abatch_score([{"reference": "r"}] * (2 * PASS_SAMPLES + 3))
+    assert len(results) == len(metric.scored) == 2 * PASS_SAMPLES + 3
+
+
+def test_a_stop_before_the_batch_scores_nothing() -> None:
+    metric = GateMetric()
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(StopRequested):
+        metric._batch_score([{"reference": "r"}], 16, "record", stop)
+    assert metric.scored == []

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from ragrecall import (
@@ -14,6 +18,9 @@ from ragrecall import (
     NonLLMContextRecall,
     StringRecallEvidence,
 )
+from ragrecall.metrics import string_recall
+from ragrecall.metrics.base import StopRequested
+from ragrecall.metrics.string_recall import _split_work
 
 PARIS = "Paris is the capital of France."
 EIFFEL = "The Eiffel Tower is one of the most famous landmarks in Paris."
@@ -199,3 +206,131 @@ def test_batch_kernel_matches_a_naive_pairwise_computation() -> None:
             assert matches[i].similarity == pytest.approx(best)
             assert matches[i].best_retrieved_index == (sims.index(best) if sims else None)
             assert matches[i].recalled == (bool(sims) and best >= 0.6)
+
+
+# -- size limits ----------------------------------------------------------------------------------------------
+
+
+def test_a_megabyte_passage_is_refused_naming_sample_field_item_and_limit() -> None:
+    huge = "a" * 1_000_000
+    metric = NonLLMContextRecall()
+    with pytest.raises(InvalidSampleError) as caught:
+        metric.score(id="big", retrieved_contexts=[PARIS, huge], reference_contexts=[PARIS])
+    assert caught.value.field == "retrieved_contexts"
+    message = str(caught.value)
+    assert "id='big'" in message and "item [1] has 1,000,000 characters" in message
+    assert "over the limit of 100,000 for scorer 'levenshtein'" in message and "raise max_chars" in message
+
+
+def test_in_a_batch_only_the_oversized_sample_fails() -> None:
+    samples = [
+        {"id": "ok", "retrieved_contexts": [PARIS], "reference_contexts": [PARIS]},
+        {"id": "big", "retrieved_contexts": [PARIS], "reference_contexts": ["b" * 100_001]},
+        {"id": "ok2", "retrieved_contexts": [EIFFEL], "reference_contexts": [PARIS]},
+    ]
+    results = NonLLMContextRecall().batch_score(samples)
+    assert [r.status for r in results] == ["scored", "failed", "scored"]
+    failure = results[1].failure
+    assert failure is not None and failure.type == "InvalidSampleError"
+    assert failure.message.startswith("sample 1 (id='big'): field 'reference_contexts': item [0] has 100,001")
+    assert "raise max_reference_chars" in failure.message
+
+
+def test_the_limit_is_inclusive_and_can_be_raised() -> None:
+    metric = NonLLMContextRecall(max_chars=10)
+    assert metric.score(retrieved_contexts=["x" * 10], reference_contexts=["x" * 10]).value == 1.0
+    with pytest.raises(InvalidSampleError, match="item \\[0\\] has 11 characters, over the limit of 10"):
+        metric.score(retrieved_contexts=["x" * 11], reference_contexts=["x"])
+    raised = NonLLMContextRecall(max_chars=200_000)
+    assert raised.score(retrieved_contexts=["y" * 150_000], reference_contexts=["y"]).value == 0.0
+
+
+def test_partial_bounds_reference_passages_at_2000_characters() -> None:
+    metric = NonLLMContextRecall(scorer="partial")
+    assert metric.reference_limit == 2_000 and NonLLMContextRecall().reference_limit == 100_000
+    passage = ("word " * 400)[:2_000]
+    chunk = "x" * 50_000 + passage + "y" * 40_000  # a long retrieved chunk is fine: the passage bounds the work
+    assert metric.score(retrieved_contexts=[chunk], reference_contexts=[passage]).value == 1.0
+    with pytest.raises(InvalidSampleError, match="over the limit of 2,000 for scorer 'partial'") as caught:
+        metric.score(retrieved_contexts=[chunk], reference_contexts=[passage + "!"])
+    assert caught.value.field == "reference_contexts" and "raise max_reference_chars" in str(caught.value)
+    assert NonLLMContextRecall(scorer="partial", max_reference_chars=3_000).reference_limit == 3_000
+
+
+def test_the_limits_hold_for_the_normalised_text() -> None:
+    ligatures = {"retrieved_contexts": ["\ufdfa" * 10], "reference_contexts": ["x"]}  # NFKC: 18 characters each
+    assert NonLLMContextRecall(max_chars=100).score(ligatures).is_scored
+    with pytest.raises(InvalidSampleError, match="item \\[0\\] has 180 characters after normalisation") as caught:
+        NonLLMContextRecall(max_chars=100, normalize=True).score(ligatures)
+    assert caught.value.field == "retrieved_contexts"
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"max_chars": 0}, {"max_chars": True}, {"max_chars": "100"}, {"max_chars": None}, {"max_reference_chars": 0}],
+)
+def test_bad_limits_are_refused(kwargs: dict[str, object]) -> None:
+    name = next(iter(kwargs))
+    with pytest.raises(ConfigurationError, match=f"{name} must be a positive integer"):
+        NonLLMContextRecall(**kwargs)  # type: ignore[arg-type]
+
+
+# -- bounded work per call, and stopping between calls ------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(work=st.lists(st.integers(min_value=1, max_value=50), max_size=40), budget=st.integers(1, 60))
+def test_work_is_split_into_consecutive_bounded_ranges(work: list[int], budget: int) -> None:
+    ranges = _split_work(np.asarray(work, dtype=np.float64), budget)
+    assert [i for lo, hi in ranges for i in range(lo, hi)] == list(range(len(work)))
+    assert all(hi > lo for lo, hi in ranges)
+    for lo, hi in ranges:
+        assert sum(work[lo : hi - 1]) < budget  # only the last pair of a range may cross the budget
+
+
+def test_small_chunks_give_the_same_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    samples = [
+        {"id": i, "retrieved_contexts": [PARIS, EIFFEL, "x" * i][: 1 + i % 3], "reference_contexts": [EIFFEL, "y" * i]}
+        for i in range(40)
+    ]
+    for scorer in ("levenshtein", "partial"):
+        metric = NonLLMContextRecall(scorer=scorer)
+        whole = metric.batch_score(samples)
+        monkeypatch.setattr(string_recall, "_CHUNK_WORK", 5_000)
+        assert len(metric._chunks([[PARIS]] * 40, [[EIFFEL, PARIS]] * 40, [PARIS] * 80, [EIFFEL, PARIS] * 40)) > 10
+        assert metric.batch_score(samples) == whole
+        monkeypatch.undo()
+
+
+def test_a_set_stop_flag_ends_the_batch_between_similarity_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    stop = threading.Event()
+    calls: list[int] = []
+    cpdist = process.cpdist
+
+    def counting_cpdist(queries: list[str], choices: list[str], **kwargs: object) -> object:
+        calls.append(len(queries))
+        stop.set()  # the caller gives up while the first call runs
+        return cpdist(queries, choices, **kwargs)
+
+    monkeypatch.setattr(string_recall, "_CHUNK_WORK", 5_000)
+    monkeypatch.setattr(process, "cpdist", counting_cpdist)
+    samples = [{"retrieved_contexts": [PARIS] * 5, "reference_contexts": [EIFFEL] * 5}] * 100
+    with pytest.raises(StopRequested):
+        NonLLMContextRecall()._batch_score(samples, 16, "record", stop)
+    assert len(calls) == 1 and calls[0] < 100 * 25
+
+
+def test_a_custom_scorer_stops_at_the_next_pair() -> None:
+    stop = threading.Event()
+    seen: list[str] = []
+
+    def scorer(reference: str, retrieved: str) -> float:
+        seen.append(reference)
+        if len(seen) == 3:
+            stop.set()
+        return 0.0
+
+    samples = [{"retrieved_contexts": ["a", "b"], "reference_contexts": ["c", "d"]}] * 50
+    with pytest.raises(StopRequested):
+        NonLLMContextRecall(scorer=scorer)._batch_score(samples, 16, "record", stop)
+    assert len(seen) == 3

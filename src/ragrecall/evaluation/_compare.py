@@ -31,14 +31,23 @@ class Comparison(BaseModel):
     ci_high: float | None
     p_value: float | None
     """Two-sided paired randomisation (sign-flip) test, 10,000 resamples, seed 0."""
+    failed_a: int = 0
+    """Samples whose result failed in run A (left out of the pairing, like every sample not scored)."""
+    unscorable_a: int = 0
+    failed_b: int = 0
+    unscorable_b: int = 0
 
     def __str__(self) -> str:
+        left_out = (
+            f"; not scored: A {self.failed_a} failed, {self.unscorable_a} unscorable; "
+            f"B {self.failed_b} failed, {self.unscorable_b} unscorable"
+        )
         if self.mean_difference is None:
-            return f"{self.metric}: no sample was scored in both runs"
+            return f"{self.metric}: no sample was scored in both runs{left_out}"
         ci = f"[{self.ci_low:+.4f}, {self.ci_high:+.4f}]" if self.ci_low is not None else "[-]"
         return (
             f"{self.metric}: A {self.mean_a:.4f}, B {self.mean_b:.4f}, B − A {self.mean_difference:+.4f} "
-            f"95% CI {ci}, p = {self.p_value:.4f} over {self.paired} paired samples"
+            f"95% CI {ci}, p = {self.p_value:.4f} over {self.paired} paired samples{left_out}"
         )
 
 
@@ -64,6 +73,11 @@ def compare(result_a: EvaluationResult, result_b: EvaluationResult, metric: str)
     keys = [k for k in a if k in b and a[k] is not None and b[k] is not None]
     va = np.array([a[k] for k in keys], dtype=np.float64)
     vb = np.array([b[k] for k in keys], dtype=np.float64)
+    counts = {
+        f"{status}_{run}": sum(r.status == status for r in result.results(metric))
+        for run, result in (("a", result_a), ("b", result_b))
+        for status in ("failed", "unscorable")
+    }
     if not keys:
         return Comparison(
             metric=metric,
@@ -74,6 +88,7 @@ def compare(result_a: EvaluationResult, result_b: EvaluationResult, metric: str)
             ci_low=None,
             ci_high=None,
             p_value=None,
+            **counts,
         )
     diff = vb - va
     ci = paired_bootstrap_ci(diff)
@@ -86,6 +101,7 @@ def compare(result_a: EvaluationResult, result_b: EvaluationResult, metric: str)
         ci_low=ci[0] if ci else None,
         ci_high=ci[1] if ci else None,
         p_value=paired_permutation_p(diff),
+        **counts,
     )
 
 

@@ -39,9 +39,10 @@ async def aevaluate(
     """Score every sample with every metric; results in input order.
 
     Concurrency is one limit over every sample-metric pair of every LLM metric: ``max_concurrency`` workers
-    take the pairs in input order (pure metrics compute in one vectorised pass off the event loop). A pair
-    that fails becomes a failure record with its cause (``on_error="record"``) or stops the run
-    (``"raise"``); no failure changes another sample's score.
+    take the pairs in input order (pure metrics compute in vectorised passes in a worker thread, which stops
+    after its current pass when the run is cancelled or interrupted). A pair that fails becomes a failure
+    record with its cause (``on_error="record"``) or stops the run (``"raise"``); no failure changes another
+    sample's score.
 
     With ``checkpoint``, each finished pair is appended to that JSONL file as it finishes; running again with
     the same file does only what is missing (failed pairs included) and returns the same result as an
@@ -86,7 +87,8 @@ async def aevaluate(
         finish(index, name, await metric._ascore_item(samples[index], f"sample {index}", on_error))
 
     async def pure_metric(name: str, metric: SyncMetric, pending: list[int]) -> None:
-        scored = await asyncio.to_thread(metric.batch_score, [samples[i] for i in pending], on_error=on_error)
+        # In a worker thread; cancelling this task (Ctrl-C) stops the thread too (SyncMetric.abatch_score).
+        scored = await metric.abatch_score([samples[i] for i in pending], on_error=on_error)
         for index, result in zip(pending, scored, strict=True):
             finish(index, name, result)
 

@@ -7,12 +7,17 @@ metric object can score many samples at once. The logic of a metric is written o
   shared wrapper (:func:`ragrecall._sync.run_sync`), not a second copy;
 - pure metrics (IDs, strings, rankings) subclass :class:`SyncMetric` and implement ``_score_sample``; their
   ``ascore`` simply returns that result, and ``_score_samples`` may vectorise a whole batch.
+
+A batch of a pure metric runs in a worker thread, in passes of at most :data:`PASS_SAMPLES` samples. A thread
+cannot be interrupted from outside, so when the task awaiting it is cancelled (Ctrl-C, a timeout) a flag is
+set, and the thread stops before its next pass (or sooner, where a metric checks the flag itself).
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
@@ -23,12 +28,39 @@ from ..errors import ConfigurationError, EndpointDownError
 from ..results import MetricResult
 from ..schema import Sample
 
-__all__ = ["Metric", "OnError", "SampleLike", "SyncMetric", "check_batch_args", "sample_id_of"]
+__all__ = [
+    "PASS_SAMPLES",
+    "Metric",
+    "OnError",
+    "SampleLike",
+    "StopRequested",
+    "SyncMetric",
+    "check_batch_args",
+    "check_stop",
+    "sample_id_of",
+]
 
 SampleLike = Sample | Mapping[str, Any]
 """A :class:`Sample`, or a mapping of its fields."""
 
 OnError = Literal["record", "raise"]
+
+PASS_SAMPLES = 1024
+"""Most samples a pure metric scores in one pass (one vectorised call) between two looks at the stop flag."""
+
+
+class StopRequested(BaseException):
+    """Raised inside a pure metric's worker thread when the caller has stopped waiting for it.
+
+    A :class:`BaseException`, like :class:`asyncio.CancelledError`, so that no per-sample handler records it as
+    a failure; it never reaches the caller, whose await was already cancelled.
+    """
+
+
+def check_stop(stop: threading.Event | None) -> None:
+    """Raise :class:`StopRequested` when ``stop`` is set (None: never)."""
+    if stop is not None and stop.is_set():
+        raise StopRequested
 
 
 class Metric(ABC):
@@ -178,6 +210,11 @@ class SyncMetric(Metric):
         """Score many validated samples; override to vectorise. Must return one result per sample, in order."""
         return [self._score_sample(s) for s in samples]
 
+    def _score_pass(self, samples: Sequence[Sample], stop: threading.Event | None) -> list[MetricResult]:
+        """Score one pass of a batch (at most :data:`PASS_SAMPLES` samples). Override, calling
+        :func:`check_stop` as it goes, when one pass can take long (a metric whose one sample can be slow)."""
+        return self._score_samples(samples)
+
     async def _ascore_sample(self, sample: Sample) -> MetricResult:
         return self._score_sample(sample)
 
@@ -191,11 +228,16 @@ class SyncMetric(Metric):
         max_concurrency: int = 16,
         on_error: OnError = "record",
     ) -> list[MetricResult]:
-        """Score many samples in one vectorised pass, off the event loop; results in input order.
+        """Score many samples in vectorised passes, off the event loop; results in input order.
 
-        ``max_concurrency`` is accepted for a uniform signature; pure metrics do not need it.
+        ``max_concurrency`` is accepted for a uniform signature; pure metrics do not need it. Cancelling the
+        awaiting task also stops the worker thread, before its next pass (see the module docstring).
         """
-        return await asyncio.to_thread(self.batch_score, samples, max_concurrency=max_concurrency, on_error=on_error)
+        stop = threading.Event()
+        try:
+            return await asyncio.to_thread(self._batch_score, samples, max_concurrency, on_error, stop)
+        finally:
+            stop.set()  # after a cancellation: the thread stops at its next look; otherwise it has finished
 
     def batch_score(
         self,
@@ -204,21 +246,34 @@ class SyncMetric(Metric):
         max_concurrency: int = 16,
         on_error: OnError = "record",
     ) -> list[MetricResult]:
-        """Score many samples in one vectorised pass; results in input order (see :meth:`abatch_score`)."""
+        """Score many samples in vectorised passes; results in input order (see :meth:`abatch_score`)."""
+        return self._batch_score(samples, max_concurrency, on_error, None)
+
+    def _batch_score(
+        self, samples: Iterable[SampleLike], max_concurrency: int, on_error: OnError, stop: threading.Event | None
+    ) -> list[MetricResult]:
+        """:meth:`batch_score`, in passes of :data:`PASS_SAMPLES`; raises :class:`StopRequested` between passes
+        once ``stop`` is set."""
         prepared = self._prepare_batch(samples, max_concurrency, on_error)
         valid = [item for item in prepared if isinstance(item, Sample)]
-        try:
-            computed = iter(self._score_samples(valid))
-        except Exception:
-            if on_error == "raise":
-                raise
-            # One bad sample must not sink the batch: score one by one to isolate it.
-            computed = iter(self._score_one_recorded(s) for s in valid)
+        scored: list[MetricResult] = []
+        for start in range(0, len(valid), PASS_SAMPLES):
+            check_stop(stop)
+            part = valid[start : start + PASS_SAMPLES]
+            try:
+                scored.extend(self._score_pass(part, stop))
+            except Exception:
+                if on_error == "raise":
+                    raise
+                # One bad sample must not sink the pass: score one by one to isolate it.
+                scored.extend(self._score_one_recorded(s, stop) for s in part)
+        computed = iter(scored)
         return [next(computed) if isinstance(item, Sample) else item for item in prepared]
 
-    def _score_one_recorded(self, sample: Sample) -> MetricResult:
+    def _score_one_recorded(self, sample: Sample, stop: threading.Event | None) -> MetricResult:
+        check_stop(stop)
         try:
-            return self._score_sample(sample)
+            return self._score_pass([sample], stop)[0]
         except Exception as exc:  # recorded with its traceback, never swallowed
             return MetricResult.failed(self.name, exc, sample_id=sample.id)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -14,9 +16,9 @@ from ..errors import ConfigurationError, InvalidSampleError
 from ..results import ContextMatch, MetricResult, StringRecallEvidence
 from ..schema import Sample, describe_record
 from ..text import normalize_text
-from .base import SyncMetric
+from .base import SyncMetric, check_stop
 
-__all__ = ["SCORERS", "NonLLMContextRecall", "SimilarityFn"]
+__all__ = ["MAX_CHARS", "MAX_PARTIAL_REFERENCE_CHARS", "SCORERS", "NonLLMContextRecall", "SimilarityFn"]
 
 SimilarityFn = Callable[[str, str], float]
 """``(reference, retrieved) -> similarity in [0, 1]``."""
@@ -33,8 +35,22 @@ SCORERS: dict[str, tuple[Any, float]] = {
 
 # Similarities within this distance below the threshold count as on it: float rounding must not decide.
 _TIE_TOLERANCE = 1e-9
-# Below this many pairs, rapidfuzz's thread start-up costs more than the parallel work saves.
+# Below this many pairs (or this much work), rapidfuzz's thread start-up costs more than the parallel work saves.
 _PARALLEL_MIN_PAIRS = 8192
+_PARALLEL_MIN_WORK = 50_000_000
+
+MAX_CHARS = 100_000
+"""Default most characters in one reference or retrieved context. The built-in scorers' work grows with the
+product of the two lengths: one pair of 100,000-character texts takes a quarter of a second with
+``"levenshtein"`` on one server core, one pair of 1,000,000 characters a hundred times that."""
+MAX_PARTIAL_REFERENCE_CHARS = 2_000
+"""Default most characters in one reference context with the ``"partial"`` scorer, whose work grows with the
+cube of the shorter text's length: a 2,000-character passage against 100,000 characters takes about half a
+second, two texts of 4,000 characters a few seconds, two of 10,000 half a minute."""
+_CHUNK_WORK = 8_000_000_000
+"""Most work in one similarity call, in character pairs (see :meth:`NonLLMContextRecall._pair_work`; about
+0.2 s of Levenshtein on one core), plus the pair that crosses it; the metric looks at its stop flag between
+calls."""
 
 
 @dataclass(frozen=True)
@@ -52,17 +68,25 @@ class NonLLMContextRecall(SyncMetric):
     returning a similarity in [0, 1] (called once per pair, in Python).
 
     An empty ``reference_contexts`` is unscorable; an empty ``retrieved_contexts`` scores 0; a blank
-    reference passage is an input error.
+    reference passage is an input error, and so is a passage over the size limits (the error names the
+    sample, the field, the item and the limit): they bound the time one pair of texts can take, so that a
+    megabyte string cannot stall a run, and a cancelled run stops within a second.
 
     Args:
         threshold: similarity at or above which a reference context counts as recalled, in [0, 1].
         scorer: a name from :data:`SCORERS` or a similarity callable.
         normalize: compare after NFKC normalisation, case folding and whitespace collapsing.
+        max_chars: most characters in any one reference or retrieved context (default :data:`MAX_CHARS`,
+            100,000), counted as compared (after normalisation, with ``normalize``).
+        max_reference_chars: most characters in one reference context; None (default): ``max_chars``, but
+            :data:`MAX_PARTIAL_REFERENCE_CHARS` (2,000) with the ``"partial"`` scorer.
     """
 
     threshold: float = 0.5
     scorer: str | SimilarityFn = "levenshtein"
     normalize: bool = False
+    max_chars: int = MAX_CHARS
+    max_reference_chars: int | None = None
     _fn: Any = field(init=False, repr=False, compare=False)
     _scale: float = field(init=False, repr=False, compare=False)
 
@@ -83,6 +107,12 @@ class NonLLMContextRecall(SyncMetric):
             fn, scale = self.scorer, 1.0
         else:
             raise ConfigurationError(f"scorer must be a name or a callable, got {type(self.scorer).__name__}")
+        for name in ("max_chars", "max_reference_chars"):
+            limit = getattr(self, name)
+            if (limit is not None or name == "max_chars") and (
+                isinstance(limit, bool) or not isinstance(limit, int) or limit < 1
+            ):
+                raise ConfigurationError(f"{name} must be a positive integer, got {limit!r}")
         object.__setattr__(self, "_fn", fn)
         object.__setattr__(self, "_scale", scale)
 
@@ -91,7 +121,15 @@ class NonLLMContextRecall(SyncMetric):
         """The scorer's name, for evidence and reports."""
         return self.scorer if isinstance(self.scorer, str) else getattr(self.scorer, "__name__", "custom")
 
+    @property
+    def reference_limit(self) -> int:
+        """Most characters allowed in one reference context (see ``max_reference_chars``)."""
+        if self.max_reference_chars is not None:
+            return self.max_reference_chars
+        return min(self.max_chars, MAX_PARTIAL_REFERENCE_CHARS) if self.scorer == "partial" else self.max_chars
+
     def settings(self) -> dict[str, Any]:
+        # The size limits are left out: they change which samples fail, never a value.
         return {"threshold": self.threshold, "scorer": self.scorer_name, "normalize": self.normalize}
 
     def _check(self, sample: Sample, where: str | None) -> None:
@@ -104,12 +142,35 @@ class NonLLMContextRecall(SyncMetric):
                     where=describe_record(where, {"id": sample.id}),
                     field="reference_contexts",
                 )
+        assert sample.retrieved_contexts is not None
+        self._check_sizes(sample, sample.reference_contexts, sample.retrieved_contexts, where)
+
+    def _check_sizes(self, sample: Sample, ref: Sequence[str], ret: Sequence[str], where: str | None) -> None:
+        """Raise InvalidSampleError naming the sample, field, item and limit when a text is over its limit."""
+        for field_name, texts, limit, setting in (
+            ("reference_contexts", ref, self.reference_limit, "max_reference_chars"),
+            ("retrieved_contexts", ret, self.max_chars, "max_chars"),
+        ):
+            if not texts or max(map(len, texts)) <= limit:
+                continue
+            i, size = next((i, len(t)) for i, t in enumerate(texts) if len(t) > limit)
+            raise InvalidSampleError(
+                f"item [{i}] has {size:,} characters{' after normalisation' if self.normalize else ''}, over the "
+                f"limit of {limit:,} for scorer {self.scorer_name!r}: comparing texts this long takes too long; "
+                f"raise {setting} to accept it, or split the passage",
+                where=describe_record(where, {"id": sample.id}),
+                field=field_name,
+            )
 
     def _score_sample(self, sample: Sample) -> MetricResult:
         return self._score_samples([sample])[0]
 
     def _score_samples(self, samples: Sequence[Sample]) -> list[MetricResult]:
-        """Score all samples with one pairwise similarity call over every (reference, retrieved) pair."""
+        return self._score_pass(samples, None)
+
+    def _score_pass(self, samples: Sequence[Sample], stop: threading.Event | None) -> list[MetricResult]:
+        """Score all samples with pairwise similarity calls over every (reference, retrieved) pair, in chunks
+        of bounded work, looking at ``stop`` between chunks."""
         refs: list[list[str]] = []
         rets: list[list[str]] = []
         for sample in samples:
@@ -117,7 +178,8 @@ class NonLLMContextRecall(SyncMetric):
             refs.append(ref)
             rets.append(ret)
         best, best_idx = _row_best(
-            self._pair_similarities(refs, rets), [len(ret) for ref, ret in zip(refs, rets, strict=True) for _ in ref]
+            self._pair_similarities(refs, rets, stop),
+            [len(ret) for ref, ret in zip(refs, rets, strict=True) for _ in ref],
         )
         best_list, idx_list = best.tolist(), best_idx.tolist()
         results: list[MetricResult] = []
@@ -135,22 +197,58 @@ class NonLLMContextRecall(SyncMetric):
         if self.normalize:
             ref = [normalize_text(t) for t in ref]
             ret = [normalize_text(t) for t in ret]
+            # NFKC can lengthen a text (one ligature becomes up to 18 characters): the limits hold for what is
+            # compared.
+            self._check_sizes(sample, ref, ret, None)
         return ref, ret
 
-    def _pair_similarities(self, refs: list[list[str]], rets: list[list[str]]) -> np.ndarray:
+    def _pair_similarities(
+        self, refs: list[list[str]], rets: list[list[str]], stop: threading.Event | None
+    ) -> np.ndarray:
         queries = [r for ref, ret in zip(refs, rets, strict=True) for r in ref for _ in ret]
         choices = [c for ref, ret in zip(refs, rets, strict=True) for _ in ref for c in ret]
         if not queries:
             return np.zeros(0)
-        if isinstance(self.scorer, str):
-            workers = -1 if len(queries) >= _PARALLEL_MIN_PAIRS else 1
-            sims = process.cpdist(queries, choices, scorer=self._fn, dtype=np.float64, workers=workers)
-            return np.asarray(sims, dtype=np.float64) / self._scale
-        return self._custom_similarities(queries, choices)
+        if not isinstance(self.scorer, str):
+            return self._custom_similarities(queries, choices, stop)
+        sims = np.empty(len(queries))
+        for lo, hi, work in self._chunks(refs, rets, queries, choices):
+            check_stop(stop)
+            parallel = hi - lo >= _PARALLEL_MIN_PAIRS or work >= _PARALLEL_MIN_WORK
+            sims[lo:hi] = process.cpdist(
+                queries[lo:hi], choices[lo:hi], scorer=self._fn, dtype=np.float64, workers=-1 if parallel else 1
+            )
+        return sims / self._scale
 
-    def _custom_similarities(self, queries: list[str], choices: list[str]) -> np.ndarray:
+    def _chunks(
+        self, refs: list[list[str]], rets: list[list[str]], queries: list[str], choices: list[str]
+    ) -> list[tuple[int, int, float]]:
+        """The pairs in consecutive ranges ``(lo, hi, work)`` of at most :data:`_CHUNK_WORK` each (plus the pair
+        that crosses it). One range when a cheap bound shows the whole pass is under it (the common case)."""
+        if self.scorer != "partial":
+            longest = max((len(t) for ret in rets for t in ret), default=0)
+            reference_chars = sum(sum(map(len, ref)) * len(ret) for ref, ret in zip(refs, rets, strict=True))
+            bound = float(reference_chars * longest + 1024 * len(queries))
+            if bound <= _CHUNK_WORK:
+                return [(0, len(queries), bound)]
+        work = self._pair_work(queries, choices)
+        return [(lo, hi, float(work[lo:hi].sum())) for lo, hi in _split_work(work, _CHUNK_WORK)]
+
+    def _pair_work(self, queries: list[str], choices: list[str]) -> np.ndarray:
+        """Estimated work per pair, in character pairs: the product of the lengths; for ``"partial"``, the
+        cube of the shorter length plus 64 times the product (what its running time follows). Each pair also
+        counts 1,024 for its fixed cost."""
+        q = np.fromiter(map(len, queries), dtype=np.float64, count=len(queries))
+        c = np.fromiter(map(len, choices), dtype=np.float64, count=len(choices))
+        if self.scorer == "partial":
+            short = np.minimum(q, c)
+            return short**3 + 64 * q * c + 1024
+        return q * c + 1024
+
+    def _custom_similarities(self, queries: list[str], choices: list[str], stop: threading.Event | None) -> np.ndarray:
         sims = np.empty(len(queries))
         for i, (q, c) in enumerate(zip(queries, choices, strict=True)):
+            check_stop(stop)
             value = self._fn(q, c)
             if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) or not 0.0 <= value <= 1.0:
                 raise ConfigurationError(
@@ -181,6 +279,17 @@ class NonLLMContextRecall(SyncMetric):
             )
         recalled = sum(m.recalled for m in matches)
         return MetricResult.scored(self.name, recalled / len(matches), evidence, sample_id=sample.id)
+
+
+def _split_work(work: np.ndarray, budget: float) -> list[tuple[int, int]]:
+    """Consecutive ranges ``[lo, hi)`` covering every pair: a new range starts where the work before a pair
+    crosses a multiple of ``budget``, so a range holds at most ``budget`` plus its last pair's work."""
+    if work.size == 0:
+        return []
+    before = np.cumsum(work) - work
+    window = (before // budget).astype(np.int64)
+    edges = [0, *(np.flatnonzero(np.diff(window)) + 1).tolist(), int(work.size)]
+    return list(itertools.pairwise(edges))
 
 
 def _row_best(flat: np.ndarray, lengths: list[int]) -> tuple[np.ndarray, np.ndarray]:

@@ -1,9 +1,15 @@
-"""Read the ranking an LLM reranker wrote: ``[3] > [1] > [2]``, numbered lists, JSON arrays, one ID per line."""
+"""Read the ranking an LLM reranker wrote: ``[3] > [1] > [2]``, numbered lists, JSON arrays, one ID per line.
+
+Time is linear in the length of the text, whatever it holds (no pattern here can backtrack over a long run of
+spaces or letters, and every "seen before" test is a set lookup), so no size limit is needed: a megabyte of
+output parses in a fraction of a second.
+"""
 
 from __future__ import annotations
 
 import json
 import re
+import string
 from collections.abc import Iterable
 from typing import Any, Literal
 
@@ -13,8 +19,12 @@ __all__ = ["ParsedRanking", "parse_ranking"]
 
 Format = Literal["json", "arrows", "lines", "commas", "empty"]
 
-_FENCE = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
-_BRACKETED = re.compile(r"^\[\s*([^\[\]]+?)\s*\]$")
+# Bracketed text is matched as "[", then bracket-free text, then "]", and stripped afterwards: surrounding the
+# group with \s* made the engine try every split of a long run of spaces (minutes for 10,000 characters).
+_BRACKETED = re.compile(r"^\[([^\[\]]+)\]$")
+_BRACKETS = re.compile(r"\[([^\[\]]+)\]")
+_LEADING_BRACKETS = re.compile(r"^\[([^\[\]]+)\]")
+_FENCE_MARK = "```"
 _NUMBERING = re.compile(r"^\s*(?:[-*•]\s*|\(?\d+[.):]\s+|#\d+[.):]?\s+|rank\s*\d+[.):]?\s*)", re.IGNORECASE)
 _TRIM = "[]()\"'`*,;:."
 
@@ -50,28 +60,26 @@ def parse_ranking(text: str, candidates: Iterable[str | int] | None = None) -> P
     fmt, raw = _extract(text, allowed_set)
     ids: list[str] = []
     seen: set[str] = set()
-    duplicates: list[str] = []
-    unknown: list[str] = []
+    duplicates: dict[str, None] = {}  # dicts as ordered sets: first appearance kept, membership in O(1)
+    unknown: dict[str, None] = {}
     for item in raw:
         if allowed_set is not None and item not in allowed_set:
-            if item not in unknown:
-                unknown.append(item)
+            unknown.setdefault(item)
             continue
         if item in seen:
-            if item not in duplicates:
-                duplicates.append(item)
+            duplicates.setdefault(item)
             continue
         seen.add(item)
         ids.append(item)
     missing = list(dict.fromkeys(c for c in allowed or [] if c not in seen))
-    return ParsedRanking(ids=ids, format=fmt, duplicates=duplicates, unknown=unknown, missing=missing)
+    return ParsedRanking(ids=ids, format=fmt, duplicates=list(duplicates), unknown=list(unknown), missing=missing)
 
 
 def _extract(text: str, allowed: set[str] | None) -> tuple[Format, list[str]]:
     body = text.strip()
-    fenced = _FENCE.search(body)
-    if fenced:
-        body = fenced.group(1).strip()
+    fenced = _fenced(body)
+    if fenced is not None:
+        body = fenced.strip()
     from_json = _json_ids(body)
     if from_json is not None:
         return "json", from_json
@@ -103,7 +111,7 @@ def _json_ids(body: str) -> list[str] | None:
     for chunk in candidates:
         try:
             data: Any = json.loads(chunk)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
             continue
         if isinstance(data, dict):
             lists = [v for v in data.values() if isinstance(v, list)]
@@ -124,6 +132,25 @@ def _json_ids(body: str) -> list[str] | None:
     return None
 
 
+def _fenced(body: str) -> str | None:
+    """The text of the first code fence, or None when there is no closed fence.
+
+    The fence's text starts after the opening mark, its language tag (ASCII letters) and any blank space, and
+    ends at the next mark: what the pattern ``FENCE [a-zA-Z]* \\s* (.*?) FENCE`` finds, in linear time (the
+    pattern retried its lazy group for every shorter tag, quadratic on a long unclosed run of letters).
+    """
+    start = body.find(_FENCE_MARK)
+    if start == -1:
+        return None
+    inner = start + len(_FENCE_MARK)
+    while inner < len(body) and body[inner] in string.ascii_letters:
+        inner += 1
+    while inner < len(body) and body[inner].isspace():
+        inner += 1
+    end = body.find(_FENCE_MARK, inner)
+    return None if end == -1 else body[inner:end]
+
+
 def _clean(part: str) -> str:
     part = part.strip()
     bracketed = _BRACKETED.match(part)
@@ -135,7 +162,7 @@ def _clean(part: str) -> str:
 def _arrow_part(part: str, *, first: bool, last: bool) -> str:
     # Models wrap the chain in prose ("Ranking: [3] > [1] > [2] (best first)"): a bracketed ID anywhere in
     # the piece wins; otherwise the first piece's last word and the last piece's first word.
-    bracketed = re.findall(r"\[\s*([^\[\]]+?)\s*\]", part)
+    bracketed = _BRACKETS.findall(part)
     if bracketed:
         return str(bracketed[-1 if first else 0]).strip()
     words = part.split()
@@ -148,7 +175,7 @@ def _arrow_part(part: str, *, first: bool, last: bool) -> str:
 
 def _line_id(line: str, allowed: set[str] | None) -> str:
     rest = _NUMBERING.sub("", line, count=1).strip()
-    bracketed = re.match(r"^\[\s*([^\[\]]+?)\s*\]", rest)
+    bracketed = _LEADING_BRACKETS.match(rest)
     if bracketed:
         return bracketed.group(1).strip()
     whole = rest.strip(_TRIM + " ")

@@ -250,13 +250,6 @@ def test_a_reference_without_a_checkable_fact_is_unscorable() -> None:
     assert len(llm.requests) == 1
 
 
-def test_without_the_coverage_check_an_empty_claim_list_is_unscorable() -> None:
-    llm = FakeLLM([{"claims": []}])
-    result = ContextRecall(llm, coverage=False).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
-    assert result.status == "unscorable" and result.reason == "the LLM found no claims"
-    assert len(llm.requests) == 1
-
-
 def test_missing_fields_are_input_errors() -> None:
     metric = ContextRecall(FakeLLM([]))
     with pytest.raises(MissingFieldError, match="retrieved_contexts"):

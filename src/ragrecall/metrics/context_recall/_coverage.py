@@ -35,7 +35,7 @@ from ...text.segment import CJK_RANGES
 from ...text.terms import content_terms
 from ._evidence import DroppedClaim
 
-__all__ = ["COVERAGE_SHARE", "GROUNDING_SHARE", "CoverageReport", "Flagged", "analyse"]
+__all__ = ["COVERAGE_SHARE", "GROUNDING_SHARE", "CoverageReport", "Flagged", "analyse", "states_facts"]
 
 COVERAGE_SHARE = 0.5
 """Least share of a sentence's terms that the claims must contain for the sentence to count as covered."""
@@ -131,6 +131,13 @@ def analyse(reference: str, claims: Sequence[str]) -> CoverageReport:
         if reason is not None:
             uncovered.append(Flagged(sentence, reason, i))
     return CoverageReport(list(claims), kept_indices, uncovered, ungrounded, duplicates)
+
+
+def states_facts(reference: str) -> bool:
+    """True when some sentence of ``reference`` needs a claim by the rules above, that is, an empty claim list
+    would leave it uncovered; False for a reference made only of layout (headings, citation marks, links, step
+    labels, lead-ins ending in a colon) and of sentences with no content term, number or negation."""
+    return bool(analyse(reference, []).uncovered)
 
 
 @dataclass(frozen=True)

@@ -4,20 +4,24 @@ The judge's claim list is checked (:mod:`._coverage`). When a sentence of the re
 claim is not grounded, the judge is told which, once, in the same conversation and within the same repair
 budget, and answers with a corrected list. What is still wrong after that is fixed without it: an uncovered
 sentence becomes a claim of its own, verbatim; an ungrounded or duplicate claim is dropped and recorded.
+
+Without the coverage check, nothing fills an empty list: for a reference that states facts
+(:func:`._coverage.states_facts`) an empty claim list is an invalid reply, asked again within the repair
+budget, then a :class:`~ragrecall.errors.NoClaimsError`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...llm._ask import ask, ask_again, spent_before
+from ...llm._ask import ask_again, spent_before
 from ...llm._protocol import LLM, LLMRequest
 from ...usage import Usage
 from ._claims import Claim
-from ._coverage import CoverageReport, analyse
+from ._coverage import CoverageReport, analyse, states_facts
 from ._evidence import DroppedClaim
 from ._prompting import Prompts, claim_block, one_line, reference_block, say, sentence_block
-from ._replies import ClaimList, check_claim_list
+from ._replies import ClaimList, ask_for_claims, check_claim_list, require_claims
 
 __all__ = ["Decomposition", "decompose"]
 
@@ -38,6 +42,7 @@ async def decompose(
     """Decompose ``reference``; with ``coverage``, check and complete the claims (see the module docstring).
 
     Raises:
+        NoClaimsError: without ``coverage``, the claim list of a reference that states facts stayed empty.
         LLMOutputError, LLMRequestError, CacheMissError: no valid claim list (carrying the usage paid).
     """
     template = prompts.get("decompose", language)
@@ -48,7 +53,14 @@ async def decompose(
         "context_recall.decompose",
         {"reference": reference, "language": language},
     )
-    reply = await ask(llm, request, check=check_claim_list, max_repairs=max_repairs)
+    need_claims = not coverage and states_facts(reference)  # with coverage, uncovered sentences become claims
+
+    def check(reply: ClaimList) -> None:
+        check_claim_list(reply)
+        if need_claims:
+            require_claims(reply.claims)
+
+    reply = await ask_for_claims(llm, request, check=check, max_repairs=max_repairs)
     claims = [one_line(c) for c in reply.parsed.claims]
     if not coverage:
         return Decomposition([Claim(c, "decomposition") for c in claims], [], reply.usage, 0)

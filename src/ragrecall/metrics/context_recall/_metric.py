@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ...errors import ConfigurationError, UnverifiedVerdictError
+from ...errors import ConfigurationError, NoClaimsError, UnverifiedVerdictError
 from ...llm._ask import spent_before
 from ...llm._prompts import PromptTemplate
 from ...llm._protocol import LLM
@@ -24,6 +24,7 @@ from ...results import MetricResult
 from ...schema import Sample
 from ..base import Metric
 from ._claims import Claim, Outcome
+from ._coverage import states_facts
 from ._decompose import decompose
 from ._evidence import ClaimRecallEvidence, ClaimVerdict, Mode, UnverifiedPolicy
 from ._judge import Judged, Judging, judge_claims
@@ -46,6 +47,13 @@ class ContextRecall(Metric):
 
     Needs ``reference`` and ``retrieved_contexts``. A blank reference is unscorable and an empty retrieval
     scores 0, both without an LLM call.
+
+    No claims, no score, and never a silent one: a reference that ends with no claim is *unscorable* only when
+    it states no checkable fact by the coverage rules (:func:`._coverage.states_facts`: it is made only of
+    layout, such as headings, citation marks, links, step labels and lead-ins ending in a colon, and of
+    sentences with no content word, number or negation). A reference that states facts always ends with claims
+    or fails: with ``coverage``, sentences no claim covers become claims; without, an empty claim list is an
+    invalid reply, asked again within ``max_repairs``, then a :class:`~ragrecall.errors.NoClaimsError`.
 
     Every "supported" verdict quotes the contexts; ragrecall locates each quote (exactly after normalising
     case, width, whitespace and punctuation, else by fuzzy alignment at ``quote_threshold`` or above), moves a
@@ -74,7 +82,8 @@ class ContextRecall(Metric):
             shipped prompt for every language.
 
     Raises (from ``ascore``/``score``): :class:`~ragrecall.errors.LLMOutputError` when the replies stay
-    invalid after every repair; :class:`~ragrecall.errors.LLMRequestError` when requests keep failing. Batch
+    invalid after every repair (:class:`~ragrecall.errors.NoClaimsError` when what stayed wrong is an empty
+    claim list); :class:`~ragrecall.errors.LLMRequestError` when requests keep failing. Batch
     scoring records either as a failed result with its cause.
     """
 
@@ -182,7 +191,13 @@ class ContextRecall(Metric):
             reasks=outcome.reasks,
         )
         if not verdicts:
-            reason = "the reference states no checkable fact" if self.coverage else "the LLM found no claims"
+            if states_facts(reference):  # the steps above never leave a reference with facts without claims
+                raise NoClaimsError(
+                    "the reference has text but no claims were obtained after every repair",
+                    attempts=None,
+                    usage=outcome.usage,
+                )
+            reason = "the reference states no checkable fact"
             return MetricResult.unscorable(self.name, reason, evidence, sample_id=sample.id, usage=outcome.usage)
         value = sum(v.supported for v in verdicts) / len(verdicts)
         return MetricResult.scored(self.name, value, evidence, sample_id=sample.id, usage=outcome.usage)

@@ -9,7 +9,9 @@ from collections.abc import Collection, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from ...llm._protocol import InvalidReplyError
+from ...errors import NoClaimsError
+from ...llm._ask import Check, RepairsExhaustedError, ask
+from ...llm._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, OutputT
 
 __all__ = [
     "ClaimList",
@@ -18,10 +20,15 @@ __all__ = [
     "SingleReply",
     "Support",
     "Verdict",
+    "ask_for_claims",
     "check_claim_list",
     "check_judged",
     "check_single",
+    "require_claims",
 ]
+
+NO_CLAIMS = "the claim list is empty, but the reference states facts: give each of them as a claim"
+"""The problem shown to the judge when it lists no claim for a reference that states facts."""
 
 
 class _Reply(BaseModel):
@@ -81,6 +88,36 @@ class SingleReply(_Reply):
 def check_claim_list(reply: ClaimList) -> None:
     """Every claim states something."""
     _check_not_blank(reply.claims)
+
+
+def require_claims(claims: Sequence[object]) -> None:
+    """At least one claim (for a reference that states facts, when nothing else would supply claims)."""
+    if not claims:
+        raise InvalidReplyError(NO_CLAIMS)
+
+
+async def ask_for_claims(
+    llm: LLM, request: LLMRequest[OutputT], *, check: Check[OutputT], max_repairs: int
+) -> LLMReply[OutputT]:
+    """:func:`~ragrecall.llm._ask.ask`, where a claim list still empty after every repair (the last reply's
+    problem is :data:`NO_CLAIMS`) raises :class:`~ragrecall.errors.NoClaimsError` saying so.
+
+    Raises:
+        NoClaimsError: the last of ``1 + max_repairs`` replies listed no claim.
+        LLMOutputError, LLMRequestError, CacheMissError: as :func:`~ragrecall.llm._ask.ask`.
+    """
+    try:
+        return await ask(llm, request, check=check, max_repairs=max_repairs)
+    except RepairsExhaustedError as exc:
+        last = exc.__cause__
+        if not (isinstance(last, InvalidReplyError) and last.problem == NO_CLAIMS):
+            raise
+        plural = "s" if exc.attempts > 1 else ""
+        raise NoClaimsError(
+            f"the reference has text but no claims were obtained after {exc.attempts} attempt{plural}",
+            attempts=exc.attempts,
+            usage=exc.usage,
+        ) from last
 
 
 def check_judged(reply: JudgedClaims, numbers: Collection[int], n_contexts: int) -> None:

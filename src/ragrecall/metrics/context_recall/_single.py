@@ -5,20 +5,24 @@ The reply's claims are checked for coverage and grounding (:mod:`._coverage`) an
 the same repair budget, and answers with a complete corrected reply, which replaces the first. What is still
 wrong after that is fixed without it: ungrounded and duplicate claims are dropped, sentences still uncovered
 become claims of their own and are judged by the judging step, unverified verdicts follow the policy.
+
+Without the coverage check, an empty claim list for a reference that states facts is an invalid reply (first
+reply and follow-up alike), asked again within the repair budget, then a
+:class:`~ragrecall.errors.NoClaimsError`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...llm._ask import ask, ask_again, spent_before
+from ...llm._ask import ask_again, spent_before
 from ...llm._prompts import escape_data
 from ...llm._protocol import LLMReply, LLMRequest
 from ._claims import Claim, Outcome
-from ._coverage import CoverageReport, analyse
+from ._coverage import CoverageReport, analyse, states_facts
 from ._judge import Judged, Judging, judge_claims, judged
 from ._prompting import claim_block, number_contexts, one_line, reference_block, say, sentence_block
-from ._replies import SingleReply, check_single
+from ._replies import SingleReply, ask_for_claims, check_single, require_claims
 from ._verify import Contexts
 
 __all__ = ["single_call"]
@@ -53,6 +57,7 @@ async def single_call(setup: Judging, reference: str, contexts: Contexts, *, cov
     """Claims and verdicts of ``reference`` against ``contexts`` (see the module docstring).
 
     Raises:
+        NoClaimsError: without ``coverage``, the claim list of a reference that states facts stayed empty.
         LLMOutputError, LLMRequestError, CacheMissError: no valid reply (carrying the usage paid).
     """
     language = setup.language
@@ -65,7 +70,14 @@ async def single_call(setup: Judging, reference: str, contexts: Contexts, *, cov
         {"reference": reference, "contexts": list(contexts.texts), "language": language},
     )
     n_contexts = len(contexts)
-    reply = await ask(setup.llm, request, check=lambda r: check_single(r, n_contexts), max_repairs=setup.max_repairs)
+    need_claims = not coverage and states_facts(reference)  # with coverage, uncovered sentences become claims
+
+    def check(reply: SingleReply) -> None:
+        check_single(reply, n_contexts)
+        if need_claims:
+            require_claims(reply.claims)
+
+    reply = await ask_for_claims(setup.llm, request, check=check, max_repairs=setup.max_repairs)
     read = _read(setup, reply, reference, contexts, coverage)
     usage, reasks = reply.usage, 0
     problems = read.problems(language)
@@ -83,7 +95,7 @@ async def single_call(setup: Judging, reference: str, contexts: Contexts, *, cov
                 task="context_recall.single_fix",
                 inputs=request.inputs,
                 prompt_version=version,
-                check=lambda r: check_single(r, n_contexts),
+                check=check,
                 max_repairs=setup.max_repairs,
             )
         usage, reasks = usage + follow.usage, int(follow.asked)
