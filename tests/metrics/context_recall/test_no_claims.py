@@ -60,7 +60,7 @@ def test_without_coverage_a_repaired_empty_list_scores() -> None:
 
 def test_with_no_repairs_one_empty_list_fails() -> None:
     llm = FakeLLM([{"claims": []}])
-    with pytest.raises(NoClaimsError, match="after 1 attempt$"):
+    with pytest.raises(NoClaimsError, match=r"after 1 attempt$"):
         ContextRecall(llm, coverage=False, max_repairs=0).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
 
 
