@@ -126,7 +126,12 @@ def _parser() -> argparse.ArgumentParser:
     llm.add_argument(
         "--max-attempts", type=int, default=6, metavar="N", help="attempts per request, the first included (default 6)"
     )
-    llm.add_argument("--offline", action="store_true", help="use the offline judge instead of a model (no network)")
+    llm.add_argument(
+        "--offline",
+        action="store_true",
+        help="answer with the deterministic lexical stand-in (OfflineJudge) instead of a model: for tests and "
+        "demos, no network",
+    )
     store = llm.add_mutually_exclusive_group()
     store.add_argument("--cache", metavar="PATH", help="response cache (a .sqlite file or a folder): read and write")
     store.add_argument("--replay", metavar="PATH", help="response cache, replay only: a request not in it is an error")
@@ -199,15 +204,16 @@ def _eval(args: argparse.Namespace) -> int:
     bounds = [_parse_bound(text) for text in args.fail_under]
     if args.max_failed < 0:
         raise ConfigurationError(f"--max-failed must be 0 or more, got {args.max_failed}")
+    # Inputs and outputs are checked before anything is built: the cache file, the client, any request.
+    if not os.path.exists(args.data):
+        raise FileNotFoundError(f"no such dataset file: {args.data}")
+    _check_outputs(args)
     llm = _llm_source(args) if any(needs_llm(spec) for spec in args.metric) else None
     metrics: list[Metric] = [parse_metric(spec, llm=llm) for spec in args.metric]
     names = [m.name for m in metrics]
     for name, _ in bounds:
         if name not in names:
             raise ConfigurationError(f"--fail-under names {name!r}, which is not among the metrics: {', '.join(names)}")
-    if not os.path.exists(args.data):
-        raise FileNotFoundError(f"no such dataset file: {args.data}")
-    _check_outputs(args)
     if args.dry_run:
         return _dry_run(args, metrics)
     result = evaluate(
@@ -264,7 +270,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
 
 
 def _llm_source(args: argparse.Namespace) -> Callable[[], LLM]:
-    """What LLM metrics get: a counting stand-in (--dry-run), the offline judge, or a real endpoint."""
+    """What LLM metrics get: a counting stand-in (--dry-run), the lexical stand-in (--offline), or an endpoint."""
     from .llm import DryRunLLM, OfflineJudge, OpenAILLM, ResponseCache, RetryPolicy
 
     if args.dry_run:
