@@ -277,9 +277,7 @@ class Deadline:
 def _total_spent(total: float | None, endpoint: str | None) -> TransportError:
     where = f" to {endpoint}" if endpoint else ""
     budget = f"total_timeout={total:g} s" if total is not None else "its total_timeout"
-    return TransportError(
-        f"the request{where} ran out of {budget}", kind="timeout", retryable=False, endpoint=endpoint
-    )
+    return TransportError(f"the request{where} ran out of {budget}", kind="timeout", retryable=False, endpoint=endpoint)
 
 
 class _WaitRetryAfter(wait_base):
