@@ -23,7 +23,7 @@ from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
 from ._retry import RetryPolicy
 from ._scrub import Scrubber, client_secrets, public_url
 from ._stack import LLMStack
-from ._transport import connection_error, malformed_body, status_error
+from ._transport import read_body, sdk_failure
 
 try:
     import anthropic
@@ -128,30 +128,12 @@ class AnthropicTransport:
         create: Any = self._client.messages.create
         try:
             message = await on_runner_loop(create(**body))
-        except anthropic.APIStatusError as exc:
-            scrub.scrub_exception(exc)
-            raise status_error(
-                exc.status_code,
-                exc.message,
-                exc.response.headers,
-                endpoint=self.endpoint,
-                model=self.model,
-                scrubber=scrub,
-            ) from exc
-        except anthropic.APIConnectionError as exc:  # APITimeoutError included
-            scrub.scrub_exception(exc)
-            timed_out = isinstance(exc, anthropic.APITimeoutError)
-            raise connection_error(exc, endpoint=self.endpoint, timed_out=timed_out, scrubber=scrub) from exc
-        except (anthropic.APIResponseValidationError, ValueError, TypeError, AttributeError) as exc:
-            # A 200 whose body is not a message: not JSON, cut off, another shape.
-            scrub.scrub_exception(exc)
-            raise malformed_body(str(exc), endpoint=self.endpoint, scrubber=scrub) from exc
-        try:
-            read = _read_message(message)
-        except (TypeError, AttributeError, ValueError) as exc:
-            raise malformed_body(repr(message)[:200], endpoint=self.endpoint, scrubber=scrub) from exc
-        if isinstance(read, str):
-            raise malformed_body(read, endpoint=self.endpoint, scrubber=scrub)
+        except Exception as exc:
+            failure = sdk_failure(exc, anthropic, endpoint=self.endpoint, model=self.model, scrubber=scrub)
+            if failure is None:
+                raise
+            raise failure from exc
+        read = read_body(_read_message, message, endpoint=self.endpoint, scrubber=scrub)
         raw, stop, usage = read
         return accept_reply(
             scrub.scrub_reply(raw),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 
 from ..errors import ConfigurationError, EndpointDownError, TransportError
+from ._layer import Layer
 from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, OutputT
 
 __all__ = ["Breaker"]
@@ -42,7 +43,7 @@ _SERVER_ERRORS = "HTTP 5xx"
 _SERVER_ERROR_FACTOR = 4
 
 
-class Breaker:
+class Breaker(Layer):
     """Stops sending when the first attempts of a run all fail alike (see the module docstring).
 
     Args:
@@ -54,7 +55,7 @@ class Breaker:
     def __init__(self, inner: LLM, *, threshold: int = 3, cooldown: float = 30.0) -> None:
         if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
             raise ConfigurationError(f"breaker threshold must be an integer >= 1, got {threshold!r}")
-        self.inner = inner
+        super().__init__(inner)
         self.threshold = threshold
         self.cooldown = cooldown
         self._worked = False
@@ -62,11 +63,6 @@ class Breaker:
         self._count = 0
         self._open_until = 0.0
         self._error: str | None = None
-
-    @property
-    def model_name(self) -> str:
-        """The inner LLM's model name."""
-        return self.inner.model_name
 
     @property
     def is_open(self) -> bool:

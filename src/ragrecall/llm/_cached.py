@@ -9,6 +9,7 @@ from typing import Any
 from ..errors import CacheMissError
 from ..usage import Usage
 from ._cache import CachedReply, ResponseCache, document_key
+from ._layer import Layer
 from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, OutputT, accept_reply
 
 __all__ = ["Cached", "request_documents"]
@@ -35,7 +36,7 @@ def request_documents(llm: LLM, request: LLMRequest[Any]) -> list[dict[str, Any]
     ]
 
 
-class Cached:
+class Cached(Layer):
     """Serves ``inner``'s requests from ``cache`` when it holds a reply that still passes every check.
 
     Read-write: a hit is checked again exactly as a live reply is (finish reason, schema, the request's
@@ -47,13 +48,8 @@ class Cached:
     """
 
     def __init__(self, inner: LLM, cache: ResponseCache) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.cache = cache
-
-    @property
-    def model_name(self) -> str:
-        """The inner LLM's model name."""
-        return self.inner.model_name
 
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
         """A checked reply from the cache, else from ``inner`` (stored on the way)."""

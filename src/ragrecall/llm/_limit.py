@@ -12,6 +12,7 @@ import contextvars
 import weakref
 
 from ..errors import ConfigurationError
+from ._layer import Layer
 from ._protocol import LLM, LLMReply, LLMRequest, OutputT
 
 __all__ = ["REQUEST_LIMIT", "Limited"]
@@ -22,21 +23,16 @@ REQUEST_LIMIT: contextvars.ContextVar[asyncio.Semaphore | None] = contextvars.Co
 """The run-wide bound on LLM requests in flight, set by ``evaluate`` for the tasks of one run."""
 
 
-class Limited:
+class Limited(Layer):
     """At most ``max_concurrency`` of ``inner``'s requests in flight (or the run's bound, inside a run)."""
 
     def __init__(self, inner: LLM, max_concurrency: int = 16) -> None:
         if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
             raise ConfigurationError(f"max_concurrency must be an integer >= 1, got {max_concurrency!r}")
-        self.inner = inner
+        super().__init__(inner)
         self.max_concurrency = max_concurrency
         # asyncio primitives belong to one loop; sync score() and notebook awaits may use different ones.
         self._own: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
-
-    @property
-    def model_name(self) -> str:
-        """The inner LLM's model name."""
-        return self.inner.model_name
 
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
         """``inner.agenerate(request)`` once a slot is free."""

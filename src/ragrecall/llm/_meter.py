@@ -6,24 +6,20 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from ..usage import Usage
+from ._layer import Layer
 from ._pricing import ModelPrice, cost_usd
 from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, OutputT
 
 __all__ = ["Metered"]
 
 
-class Metered:
+class Metered(Layer):
     """Adds the cost (from the built-in price table, with ``prices`` merged over it) to every usage that
     counts sent requests and carries no cost yet, valid replies and invalid ones alike."""
 
     def __init__(self, inner: LLM, prices: Mapping[str, ModelPrice] | None = None) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.prices = dict(prices or {})
-
-    @property
-    def model_name(self) -> str:
-        """The inner LLM's model name."""
-        return self.inner.model_name
 
     def priced(self, usage: Usage) -> Usage:
         """``usage`` with its cost filled in when it sent requests and has none."""

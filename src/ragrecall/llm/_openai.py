@@ -10,7 +10,7 @@ from typing import Any, Literal, TypeVar
 
 import openai
 from openai.types.chat import ChatCompletion
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from .._sync import on_runner_loop
 from ..errors import ConfigurationError
@@ -21,7 +21,7 @@ from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
 from ._retry import RetryPolicy
 from ._scrub import Scrubber, client_secrets, public_url
 from ._stack import LLMStack
-from ._transport import connection_error, malformed_body, status_error
+from ._transport import read_body, sdk_failure
 
 __all__ = ["OpenAILLM", "OpenAITransport", "OutputMode", "llm_factory", "strict_json_schema"]
 
@@ -175,32 +175,14 @@ class OpenAITransport:
                     **self.sampling_params(),
                 )
             )
-        except openai.APIStatusError as exc:
+        except Exception as exc:
             if mode == "json_schema" and self.output_mode == "auto" and _schema_refused(exc):
                 raise _SchemaRefused() from exc
-            scrub.scrub_exception(exc)
-            raise status_error(
-                exc.status_code,
-                exc.message,
-                exc.response.headers,
-                endpoint=self.endpoint,
-                model=self.model,
-                scrubber=scrub,
-            ) from exc
-        except openai.APIConnectionError as exc:  # APITimeoutError included
-            scrub.scrub_exception(exc)
-            timed_out = isinstance(exc, openai.APITimeoutError)
-            raise connection_error(exc, endpoint=self.endpoint, timed_out=timed_out, scrubber=scrub) from exc
-        except (openai.APIResponseValidationError, ValueError, TypeError, AttributeError, ValidationError) as exc:
-            # A 200 whose body is not a chat completion: not JSON, cut off, another shape.
-            scrub.scrub_exception(exc)
-            raise malformed_body(str(exc), endpoint=self.endpoint, scrubber=scrub) from exc
-        try:
-            read = _read_completion(completion)
-        except (TypeError, AttributeError, ValueError) as exc:
-            raise malformed_body(repr(completion)[:200], endpoint=self.endpoint, scrubber=scrub) from exc
-        if isinstance(read, str):
-            raise malformed_body(read, endpoint=self.endpoint, scrubber=scrub)
+            failure = sdk_failure(exc, openai, endpoint=self.endpoint, model=self.model, scrubber=scrub)
+            if failure is None:
+                raise
+            raise failure from exc
+        read = read_body(_read_completion, completion, endpoint=self.endpoint, scrubber=scrub)
         content, refusal, finish_reason, usage = read
         return accept_reply(
             scrub.scrub_reply(content) if content else content,
@@ -311,7 +293,7 @@ class OpenAILLM(LLMStack):
         return self.transport.response_format(output)
 
 
-def _schema_refused(exc: openai.APIStatusError) -> bool:
+def _schema_refused(exc: BaseException) -> bool:
     """True when the server answered 400 and blamed the structured-output request."""
     if not isinstance(exc, openai.BadRequestError):
         return False

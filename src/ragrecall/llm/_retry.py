@@ -36,6 +36,7 @@ from tenacity.stop import stop_base
 from tenacity.wait import wait_base
 
 from ..errors import ConfigurationError, EndpointDownError, LLMRequestError, TransportError
+from ._layer import Layer
 from ._protocol import LLM, LLMReply, LLMRequest, OutputT
 
 __all__ = ["Deadline", "RetryPolicy", "Retrying", "is_retryable", "retry_after_seconds", "retryable_status"]
@@ -219,18 +220,13 @@ class RetryPolicy:
         return f"LLM request failed ({verdict} {counted}): {exc}"
 
 
-class Retrying:
+class Retrying(Layer):
     """The retry-and-deadline layer: ``inner``'s requests under a :class:`RetryPolicy`."""
 
     def __init__(self, inner: LLM, policy: RetryPolicy, *, deadline_inside: bool = False) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.policy = policy
         self.deadline_inside = deadline_inside
-
-    @property
-    def model_name(self) -> str:
-        """The inner LLM's model name."""
-        return self.inner.model_name
 
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
         """``inner.agenerate(request)``, retried and bounded by the policy."""
@@ -240,18 +236,13 @@ class Retrying:
         )
 
 
-class Deadline:
+class Deadline(Layer):
     """The deadline layer: each attempt gets ``seconds`` of wall-clock time, the whole reply body included."""
 
     def __init__(self, inner: LLM, seconds: float) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.seconds = seconds
         self.endpoint: Any = getattr(inner, "endpoint", None)
-
-    @property
-    def model_name(self) -> str:
-        """The inner LLM's model name."""
-        return self.inner.model_name
 
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
         """``inner.agenerate(request)``, or a timeout :class:`TransportError` when it takes longer than

@@ -22,6 +22,7 @@ from typing import Any
 from ._breaker import Breaker
 from ._cache import ResponseCache
 from ._cached import Cached, request_documents
+from ._layer import Layer
 from ._limit import Limited
 from ._meter import Metered
 from ._pricing import ModelPrice
@@ -104,18 +105,14 @@ class LLMStack:
         return await self._outer.agenerate(request)
 
 
-class _Named:
+class _Named(Layer):
     """``inner`` seen with the transport's endpoint and request identity, for the layers that name or key
     requests (the deadline message, the cache)."""
 
     def __init__(self, inner: LLM, transport: LLM) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.transport = transport
         self.endpoint: Any = getattr(transport, "endpoint", None)
-
-    @property
-    def model_name(self) -> str:
-        return self.inner.model_name
 
     def documents(self, request: LLMRequest[Any]) -> list[dict[str, Any]]:
         return request_documents(self.transport, request)

@@ -11,15 +11,18 @@ provider.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping
+from types import ModuleType
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..errors import TransportError
 from ._protocol import LLMReply, LLMRequest, OutputT
 from ._retry import retry_after_header, retryable_status
 from ._scrub import Scrubber
 
-__all__ = ["Transport", "connection_error", "malformed_body", "status_error"]
+__all__ = ["Transport", "connection_error", "malformed_body", "read_body", "sdk_failure", "status_error"]
+
+R = TypeVar("R")
 
 _UNKNOWN_MODEL = re.compile(
     r"model\b.{0,80}\b(not found|does not exist|not exist|unknown|invalid|not available|no such)"
@@ -103,3 +106,37 @@ def malformed_body(body: object, *, endpoint: str, scrubber: Scrubber) -> Transp
         retryable=True,
         endpoint=endpoint,
     )
+
+
+def sdk_failure(
+    exc: BaseException, sdk: ModuleType, *, endpoint: str, model: str, scrubber: Scrubber
+) -> TransportError | None:
+    """The :class:`TransportError` for an exception raised by ``sdk``'s request call (``openai`` and
+    ``anthropic`` share one exception tree): an error status, no connection or no reply in time, or a 200
+    whose body is not a reply (not JSON, cut off, another shape). The exception's text is scrubbed in place,
+    since it is chained. None for anything else, which is not a failure of the request."""
+    if isinstance(exc, sdk.APIStatusError):
+        scrubber.scrub_exception(exc)
+        return status_error(
+            exc.status_code, exc.message, exc.response.headers, endpoint=endpoint, model=model, scrubber=scrubber
+        )
+    if isinstance(exc, sdk.APIConnectionError):  # the SDK's timeout error included
+        scrubber.scrub_exception(exc)
+        timed_out = isinstance(exc, sdk.APITimeoutError)
+        return connection_error(exc, endpoint=endpoint, timed_out=timed_out, scrubber=scrubber)
+    if isinstance(exc, (sdk.APIResponseValidationError, ValueError, TypeError, AttributeError)):
+        scrubber.scrub_exception(exc)
+        return malformed_body(str(exc), endpoint=endpoint, scrubber=scrubber)
+    return None
+
+
+def read_body(reader: Callable[[Any], R | str], body: Any, *, endpoint: str, scrubber: Scrubber) -> R:
+    """What ``reader`` reads from a reply body the SDK built without validating it; a retryable malformed
+    :class:`TransportError` when the reader says (with a string) or shows (by failing) that it is not a reply."""
+    try:
+        read = reader(body)
+    except (TypeError, AttributeError, ValueError) as exc:
+        raise malformed_body(repr(body)[:200], endpoint=endpoint, scrubber=scrubber) from exc
+    if isinstance(read, str):
+        raise malformed_body(read, endpoint=endpoint, scrubber=scrubber)
+    return read
