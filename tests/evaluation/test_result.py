@@ -41,6 +41,8 @@ def test_jsonl_round_trip_keeps_values_evidence_and_failures(tmp_path: Path) -> 
         for row in result.rows
     )
     assert back.summary == result.summary
+    first = back.rows[1].sample
+    assert first is not None and first.retrieved_context_ids == ["a"] and first.reference_contexts == ["x y"]
 
 
 def test_from_jsonl_names_the_bad_line(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from .._files import atomic_text
 from ..dataset import open_text, text_lines
 from ..errors import FileFormatError
 from ..results import MetricResult
+from ..schema import Sample
 from ..usage import Usage
 from ._stats import bootstrap_ci
 
@@ -37,6 +38,10 @@ class SampleRow(BaseModel):
     """The sample's ``id``, when it has one."""
     results: dict[str, MetricResult]
     """Metric name → result."""
+    sample: Sample | None = None
+    """The input sample as scored, so that a result can be read (and reported) beside what it is about;
+    None for an input that was not a valid sample (its failure says why) and in results written before
+    rows carried their inputs."""
 
 
 class FailureRecord(BaseModel):

@@ -113,7 +113,12 @@ async def aevaluate(
             store.close()
 
     rows = [
-        SampleRow(index=i, sample_id=sample_id_of(s), results={n: results[(i, n)] for n in by_name})
+        SampleRow(
+            index=i,
+            sample_id=sample_id_of(s),
+            results={n: results[(i, n)] for n in by_name},
+            sample=s if isinstance(s, Sample) else None,
+        )
         for i, s in enumerate(samples)
     ]
     return EvaluationResult(rows, list(by_name), wall_time_s=time.perf_counter() - started)
