@@ -1,0 +1,7 @@
+"""``python -m ragrecall.cli``: the same as the ``ragrecall`` command."""
+
+import sys
+
+from ._main import main
+
+sys.exit(main())

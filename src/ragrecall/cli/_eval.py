@@ -1,0 +1,138 @@
+"""``ragrecall eval``: score a dataset file, with exit codes a CI job can gate on."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from .._files import check_output_path
+from ..errors import ConfigurationError
+from ..evaluation import EvaluationResult, evaluate
+from ..metric_specs import METRIC_HELP, needs_llm, parse_metric
+from ..metrics.base import Metric
+from ._llm import add_llm_arguments, cache_file, llm_source
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    ev = sub.add_parser("eval", help="score a JSONL or CSV dataset")
+    ev.add_argument("data", help="dataset file (.jsonl or .csv, optionally .gz)")
+    ev.add_argument("--metric", "-m", action="append", required=True, help=METRIC_HELP)
+    add_llm_arguments(ev)
+    ev.add_argument("--dry-run", action="store_true", help="count LLM calls, tokens and cost without sending anything")
+    ev.add_argument("--concurrency", type=int, default=16, help="requests in flight at once (default 16)")
+    ev.add_argument("--checkpoint", help="resumable checkpoint file (JSONL)")
+    ev.add_argument("--out", help="write per-sample results to this JSONL file")
+    ev.add_argument(
+        "--fail-under",
+        action="append",
+        default=[],
+        metavar="METRIC=VALUE",
+        help="exit 1 when the metric's mean is under VALUE (repeatable)",
+    )
+    ev.add_argument(
+        "--max-failed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="exit 2 when more than N sample-metric pairs failed (default 0: any failure fails the run)",
+    )
+    ev.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ev.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    bounds = [_parse_bound(text) for text in args.fail_under]
+    if args.max_failed < 0:
+        raise ConfigurationError(f"--max-failed must be 0 or more, got {args.max_failed}")
+    # Inputs and outputs are checked before anything is built: the cache file, the client, any request.
+    if not os.path.exists(args.data):
+        raise FileNotFoundError(f"no such dataset file: {args.data}")
+    _check_outputs(args)
+    llm = llm_source(args) if any(needs_llm(spec) for spec in args.metric) else None
+    metrics: list[Metric] = [parse_metric(spec, llm=llm) for spec in args.metric]
+    names = [m.name for m in metrics]
+    for name, _ in bounds:
+        if name not in names:
+            raise ConfigurationError(f"--fail-under names {name!r}, which is not among the metrics: {', '.join(names)}")
+    if args.dry_run:
+        return _dry_run(args, metrics)
+    result = evaluate(
+        args.data,
+        metrics,
+        max_concurrency=args.concurrency,
+        show_progress=not args.no_progress,
+        checkpoint=args.checkpoint,
+    )
+    if args.out:  # written before printing: a reader of stdout that goes away must not lose the file
+        result.to_jsonl(args.out)
+    print(result.summary_table())
+    failed = [line for name, bound in bounds if (line := _under(result, name, bound))]
+    for line in failed:
+        print(f"ragrecall: fail-under: {line}", file=sys.stderr)
+    if result.failures:
+        # Failed pairs are kept in the results, but a run with more than --max-failed must not pass (a stale
+        # --replay cache in CI, an unreachable endpoint, a model that returns empty claim lists): the last line
+        # names the first one.
+        first = result.failures[0]
+        total = len(result) * len(result.metrics)
+        label = f"sample {first.index}" + (f" (id={first.sample_id!r})" if first.sample_id is not None else "")
+        head = f"{len(result.failures)} of {total} sample-metric pairs failed"
+        tail = f"first: {label}, {first.metric}: {first.type}: {' '.join(first.message.split())}"
+        if len(result.failures) > args.max_failed:
+            limit = f" (more than --max-failed {args.max_failed})" if args.max_failed else ""
+            print(f"ragrecall: error: {head}{limit}; {tail}", file=sys.stderr)
+            return 2
+        print(f"ragrecall: {head}, within --max-failed {args.max_failed}; {tail}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _under(result: EvaluationResult, name: str, bound: float) -> str | None:
+    """Why ``name`` fails ``--fail-under name=bound``, saying how many samples its mean is over; None if it holds."""
+    s = result.summary[name]
+    counts = f"{s.failed} failed, {s.unscorable} unscorable"
+    if s.mean is None:
+        return f"{name} has no mean: no sample was scored ({counts}); the bound is {bound}"
+    if s.mean >= bound:
+        return None
+    plural = "s" if s.scored != 1 else ""
+    return f"{name} mean {s.mean:.4f} over {s.scored} scored sample{plural} ({counts}) is under {bound}"
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse a ``--checkpoint`` or ``--out`` that cannot be written or is one of the run's inputs, before
+    anything is sent."""
+    cache = getattr(args, "cache", None) or getattr(args, "replay", None)
+    inputs = [("dataset", args.data), ("response cache", cache_file(cache) if cache else None)]
+    if args.checkpoint:
+        check_output_path(args.checkpoint, "--checkpoint", inputs)
+    if args.out:
+        check_output_path(args.out, "--out", [*inputs, ("checkpoint", args.checkpoint)])
+
+
+def _dry_run(args: argparse.Namespace, metrics: Sequence[Metric]) -> int:
+    from ..llm import TokenCounter
+
+    result = evaluate(args.data, metrics, max_concurrency=args.concurrency, show_progress=False)
+    usage = result.usage
+    counting = "cl100k_base tokens" if TokenCounter().exact else "tokens estimated at 4 characters each"
+    cost = f"${usage.cost_usd:.4f}" if usage.cost_usd is not None else "unknown (no price for this model)"
+    print(f"dry run: {len(result)} samples, nothing sent")
+    print(f"LLM requests: {usage.requests}")
+    print(
+        f"prompt tokens: {usage.prompt_tokens}; completion tokens (estimated): {usage.completion_tokens} ({counting})"
+    )
+    print(f"estimated cost for {args.model or 'gpt-4o-mini'}: {cost}")
+    return 0
+
+
+def _parse_bound(text: str) -> tuple[str, float]:
+    name, sep, value = text.rpartition("=")
+    try:
+        bound = float(value)
+    except ValueError:
+        bound = float("nan")
+    if not sep or not name or not 0.0 <= bound <= 1.0:
+        raise ConfigurationError(f"--fail-under expects METRIC=VALUE with VALUE in [0, 1], got {text!r}")
+    return name, bound

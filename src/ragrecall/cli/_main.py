@@ -1,0 +1,69 @@
+"""The entry point: one parser, a subcommand module each, and the mapping of failures to exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import EndpointDownError, RagrecallError
+from . import _compare, _demo, _eval, _report, _trec
+from ._common import one_line
+
+_COMMANDS = (_demo, _eval, _trec, _compare, _report)
+"""The subcommands in the order ``--help`` lists them; each module has ``register(sub)``."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.handler(args)
+        sys.stdout.flush()  # a reader that went away is found here, not by the interpreter's flush at exit
+        return code
+    except BrokenPipeError:
+        _silence_stdout()
+        return _EXIT_BROKEN_PIPE
+    except EndpointDownError as exc:
+        checkpoint = getattr(args, "checkpoint", None)
+        hint = (
+            f"finished samples are kept in {checkpoint}; run the same command again to resume"
+            if checkpoint
+            else "nothing was kept: add --checkpoint FILE to resume a run that stops"
+        )
+        print(f"ragrecall: error: {one_line(exc)}; {hint}", file=sys.stderr)
+        return 2
+    except (RagrecallError, OSError, KeyError, UnicodeError) as exc:
+        print(f"ragrecall: error: {one_line(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("ragrecall: interrupted", file=sys.stderr)
+        return 130
+
+
+_EXIT_BROKEN_PIPE = 141
+"""Exit code when stdout's reader went away: 128 + SIGPIPE, what a shell reports for a tool stopped by it."""
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that what is left in its buffer goes nowhere, quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout is not a real file (an embedding host)
+        pass
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ragrecall", description="Measure the context recall of RAG retrieval.")
+    parser.add_argument("--version", action="version", version=f"ragrecall {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in _COMMANDS:
+        command.register(sub)
+    return parser
