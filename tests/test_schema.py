@@ -23,6 +23,9 @@ def test_all_fields_round_trip() -> None:
         "retrieved_context_ids": [1, "d2"],
         "reference_context_ids": ["1"],
         "relevance": {"1": 2, "d2": 0},
+        "reference_claims": ["The Eiffel Tower is in Paris."],
+        "claim_labels": [True],
+        "human_score": 1.0,
         "metadata": {"split": "dev"},
     }
     sample = Sample(**data)

@@ -38,6 +38,8 @@ _JSON_FIELDS = frozenset(
         "reference_context_ids",
         "relevance",
         "metadata",
+        "reference_claims",
+        "claim_labels",
     }
 )
 

@@ -75,6 +75,9 @@ _EXPECTED: dict[str, str] = {
     "reference_context_ids": "a list of str or int IDs",
     "relevance": "a mapping of ID to integer grade",
     "metadata": "a mapping of string keys to values",
+    "reference_claims": "a list of strings (the reference's key facts, one claim each)",
+    "claim_labels": "a list of true/false, one per reference claim",
+    "human_score": "a number in [0, 1]",
 }
 
 
@@ -108,6 +111,14 @@ class Sample(BaseModel):
     """IDs of the passages that should have been retrieved."""
     relevance: Grades | None = None
     """Graded judgments: ID → grade (≥ 1 relevant by default, 0 judged not relevant)."""
+    reference_claims: list[str] | None = None
+    """The reference's key facts (nuggets), one claim each. When given, :class:`~ragrecall.ContextRecall`
+    judges exactly these claims, in this order, and makes no decomposition call."""
+    claim_labels: list[bool] | None = None
+    """A person's judgement for each of ``reference_claims`` (same order): does the retrieved context support
+    it? Read only by :func:`ragrecall.calibrate`, never by metrics."""
+    human_score: float | None = None
+    """A person's score of the sample's context recall, in [0, 1]. Read only by :func:`ragrecall.calibrate`."""
     metadata: dict[str, Any] = Field(default_factory=dict)
     """Free data carried along, never read by metrics."""
 
@@ -119,6 +130,33 @@ class Sample(BaseModel):
             super().__init__(**data)
         except ValidationError as exc:
             raise _to_sample_error(exc, data, where=None) from exc
+        self._check_labels()
+
+    def _check_labels(self) -> None:
+        """The checks that span fields: claims that say something, one label per claim, a score in [0, 1]."""
+        where = describe_record(None, {"id": self.id})
+        for i, claim in enumerate(self.reference_claims or []):
+            if not claim.strip():
+                raise InvalidSampleError(
+                    f"item [{i}]: a claim is blank; expected a non-empty statement",
+                    where=where,
+                    field="reference_claims",
+                )
+        if self.claim_labels is not None:
+            if self.reference_claims is None:
+                raise InvalidSampleError(
+                    "claim labels need the claims they label: add reference_claims", where=where, field="claim_labels"
+                )
+            if len(self.claim_labels) != len(self.reference_claims):
+                raise InvalidSampleError(
+                    f"{len(self.claim_labels)} labels for {len(self.reference_claims)} reference_claims; expected one "
+                    "true/false per claim, in the same order",
+                    where=where,
+                    field="claim_labels",
+                )
+        score = self.human_score
+        if score is not None and not 0.0 <= score <= 1.0:  # NaN fails both comparisons
+            raise InvalidSampleError(f"expected a number in [0, 1], got {score!r}", where=where, field="human_score")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, where: str | None = None) -> Sample:

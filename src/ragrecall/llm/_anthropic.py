@@ -92,7 +92,7 @@ class AnthropicTransport:
 
     def documents(self, request: LLMRequest[Any]) -> list[dict[str, Any]]:
         """The identity of the one request this transport sends for ``request``."""
-        return [{**self._body(request), "prompt_version": request.prompt_version}]
+        return [{**self._body(request), "prompt_version": request.prompt_version, **request.identity_extra()}]
 
     def _body(self, request: LLMRequest[Any]) -> dict[str, Any]:
         system = "\n\n".join(m["content"] for m in request.messages if m["role"] == "system")

@@ -132,7 +132,7 @@ async def ask_again(
         {"role": "assistant", "content": reply.raw},
         {"role": "user", "content": message},
     )
-    request = LLMRequest(messages, output, prompt_version, task, inputs)
+    request = LLMRequest(messages, output, prompt_version, task, inputs, variant=original.variant)
     try:
         again = await ask(llm, request, check=check, max_repairs=left - 1)
     except RepairsExhaustedError as exc:

@@ -32,6 +32,7 @@ def request_documents(llm: LLM, request: LLMRequest[Any]) -> list[dict[str, Any]
             "output_schema": request.output.model_json_schema(),
             "settings": settings() if callable(settings) else {},
             "prompt_version": request.prompt_version,
+            **request.identity_extra(),
         }
     ]
 

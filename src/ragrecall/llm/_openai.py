@@ -143,6 +143,7 @@ class OpenAITransport:
                 "extra_body": self.extra_body,
             },
             "prompt_version": request.prompt_version,
+            **request.identity_extra(),
         }
 
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:

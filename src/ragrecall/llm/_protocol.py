@@ -56,10 +56,19 @@ class LLMRequest(Generic[OutputT]):
     check: Callable[[Any], None] | None = field(default=None, compare=False, repr=False)
     """The invariants a parsed reply must also satisfy (raises InvalidReplyError or ValueError when not).
     Set by :func:`ragrecall.llm.ask`; the cache stores a reply only once it passed them."""
+    variant: int | None = None
+    """Tells apart requests that are meant to be asked more than once with the same messages (the second,
+    third... judgement of a claim with ``votes``): it joins the request's identity, so each is sent and
+    cached on its own. None for an ordinary request."""
 
     def with_messages(self, messages: tuple[Message, ...]) -> LLMRequest[OutputT]:
         """The same request with another conversation (used to ask again after an invalid reply)."""
-        return LLMRequest(messages, self.output, self.prompt_version, self.task, self.inputs, self.check)
+        return LLMRequest(messages, self.output, self.prompt_version, self.task, self.inputs, self.check, self.variant)
+
+    def identity_extra(self) -> dict[str, Any]:
+        """What an identity document adds for this request beyond messages, schema and settings: the
+        ``variant`` when there is one (so that documents of ordinary requests, and caches, stay as they were)."""
+        return {} if self.variant is None else {"variant": self.variant}
 
 
 @dataclass(frozen=True)

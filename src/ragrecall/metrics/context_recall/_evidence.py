@@ -13,6 +13,7 @@ __all__ = [
     "ClaimRecallEvidence",
     "ClaimVerdict",
     "DroppedClaim",
+    "JudgingMode",
     "Mode",
     "Origin",
     "Quote",
@@ -25,7 +26,8 @@ QUOTE_WINDOW = 80
 
 Mode = Literal["claims", "single"]
 Verification = Literal["verified", "corrected", "unverified", "none"]
-Origin = Literal["decomposition", "coverage"]
+Origin = Literal["decomposition", "coverage", "given"]
+JudgingMode = Literal["together", "per_context"]
 UnverifiedPolicy = Literal["unsupported", "supported", "fail"]
 
 
@@ -87,7 +89,16 @@ class ClaimVerdict(BaseModel):
     """Why an unverified verdict failed its check, e.g. ``"number not in quote: 1900"``."""
     origin: Origin = "decomposition"
     """``"decomposition"``: a claim the judge found in the reference; ``"coverage"``: a sentence of the
-    reference no claim covered, added verbatim."""
+    reference no claim covered, added verbatim; ``"given"``: one of the sample's ``reference_claims``."""
+    votes: list[bool] = Field(default_factory=list)
+    """Whether each judgement counted the claim as supported, in judgement order (one entry per vote; the
+    first judgement saw the contexts in their original order). ``supported`` is their strict majority: a tie
+    counts as unsupported. The reason and quotes shown are those of the first judgement that agrees with it."""
+
+    @property
+    def unanimous(self) -> bool:
+        """True when every judgement gave the same verdict (always, with one vote)."""
+        return len(set(self.votes)) <= 1
 
     @model_validator(mode="before")
     @classmethod
@@ -142,6 +153,23 @@ class ClaimRecallEvidence(Evidence):
     """The claims left out and why: not grounded in the reference, or duplicates."""
     reasks: int = 0
     """Follow-up requests made because of coverage or verification problems (schema repairs not included)."""
+    claims_given: bool = False
+    """True when the claims are the sample's ``reference_claims``: judged as given, no decomposition call."""
+    judging: JudgingMode = "together"
+    """``"together"``: each judgement showed every context at once; ``"per_context"``: one context per
+    request, a claim supported when any context supports it."""
+    votes: int = 1
+    """Judgements per claim."""
+    agreement: float | None = None
+    """With ``votes`` > 1: the share of claims whose judgements were unanimous; None with one vote."""
+    judgement_values: list[float] = Field(default_factory=list)
+    """The score each judgement alone would have given (supported claims by that judgement / claims), in
+    judgement order, so the spread of a repeated judgement is visible; [] when there were no claims."""
+
+    @property
+    def unstable_claims(self) -> list[ClaimVerdict]:
+        """The claims whose judgements disagreed."""
+        return [c for c in self.claims if not c.unanimous]
 
     def missing_items(self) -> list[str]:
         return [f"claim {c.claim!r}" for c in self.claims if not c.supported]
@@ -155,4 +183,5 @@ class ClaimRecallEvidence(Evidence):
             "unverified": self.unverified,
             "coverage_claims": self.coverage_claims,
             "dropped_claims": self.dropped_claims,
+            **({"unstable_claims": len(self.unstable_claims)} if self.votes > 1 else {}),
         }

@@ -45,8 +45,12 @@ class Judging:
     quote_threshold: float
 
 
-async def judge_claims(setup: Judging, claims: Sequence[str], contexts: Contexts) -> tuple[list[Judged], Usage, int]:
+async def judge_claims(
+    setup: Judging, claims: Sequence[str], contexts: Contexts, *, variant: int | None = None
+) -> tuple[list[Judged], Usage, int]:
     """One checked verdict per claim, in claim order; the usage of every request; how many follow-ups were sent.
+
+    ``variant`` numbers a repeated judgement (see :attr:`ragrecall.llm.LLMRequest.variant`).
 
     Raises:
         LLMOutputError, LLMRequestError, CacheMissError: a chunk could not be judged (the other chunks are
@@ -54,7 +58,7 @@ async def judge_claims(setup: Judging, claims: Sequence[str], contexts: Contexts
     """
     size = setup.claims_per_call
     chunks = [list(claims[i : i + size]) for i in range(0, len(claims), size)]
-    tasks = [asyncio.ensure_future(_judge_chunk(setup, chunk, contexts)) for chunk in chunks]
+    tasks = [asyncio.ensure_future(_judge_chunk(setup, chunk, contexts, variant)) for chunk in chunks]
     try:
         judged = list(await asyncio.gather(*tasks))
     except LLMError as exc:
@@ -69,7 +73,9 @@ async def judge_claims(setup: Judging, claims: Sequence[str], contexts: Contexts
     return verdicts, Usage.total([u for _, u, _ in judged]), sum(r for _, _, r in judged)
 
 
-async def _judge_chunk(setup: Judging, claims: list[str], contexts: Contexts) -> tuple[list[Judged], Usage, int]:
+async def _judge_chunk(
+    setup: Judging, claims: list[str], contexts: Contexts, variant: int | None
+) -> tuple[list[Judged], Usage, int]:
     template = setup.prompts.get("judge", setup.language)
     request = LLMRequest(
         template.render(contexts=number_contexts(contexts.texts), claims=number_claims(claims)),
@@ -77,6 +83,7 @@ async def _judge_chunk(setup: Judging, claims: list[str], contexts: Contexts) ->
         template.version,
         "context_recall.judge",
         {"claims": claims, "contexts": list(contexts.texts), "language": setup.language},
+        variant=variant,
     )
     everyone = range(1, len(claims) + 1)
     reply = await ask(

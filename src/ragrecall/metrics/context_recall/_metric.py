@@ -5,6 +5,10 @@ backed by quotes that ragrecall found in the contexts.
 of :mod:`._coverage`), then judge them against the numbered contexts (:mod:`._judge`, with the quote check of
 :mod:`._verify`). ``mode="single"``: claims and verdicts in one call (:mod:`._single`), checked the same way.
 
+Claims the sample already has (``reference_claims``) are judged as given, with no decomposition. Each claim
+is judged ``votes`` times, all contexts at once or one per request (:mod:`._votes`); its verdict is the
+majority.
+
 ``value = supported claims / claims``. Contexts are shown to the LLM numbered from 1; the evidence reports
 0-based indices into ``retrieved_contexts``, like every other ragrecall evidence record.
 """
@@ -22,15 +26,17 @@ from ...llm._prompts import PromptTemplate
 from ...llm._protocol import LLM
 from ...results import MetricResult
 from ...schema import Sample
+from ...usage import Usage
 from ..base import Metric
-from ._claims import Claim, Outcome
+from ._claims import Claim
 from ._coverage import states_facts
 from ._decompose import decompose
-from ._evidence import ClaimRecallEvidence, ClaimVerdict, Mode, UnverifiedPolicy
-from ._judge import Judged, Judging, judge_claims
+from ._evidence import ClaimRecallEvidence, ClaimVerdict, DroppedClaim, JudgingMode, Mode, UnverifiedPolicy
+from ._judge import Judging
 from ._prompting import LANGUAGES, Prompts, language_of
 from ._single import single_call
 from ._verify import Contexts
+from ._votes import Plan, Voted, claim_verdict, judge_votes
 
 __all__ = ["ContextRecall", "LLMContextRecall"]
 
@@ -39,14 +45,29 @@ _MODE_STEPS: dict[str, tuple[str, ...]] = {
     "single": ("single", "single_fix", "judge", "recheck"),
 }
 _POLICIES = ("unsupported", "supported", "fail")
+_JUDGING = ("together", "per_context")
 
 
 @dataclass(frozen=True)
 class ContextRecall(Metric):
     """Share of the reference's claims that the retrieved contexts support, judged by an LLM and checked.
 
-    Needs ``reference`` and ``retrieved_contexts``. A blank reference is unscorable and an empty retrieval
-    scores 0, both without an LLM call.
+    Needs ``retrieved_contexts`` and either ``reference`` or ``reference_claims``. A blank reference is
+    unscorable and an empty retrieval scores 0, both without an LLM call.
+
+    Claims given with the sample (``reference_claims``, e.g. nuggets written by annotators) are judged exactly
+    as given, in their order, with no decomposition call (in either mode); the evidence says so
+    (``claims_given``) and marks each claim ``origin="given"``. An empty list is unscorable.
+
+    Repeated judgements (``votes`` > 1) answer "would the score be the same if I ran it again?": the claims
+    are decomposed once and judged ``votes`` times, each judgement its own requests and cache entries, the
+    first showing the contexts in their original order and each later one in another order drawn from a
+    generator seeded with ``seed`` (reproducible; position bias averages out). A claim's verdict is the strict
+    majority of its votes; **a tie counts as unsupported** (with an even number of votes, half is not
+    enough). The evidence keeps every vote (``ClaimVerdict.votes``), the share of unanimous claims
+    (``agreement``) and the score of each judgement alone (``judgement_values``). Judging costs ``votes``
+    times as many requests; with temperature 0 and a single context every judgement asks the same question,
+    so votes then measure only the endpoint's own nondeterminism.
 
     No claims, no score, and never a silent one: a reference that ends with no claim is *unscorable* only when
     it states no checkable fact by the coverage rules (:func:`._coverage.states_facts`: it is made only of
@@ -77,6 +98,12 @@ class ContextRecall(Metric):
             (default), ``"supported"`` (trust the judge; still flagged in the evidence) or ``"fail"`` (the
             sample fails with :class:`~ragrecall.errors.UnverifiedVerdictError`).
         coverage: check that the claims cover the reference and only it (default True).
+        votes: judgements per claim (default 1); the verdict is their majority, a tie unsupported.
+        judging: ``"together"`` (default: every context in one request) or ``"per_context"`` (one request per
+            context, a claim supported when any context supports it: immune to position bias and to contexts
+            too long to share a prompt, at ``len(retrieved_contexts)`` times the judging requests; with
+            ``mode="claims"`` only).
+        seed: seeds the context orders of the judgements after the first (default 0).
         prompts: step (``"decompose"``, ``"judge"``, ``"single"``, ``"cover"``, ``"recheck"``,
             ``"single_fix"``) → prompt text, path or :class:`~ragrecall.llm.PromptTemplate`, replacing the
             shipped prompt for every language.
@@ -95,6 +122,9 @@ class ContextRecall(Metric):
     quote_threshold: float = 0.9
     unverified: UnverifiedPolicy = "unsupported"
     coverage: bool = True
+    votes: int = 1
+    judging: JudgingMode = "together"
+    seed: int = 0
     prompts: Mapping[str, str | Path | PromptTemplate] | None = field(default=None, compare=False)
     _prompts: Prompts = field(init=False, repr=False, compare=False)
 
@@ -110,9 +140,9 @@ class ContextRecall(Metric):
             raise ConfigurationError(f"mode must be 'claims' or 'single', got {self.mode!r}")
         if self.language != "auto" and self.language not in LANGUAGES:
             raise ConfigurationError(f"language must be 'auto' or one of {', '.join(LANGUAGES)}, got {self.language!r}")
-        for name in ("claims_per_call", "max_repairs"):
+        for name in ("claims_per_call", "max_repairs", "votes", "seed"):
             value = getattr(self, name)
-            low = 1 if name == "claims_per_call" else 0
+            low = 0 if name in ("max_repairs", "seed") else 1
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ConfigurationError(f"{name} must be an integer >= {low}, got {value!r}")
         t = self.quote_threshold
@@ -121,6 +151,12 @@ class ContextRecall(Metric):
         if self.unverified not in _POLICIES:
             raise ConfigurationError(
                 f"unverified must be one of {', '.join(map(repr, _POLICIES))}, got {self.unverified!r}"
+            )
+        if self.judging not in _JUDGING:
+            raise ConfigurationError(f"judging must be one of {', '.join(map(repr, _JUDGING))}, got {self.judging!r}")
+        if self.judging == "per_context" and self.mode == "single":
+            raise ConfigurationError(
+                "judging='per_context' needs mode='claims': the one-call mode judges every context at once"
             )
         if not isinstance(self.coverage, bool):
             raise ConfigurationError(f"coverage must be True or False, got {self.coverage!r}")
@@ -145,36 +181,52 @@ class ContextRecall(Metric):
             "unverified": self.unverified,
             "coverage": self.coverage,
             "prompt_versions": self._prompts.versions(),
+            # Only when not the default, so that checkpoints written before these settings existed still resume.
+            **({"votes": self.votes, "seed": self.seed} if self.votes != 1 else {}),
+            **({"judging": self.judging} if self.judging != "together" else {}),
         }
 
     def language_of(self, reference: str) -> str:
         """The prompt language used for ``reference`` under this metric's ``language`` setting."""
         return language_of(reference, self.language)
 
+    def _check(self, sample: Sample, where: str | None) -> None:
+        needed = ("retrieved_contexts",) if sample.reference_claims is not None else self.required_fields
+        sample.require(*needed, where=where)
+
     async def _ascore_sample(self, sample: Sample) -> MetricResult:
         reference = sample.reference or ""
+        given = sample.reference_claims
         contexts = list(sample.retrieved_contexts or [])
-        if not reference.strip():
+        if given is None and not reference.strip():
             return MetricResult.unscorable(self.name, "reference is empty: nothing to recall", sample_id=sample.id)
-        language = self.language_of(reference)
+        if given is not None and not given:
+            return MetricResult.unscorable(
+                self.name, "reference_claims is empty: nothing to recall", sample_id=sample.id
+            )
+        language = self.language_of(reference if given is None or reference.strip() else "\n".join(given))
+        steps = ("judge", "recheck") if given is not None else _MODE_STEPS[self.mode]
         base: dict[str, Any] = {
             "mode": self.mode,
             "language": language,
             "model": self.llm.model_name,
-            "prompt_versions": {s: self._prompts.get(s, language).version for s in _MODE_STEPS[self.mode]},
+            "prompt_versions": {s: self._prompts.get(s, language).version for s in steps},
             "unverified_policy": self.unverified,
+            "claims_given": given is not None,
+            "judging": self.judging,
+            "votes": self.votes,
         }
         if not any(c.strip() for c in contexts):  # nothing, or only blank text, was retrieved
-            return MetricResult.scored(self.name, 0.0, ClaimRecallEvidence(**base), sample_id=sample.id)
-        outcome = await self._run(reference, Contexts(contexts), language)
-        verdicts = [self._verdict(c, j) for c, j in zip(outcome.claims, outcome.judged, strict=True)]
+            return MetricResult.scored(self.name, 0.0, self._nothing_retrieved(base, given), sample_id=sample.id)
+        voted, dropped, usage, reasks = await self._run(reference, given, Contexts(contexts), language)
+        verdicts = voted.verdicts
         unverified = [v for v in verdicts if v.verification == "unverified"]
         if unverified and self.unverified == "fail":
             error = UnverifiedVerdictError(
                 f"{len(unverified)} supported verdict(s) did not check out against the contexts: "
                 + "; ".join(f"claim {v.claim!r}: {v.problem}" for v in unverified)
             )
-            error.usage = outcome.usage
+            error.usage = usage
             raise error
         used = sorted({i for v in verdicts for i in v.supporting_contexts})
         evidence = ClaimRecallEvidence(
@@ -186,50 +238,72 @@ class ContextRecall(Metric):
             corrected=sum(v.verification == "corrected" for v in verdicts),
             unverified=len(unverified),
             coverage_claims=sum(v.origin == "coverage" for v in verdicts),
-            dropped_claims=len(outcome.dropped),
-            dropped=outcome.dropped,
-            reasks=outcome.reasks,
+            dropped_claims=len(dropped),
+            dropped=dropped,
+            reasks=reasks,
+            agreement=voted.agreement,
+            judgement_values=voted.judgement_values,
         )
         if not verdicts:
             if states_facts(reference):  # the steps above never leave a reference with facts without claims
                 raise NoClaimsError(
-                    "the reference has text but no claims were obtained after every repair",
-                    attempts=None,
-                    usage=outcome.usage,
+                    "the reference has text but no claims were obtained after every repair", attempts=None, usage=usage
                 )
             reason = "the reference states no checkable fact"
-            return MetricResult.unscorable(self.name, reason, evidence, sample_id=sample.id, usage=outcome.usage)
+            return MetricResult.unscorable(self.name, reason, evidence, sample_id=sample.id, usage=usage)
         value = sum(v.supported for v in verdicts) / len(verdicts)
-        return MetricResult.scored(self.name, value, evidence, sample_id=sample.id, usage=outcome.usage)
+        return MetricResult.scored(self.name, value, evidence, sample_id=sample.id, usage=usage)
 
-    async def _run(self, reference: str, contexts: Contexts, language: str) -> Outcome:
+    def _nothing_retrieved(self, base: dict[str, Any], given: list[str] | None) -> ClaimRecallEvidence:
+        """The evidence of an empty retrieval: given claims are listed, each unsupported (no request is made)."""
+        if given is None:
+            return ClaimRecallEvidence(**base)
+        votes = [False] * self.votes
+        claims = [
+            ClaimVerdict(
+                claim=c,
+                supported=False,
+                supporting_contexts=[],
+                reason="nothing was retrieved",
+                origin="given",
+                votes=votes,
+            )
+            for c in given
+        ]
+        agreement = 1.0 if self.votes > 1 else None
+        return ClaimRecallEvidence(**base, claims=claims, agreement=agreement, judgement_values=[0.0] * self.votes)
+
+    async def _run(
+        self, reference: str, given: list[str] | None, contexts: Contexts, language: str
+    ) -> tuple[Voted, list[DroppedClaim], Usage, int]:
+        """The claims (given, decomposed, or from the one call), judged by the plan; what was dropped; what
+        everything cost; how many follow-ups were asked."""
         setup = Judging(self.llm, self._prompts, language, self.claims_per_call, self.max_repairs, self.quote_threshold)
-        if self.mode == "single":
-            return await single_call(setup, reference, contexts, coverage=self.coverage)
-        dec = await decompose(
-            self.llm, self._prompts, language, reference, max_repairs=self.max_repairs, coverage=self.coverage
-        )
-        if not dec.claims:
-            return Outcome([], [], dec.dropped, dec.usage, dec.reasks)
-        with spent_before(dec.usage):
-            judged, usage, reasks = await judge_claims(setup, [c.text for c in dec.claims], contexts)
-        return Outcome(dec.claims, judged, dec.dropped, dec.usage + usage, dec.reasks + reasks)
-
-    def _verdict(self, claim: Claim, judged: Judged) -> ClaimVerdict:
-        checked = judged.checked
-        counted = checked.verification in ("verified", "corrected") or (
-            checked.verification == "unverified" and self.unverified == "supported"
-        )
-        return ClaimVerdict(
-            claim=claim.text,
-            supported=counted,
-            supporting_contexts=sorted({q.context for q in checked.quotes}) if counted else [],
-            reason=judged.reason,
-            support=checked.quotes,
-            verification=checked.verification,
-            problem=checked.problem,
-            origin=claim.origin,
-        )
+        plan = Plan(self.votes, self.judging, self.seed, self.unverified)
+        first: list[ClaimVerdict] | None = None
+        if given is not None:
+            claims, dropped, usage, reasks = [Claim(c, "given") for c in given], [], Usage(), 0
+        elif self.mode == "single":
+            out = await single_call(setup, reference, contexts, coverage=self.coverage)
+            claims, dropped, usage, reasks = out.claims, out.dropped, out.usage, out.reasks
+            first = [claim_verdict(c, j, self.unverified) for c, j in zip(out.claims, out.judged, strict=True)]
+        else:
+            dec = await decompose(
+                self.llm, self._prompts, language, reference, max_repairs=self.max_repairs, coverage=self.coverage
+            )
+            claims, dropped, usage, reasks = dec.claims, dec.dropped, dec.usage, dec.reasks
+        if not claims:
+            return Voted([], [], None, Usage(), 0), dropped, usage, reasks
+        if first is not None and self.votes == 1:
+            return (
+                Voted(first, [sum(v.supported for v in first) / len(first)], None, Usage(), 0),
+                dropped,
+                usage,
+                reasks,
+            )
+        with spent_before(usage):
+            voted = await judge_votes(setup, claims, contexts, plan, first=first)
+        return voted, dropped, usage + voted.usage, reasks + voted.reasks
 
 
 LLMContextRecall = ContextRecall
