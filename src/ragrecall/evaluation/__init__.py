@@ -1,7 +1,7 @@
 """Batch evaluation: many samples × many metrics, with failures kept, checkpoints and statistics."""
 
 from ._compare import Comparison, compare
-from ._result import EvaluationResult, FailureRecord, MetricSummary, SampleRow
+from ._result import EvaluationResult, FailureRecord, MetricSummary, SampleRow, UnstableClaim
 from ._run import DatasetLike, aevaluate, evaluate
 
 __all__ = [
@@ -11,6 +11,7 @@ __all__ = [
     "FailureRecord",
     "MetricSummary",
     "SampleRow",
+    "UnstableClaim",
     "aevaluate",
     "compare",
     "evaluate",

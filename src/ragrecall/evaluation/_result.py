@@ -22,7 +22,7 @@ from ._stats import bootstrap_ci
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EvaluationResult", "FailureRecord", "MetricSummary", "SampleRow"]
+__all__ = ["EvaluationResult", "FailureRecord", "MetricSummary", "SampleRow", "UnstableClaim"]
 
 PathLike = str | os.PathLike[str]
 
@@ -57,6 +57,19 @@ class FailureRecord(BaseModel):
     message: str
 
 
+class UnstableClaim(BaseModel):
+    """A claim whose repeated judgements disagreed (``votes`` > 1)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    sample_id: str | int | None
+    metric: str
+    claim: str
+    votes: list[bool]
+    """Each judgement's verdict, in judgement order; the claim's verdict is their strict majority."""
+
+
 class MetricSummary(BaseModel):
     """Aggregate of one metric over a run. The mean is over scored samples only."""
 
@@ -76,6 +89,9 @@ class MetricSummary(BaseModel):
     counts: dict[str, int] = Field(default_factory=dict)
     """Evidence counts summed over the samples, e.g. claims and verified, corrected and unverified verdicts
     for claim recall (see each evidence type's ``counts()``); empty for metrics that have none."""
+    agreement: float | None = None
+    """With repeated judgements: the mean over samples of the share of claims whose judgements were
+    unanimous; None when judged once."""
 
     def counts_text(self) -> str | None:
         """The counts in words, e.g. ``"40 claims, 31 supported; verdicts 30 verified, 1 corrected, ..."``, or None."""
@@ -87,6 +103,7 @@ class MetricSummary(BaseModel):
                 f"{c['claims']} claims, {c.get('supported', 0)} supported; verdicts {c.get('verified', 0)} verified, "
                 f"{c.get('corrected', 0)} corrected, {c.get('unverified', 0)} unverified; "
                 f"{c.get('coverage_claims', 0)} coverage claims added, {c.get('dropped_claims', 0)} claims dropped"
+                + (f"; {c['unstable_claims']} unstable (judgements disagreed)" if "unstable_claims" in c else "")
             )
         return ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in c.items())
 
@@ -160,8 +177,21 @@ class EvaluationResult:
                 ci_high=ci[1] if ci else None,
                 usage=Usage.total([r.usage for r in results]),
                 counts=_sum_counts(results),
+                agreement=_mean_agreement(results),
             )
         return out
+
+    def unstable_claims(self, metric: str | None = None) -> list[UnstableClaim]:
+        """The claims whose repeated judgements disagreed, in input order (of ``metric``, or of every metric)."""
+        if metric is not None:
+            self._check_metric(metric)
+        return [
+            UnstableClaim(index=row.index, sample_id=row.sample_id, metric=name, claim=c.claim, votes=c.votes)
+            for row in self.rows
+            for name, result in row.results.items()
+            if metric in (None, name)
+            for c in getattr(result.evidence, "unstable_claims", ())
+        ]
 
     @property
     def usage(self) -> Usage:
@@ -261,6 +291,7 @@ class EvaluationResult:
             for line in lines
         ]
         text.extend(f"{s.metric}: {s.counts_text()}" for s in self.summary.values() if s.counts)
+        text.extend(self._agreement_lines())
         usage = self.usage
         cost = f", cost ${usage.cost_usd:.4f}" if usage.cost_usd is not None else ""
         text.append(
@@ -291,6 +322,23 @@ class EvaluationResult:
             body.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>")
         return f"<table><thead><tr>{cells}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
+    def _agreement_lines(self, shown: int = 5) -> list[str]:
+        """Mean agreement per metric judged more than once, and the first unstable claims."""
+        lines = [
+            f"{s.metric}: agreement {s.agreement:.3f} (share of claims whose judgements were unanimous, mean "
+            "over samples)"
+            for s in self.summary.values()
+            if s.agreement is not None
+        ]
+        unstable = self.unstable_claims()
+        for u in unstable[:shown]:
+            votes = "".join("+" if v else "-" for v in u.votes)
+            who = f"sample {u.index}" + (f" (id={u.sample_id!r})" if u.sample_id is not None else "")
+            lines.append(f"  unstable: {who}, {u.metric}: votes {votes}: {u.claim}")
+        if len(unstable) > shown:
+            lines.append(f"  ... and {len(unstable) - shown} more unstable claims (EvaluationResult.unstable_claims())")
+        return lines
+
     def _check_metric(self, metric: str) -> None:
         if metric not in self.metrics:
             raise KeyError(f"no metric named {metric!r} in this result; it has {', '.join(self.metrics)}")
@@ -303,6 +351,11 @@ def _sum_counts(results: Sequence[MetricResult]) -> dict[str, int]:
             for key, value in result.evidence.counts().items():
                 total[key] = total.get(key, 0) + value
     return total
+
+
+def _mean_agreement(results: Sequence[MetricResult]) -> float | None:
+    values = [a for r in results if (a := getattr(r.evidence, "agreement", None)) is not None]
+    return math.fsum(values) / len(values) if values else None
 
 
 def _detail(result: MetricResult | None) -> str | None:

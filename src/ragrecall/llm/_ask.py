@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Generic
+from typing import Any, Generic, TypeVar
 
 from ..errors import LLMError, LLMOutputError
 from ..usage import Usage
 from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, Message, OutputT, checked_reply
 
-__all__ = ["FollowUp", "RepairsExhaustedError", "ask", "ask_again", "charge", "spent_before"]
+__all__ = ["FollowUp", "RepairsExhaustedError", "ask", "ask_again", "charge", "gather_paid", "spent_before"]
+
+T = TypeVar("T")
 
 Check = Callable[[OutputT], None]
 """An invariant on a parsed reply: returns None when it holds, raises InvalidReplyError (or ValueError) if not."""
@@ -153,3 +156,17 @@ def spent_before(usage: Usage) -> Iterator[None]:
 def charge(exc: LLMError, usage: Usage) -> None:
     """Add ``usage`` (paid before or beside the failed work) to what ``exc`` says was spent."""
     exc.usage = usage + exc.usage if exc.usage is not None else usage
+
+
+async def gather_paid(tasks: Sequence[asyncio.Future[tuple[T, Usage, int]]]) -> list[tuple[T, Usage, int]]:
+    """Every task's ``(result, usage, follow-ups)``, in order. When one fails, the others are cancelled (they
+    would be paid for and never used) and the usage of those that finished joins the failure's."""
+    try:
+        return list(await asyncio.gather(*tasks))
+    except LLMError as exc:
+        paid = [t.result()[1] for t in tasks if t.done() and not t.cancelled() and t.exception() is None]
+        charge(exc, Usage.total(paid))
+        raise
+    finally:
+        for task in tasks:
+            task.cancel()

@@ -221,3 +221,38 @@ def test_loaders_accept_the_label_fields(tmp_path: Path) -> None:
     (sample,) = Dataset.load(csv_path)
     assert sample.reference_claims == ["A is B.", "C is D."] and sample.claim_labels == [True, False]
     assert sample.human_score == 0.5
+
+
+def test_the_batch_result_reports_agreement_and_lists_unstable_claims() -> None:
+    contexts = ["Lyon is on the Rhône.", "Nice is on the coast."]
+    samples = [
+        {
+            "id": "mixed",
+            "reference_claims": ["Lyon is on the Rhône.", "Paris is flat."],
+            "retrieved_contexts": contexts,
+        },
+        {"id": "none", "reference_claims": ["Paris is flat."], "retrieved_contexts": contexts},
+    ]
+    result = evaluate(samples, [ContextRecall(FakeLLM(first_shown_judge), votes=4)], show_progress=False)
+    per_sample = [evidence_of(r).agreement for r in result.results("context_recall")]
+    assert per_sample == [0.5, 1.0]
+    summary = result.summary["context_recall"]
+    assert summary.agreement == pytest.approx(0.75)
+    assert summary.counts["unstable_claims"] == 1
+    (unstable,) = result.unstable_claims()
+    votes = [order[0] == 0 for order in context_orders(contexts, 4, 0)]
+    assert (unstable.sample_id, unstable.claim, unstable.votes) == ("mixed", "Lyon is on the Rhône.", votes)
+    assert sorted(votes) == [False, False, True, True]  # two orders, each shown twice
+    table = result.summary_table()
+    signs = "".join("+" if v else "-" for v in votes)
+    assert "agreement 0.750" in table and f"votes {signs}: Lyon is on the Rhône." in table
+
+
+def test_a_checkpoint_of_one_vote_does_not_resume_with_three(tmp_path: Path) -> None:
+    from ragrecall import CheckpointError
+
+    sample = {"reference_claims": ["Lyon is on the Rhône."], "retrieved_contexts": ["Lyon is on the Rhône."]}
+    ckpt = tmp_path / "run.ckpt.jsonl"
+    evaluate([sample], [ContextRecall(FakeLLM(first_shown_judge))], show_progress=False, checkpoint=ckpt)
+    with pytest.raises(CheckpointError):
+        evaluate([sample], [ContextRecall(FakeLLM(first_shown_judge), votes=3)], show_progress=False, checkpoint=ckpt)

