@@ -12,16 +12,13 @@ difference is the decomposition call that is not made.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
-import statistics
 from typing import Any
 
 import tiktoken
-from llm_tokens import count_messages, make_samples
+from llm_tokens import make_samples, measure_tokens
 
-from ragrecall.llm import FakeLLM, LLMRequest, OfflineJudge, cost_usd
-from ragrecall.metrics.context_recall import ContextRecall
+from ragrecall.llm import OfflineJudge, cost_usd
 from ragrecall.schema import Sample
 
 CONFIGS: list[tuple[str, dict[str, Any], bool]] = [
@@ -36,30 +33,13 @@ CONFIGS: list[tuple[str, dict[str, Any], bool]] = [
 
 
 def measure(enc: tiktoken.Encoding, samples: list[Sample], settings: dict[str, Any], given: bool) -> dict[str, float]:
-    judge = OfflineJudge()
-    replies: list[str] = []
-
-    def respond(request: LLMRequest[Any]) -> str:
-        raw = json.dumps(judge.answer(request.task, request.inputs), ensure_ascii=False)
-        replies.append(raw)
-        return raw
-
-    llm = FakeLLM(respond)
-    metric = ContextRecall(llm, **settings)
-    calls, prompt, completion = [], [], []
-    for sample in samples:
-        if given:
-            claims = judge.answer("context_recall.decompose", {"reference": sample.reference})["claims"]
-            sample = sample.model_copy(update={"reference_claims": claims})
-        start, start_replies = len(llm.requests), len(replies)
-        metric.score(sample)
-        requests = llm.requests[start:]
-        calls.append(len(requests))
-        prompt.append(sum(count_messages(enc, r.messages) for r in requests))
-        completion.append(sum(len(enc.encode(raw)) for raw in replies[start_replies:]))
-    p, c = statistics.mean(prompt), statistics.mean(completion)
-    cost = cost_usd("gpt-4o-mini", round(p), round(c)) or 0.0
-    return {"calls": statistics.mean(calls), "prompt": p, "completion": c, "cost": 1000 * cost}
+    if given:
+        judge = OfflineJudge()
+        claims = [judge.answer("context_recall.decompose", {"reference": s.reference})["claims"] for s in samples]
+        samples = [s.model_copy(update={"reference_claims": c}) for s, c in zip(samples, claims, strict=True)]
+    m = measure_tokens(enc, "claims", samples, **settings)
+    cost = cost_usd("gpt-4o-mini", round(m["prompt"]), round(m["completion"])) or 0.0
+    return {**m, "cost": 1000 * cost}
 
 
 def main() -> None:

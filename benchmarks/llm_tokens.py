@@ -73,7 +73,8 @@ def count_messages(enc: tiktoken.Encoding, messages: Any) -> int:
     return sum(3 + len(enc.encode(m["content"])) for m in messages) + 3
 
 
-def measure_tokens(enc: tiktoken.Encoding, mode: str, samples: list[Sample]) -> dict[str, float]:
+def measure_tokens(enc: tiktoken.Encoding, mode: str, samples: list[Sample], **settings: Any) -> dict[str, float]:
+    """Mean requests and tokens per sample of ContextRecall(mode=mode, **settings) answered by the offline judge."""
     judge = OfflineJudge()
     replies: list[str] = []
 
@@ -83,7 +84,7 @@ def measure_tokens(enc: tiktoken.Encoding, mode: str, samples: list[Sample]) -> 
         return raw
 
     llm = FakeLLM(respond)
-    metric = ContextRecall(llm, mode=mode)  # type: ignore[arg-type]
+    metric = ContextRecall(llm, mode=mode, **settings)  # type: ignore[arg-type]
     prompt, fixed, completion, schema, calls = [], [], [], [], []
     for sample in samples:
         start, start_replies = len(llm.requests), len(replies)
