@@ -297,3 +297,22 @@ def test_the_scrubber_removes_whole_and_masked_keys() -> None:
     # A dummy key for a local server protects nothing; scrubbing it would corrupt every reply.
     assert Scrubber("x").scrub('{"context": 1, "text": "x"}') == '{"context": 1, "text": "x"}'
     assert public_url("https://user:pw@host.example:8443/v1?key=x#f") == "https://host.example:8443/v1"
+
+
+def test_a_variant_joins_the_identity_of_both_transports_and_only_then() -> None:
+    import anthropic
+    import openai
+
+    from ragrecall.llm import AnthropicLLM, OpenAILLM
+
+    plain = request()
+    second = LLMRequest(plain.messages, Value, plain.prompt_version, plain.task, variant=2)
+    for llm in (
+        OpenAILLM(openai.AsyncOpenAI(api_key="k", base_url="http://127.0.0.1:9/v1"), "m"),
+        AnthropicLLM(anthropic.AsyncAnthropic(api_key="k", base_url="http://127.0.0.1:9"), "m"),
+        LLMStack(Scripted()),
+    ):
+        (doc,), (doc2,) = llm.documents(plain)[:1], llm.documents(second)[:1]
+        assert "variant" not in doc  # caches written before variants existed keep their keys
+        assert doc2 == {**doc, "variant": 2}
+        assert plain.with_messages(plain.messages).variant is None and second.with_messages(()).variant == 2
