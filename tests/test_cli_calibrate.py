@@ -106,3 +106,42 @@ def test_bad_flags_exit_2_in_one_line(args: list[str], expected: str, tmp_path: 
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert expected in done.stderr
     assert labels.read_text(encoding="utf-8").count("\n") == 3  # the labels file is never overwritten
+
+
+def test_calibrate_a_model_behind_an_openai_compatible_server(tmp_path: Path) -> None:
+    import os
+
+    from ragrecall.llm.fake_server import FakeOpenAIServer
+
+    labels = write(tmp_path / "labels.jsonl", ROWS)
+    env = {**os.environ, "MY_KEY": "sk-local"}
+    with FakeOpenAIServer() as server:  # answers ragrecall's prompts as the offline judge does
+        args = ["calibrate", str(labels), "--llm", "gpt-4o-mini", "--base-url", server.base_url]
+        done = subprocess.run(
+            [str(SCRIPT), *args, "--api-key-env", "MY_KEY", "--json"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert len(server.requests) == 3  # one judging request per sample, no decomposition
+    data = json.loads(done.stdout)
+    assert data["model"] == "gpt-4o-mini" and data["accuracy"] == pytest.approx(5 / 6)
+    assert data["usage"]["requests"] == 3
+
+
+def test_samples_the_judge_failed_on_are_listed_and_fail_the_command(tmp_path: Path) -> None:
+    from ragrecall.llm import ResponseCache
+
+    empty = tmp_path / "cache.sqlite"
+    ResponseCache(empty).counts()  # an existing cache with no reply in it: every request misses
+    labels = write(tmp_path / "labels.jsonl", ROWS[:2])
+    done = run("calibrate", str(labels), "--llm", "gpt-4o-mini", "--replay", str(empty), "--no-progress")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "left out: 2 failed, 0 unscorable" in done.stdout and "no figure: nothing was compared" in done.stdout
+    assert "left out: sample 1 (id='river'): failed: CacheMissError" in done.stdout
+    assert done.stderr.startswith(
+        "ragrecall: error: the judge failed on 2 of 2 samples, left out of the figures; first: sample 0 "
+        "(id='tower'): CacheMissError: replay-only cache"
+    )

@@ -136,6 +136,7 @@ def test_disagreements_carry_the_judges_evidence() -> None:
     assert "label unsupported, judge supported" in text and "Landis & Koch (1977) convention" in text
     page = calibration_section(result)
     assert page.startswith("<section") and "Claim disagreements (4)" in page
+    assert f"<td class=num>{hand_figures()['bias']:+.3f}</td>" in page
     assert json.loads(result.model_dump_json())["kappa_band"] == "moderate"
 
 

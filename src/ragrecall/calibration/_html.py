@@ -96,6 +96,13 @@ def _figures(result: CalibrationResult) -> str:
             f"<tr><td>{_e(FIGURE_LABELS[name])}</td><td class=num>{shown}</td><td class=num>{ci}</td>"
             f"<td>{note}</td></tr>"
         )
+    if result.bias is not None:
+        bias = result.intervals.get("bias")
+        ci = f"[{bias.low:+.3f}, {bias.high:+.3f}]" if bias else "-"
+        rows.append(
+            f"<tr><td>bias (metric − human)</td><td class=num>{result.bias:+.3f}</td><td class=num>{ci}</td>"
+            "<td class='muted'>above 0: the metric scores higher than people</td></tr>"
+        )
     if not rows:
         return "<p class='warn'>No figure: nothing was compared.</p>"
     return (

@@ -37,7 +37,7 @@ def calibrate(
     samples: DatasetLike,
     *,
     max_concurrency: int = 16,
-    show_progress: bool = False,
+    show_progress: bool = True,
     checkpoint: str | os.PathLike[str] | None = None,
     n_resamples: int = 2000,
     seed: int = 0,
@@ -87,7 +87,7 @@ async def acalibrate(
     samples: DatasetLike,
     *,
     max_concurrency: int = 16,
-    show_progress: bool = False,
+    show_progress: bool = True,
     checkpoint: str | os.PathLike[str] | None = None,
     n_resamples: int = 2000,
     seed: int = 0,
@@ -105,7 +105,9 @@ async def acalibrate(
         dataset, [metric], max_concurrency=max_concurrency, show_progress=show_progress, checkpoint=checkpoint
     )
     result = calibration_of(run, metric.name, n_resamples=n_resamples, seed=seed, score_tolerance=score_tolerance)
-    return result.model_copy(update={"settings": metric.settings()})
+    llm = getattr(metric, "llm", None)
+    model = result.model or getattr(llm, "model_name", None)  # also when every sample failed
+    return result.model_copy(update={"settings": metric.settings(), "model": model})
 
 
 def labelled_dataset(samples: DatasetLike) -> Dataset:
@@ -185,11 +187,10 @@ def calibration_of(
     figures.update(score_figures(h_scores, m_scores))
     if scores:
         intervals.update(score_intervals(h_scores, m_scores, n_resamples=n_resamples, seed=seed))
-    first = next(iter(results), None)
-    evidence = first.evidence if first is not None else None
+    models = (r.evidence.model for r in results if isinstance(r.evidence, ClaimRecallEvidence))
     return CalibrationResult(
         metric=metric,
-        model=evidence.model if isinstance(evidence, ClaimRecallEvidence) else None,
+        model=next(models, None),
         samples=len(run),
         claim_samples=len(per_sample),
         labelled_claims=len(human),

@@ -37,7 +37,8 @@ def calibration_table(result: CalibrationResult, *, show: int = 5) -> str:
     """The calibration as text: what was compared, each figure with its interval, the confusion table, the
     reading of kappa, what was left out, and the first ``show`` disagreements of each kind."""
     model = f" (judge {result.model})" if result.model else ""
-    lines = [f"calibration of {result.metric}{model} against labels of {result.samples} samples"]
+    plural = "s" if result.samples != 1 else ""
+    lines = [f"calibration of {result.metric}{model} against the labels of {result.samples} sample{plural}"]
     lines.append(
         f"compared: {result.labelled_claims} labelled claims in {result.claim_samples} samples; "
         f"{result.score_samples} human scores; left out: {result.failed} failed, {result.unscorable} unscorable"

@@ -84,9 +84,10 @@ def _run(args: argparse.Namespace) -> int:
     print(result.model_dump_json(indent=2) if args.json else calibration_table(result, show=args.show))
     if result.failed:
         first = next(n for n in result.not_compared if n.status == "failed")
+        label = f"sample {first.index}" + (f" (id={first.sample_id!r})" if first.sample_id is not None else "")
         print(
             f"ragrecall: error: the judge failed on {result.failed} of {result.samples} samples, left out of the "
-            f"figures; first: sample {first.index}: {first.message}",
+            f"figures; first: {label}: {first.message}",
             file=sys.stderr,
         )
         return 2
