@@ -59,3 +59,21 @@ def test_openai_endpoint_against_a_local_server(tmp_path: Path) -> None:
 def test_pytest_offline_example(tmp_path: Path) -> None:
     out = run("-m", "pytest", "-q", "-p", "no:cacheprovider", str(EXAMPLES / "pytest_offline"), cwd=tmp_path).stdout
     assert "6 passed" in out
+
+
+def test_calibration_example_prints_the_offline_judges_figures(tmp_path: Path) -> None:
+    out = run(str(EXAMPLES / "calibration" / "calibrate_offline.py"), cwd=tmp_path).stdout
+    assert "compared: 60 labelled claims in 14 samples; 16 human scores; left out: 0 failed, 0 unscorable" in out
+    assert "Cohen's kappa" in out and "(Landis & Koch)" in out and "Spearman rho" in out
+    assert "claim disagreements:" in out and "disagreements by language:" in out
+
+
+def test_the_example_labels_are_a_hand_labelled_set_in_two_languages() -> None:
+    import json
+
+    rows = [json.loads(line) for line in (EXAMPLES / "calibration" / "labels.jsonl").read_text("utf-8").splitlines()]
+    labelled = [r for r in rows if "claim_labels" in r]
+    assert sum(len(r["claim_labels"]) for r in labelled) >= 40
+    assert {r["id"].split("-")[0] for r in rows} == {"en", "zh"}
+    for r in labelled:  # the sample score of a claim-labelled row is the share of its claims labelled supported
+        assert r["human_score"] == round(sum(r["claim_labels"]) / len(r["claim_labels"]), 4)

@@ -6,6 +6,7 @@ import ragrecall
 
 EXPECTED = {
     "CacheMissError",
+    "CalibrationResult",
     "EndpointDownError",
     "CheckpointError",
     "ClaimRecallEvidence",
@@ -52,6 +53,7 @@ EXPECTED = {
     "Usage",
     "__version__",
     "aevaluate",
+    "calibrate",
     "compare",
     "demo_dataset",
     "evaluate",

@@ -73,10 +73,14 @@ _EXPORTS = {
     "EvaluationResult": ".evaluation",
     "Comparison": ".evaluation",
     "compare": ".evaluation",
+    # calibration against human labels
+    "calibrate": ".calibration",
+    "CalibrationResult": ".calibration",
 }
 
 __all__ = [
     "CacheMissError",
+    "CalibrationResult",
     "CheckpointError",
     "ClaimRecallEvidence",
     "ClaimVerdict",
@@ -123,6 +127,7 @@ __all__ = [
     "Usage",
     "__version__",
     "aevaluate",
+    "calibrate",
     "compare",
     "demo_dataset",
     "evaluate",
@@ -137,6 +142,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names resolve lazily
+    from .calibration import CalibrationResult, calibrate
     from .dataset import Dataset
     from .demo import demo_dataset
     from .errors import (

@@ -1,0 +1,113 @@
+"""``ragrecall calibrate``: how far the judge agrees with people's labels, as a table, JSON or an HTML page."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from .._files import check_output_path
+from ..errors import ConfigurationError
+from ._llm import add_llm_arguments, cache_file, llm_source
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cal = sub.add_parser(
+        "calibrate",
+        help="measure the LLM judge against human labels (kappa, accuracy, correlations, with intervals)",
+        description="Run context_recall over a labels file and report how far its verdicts agree with the "
+        "labels. Each row carries reference_claims with claim_labels (one true/false per claim: does the "
+        "retrieved context support it), or human_score (a number in [0, 1]), or both.",
+    )
+    cal.add_argument("labels", metavar="LABELS", help="labelled samples (.jsonl or .csv, optionally .gz)")
+    cal.add_argument(
+        "--llm",
+        metavar="SPEC",
+        help="the judge: 'offline' (the lexical stand-in, same as --offline) or a model name (same as --model)",
+    )
+    add_llm_arguments(cal, title="judge")
+    cal.add_argument(
+        "--votes", type=int, default=1, metavar="K", help="judgements per claim, majority wins (default 1)"
+    )
+    cal.add_argument(
+        "--judging",
+        choices=("together", "per_context"),
+        default="together",
+        help="all contexts in one request (together, default) or one request per context",
+    )
+    cal.add_argument("--seed", type=int, default=0, help="seeds the vote orders and the bootstrap (default 0)")
+    cal.add_argument("--resamples", type=int, default=2000, metavar="N", help="bootstrap resamples (default 2000)")
+    cal.add_argument(
+        "--score-tolerance",
+        type=float,
+        default=0.2,
+        metavar="D",
+        help="list samples whose |metric - human_score| exceeds D (default 0.2)",
+    )
+    cal.add_argument("--show", type=int, default=5, metavar="N", help="disagreements printed of each kind (default 5)")
+    cal.add_argument("--json", action="store_true", help="print the whole calibration as JSON instead of the table")
+    cal.add_argument("--report", metavar="FILE.html", help="also write a self-contained HTML page of the calibration")
+    cal.add_argument("--concurrency", type=int, default=16, help="requests in flight at once (default 16)")
+    cal.add_argument("--checkpoint", help="resumable checkpoint file (JSONL) of the judge's run")
+    cal.add_argument("--no-progress", action="store_true", help="no progress bar")
+    cal.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..calibration import calibrate, calibration_table, write_calibration_page
+    from ..metrics import ContextRecall
+
+    _judge_flags(args)
+    if not os.path.exists(args.labels):
+        raise FileNotFoundError(f"no such labels file: {args.labels}")
+    cache = args.cache or args.replay
+    inputs = [("labels file", args.labels), ("response cache", cache_file(cache) if cache else None)]
+    if args.checkpoint:
+        check_output_path(args.checkpoint, "--checkpoint", inputs)
+    if args.report:
+        check_output_path(args.report, "--report", [*inputs, ("checkpoint", args.checkpoint)])
+    if args.show < 0:
+        raise ConfigurationError(f"--show must be 0 or more, got {args.show}")
+    metric = ContextRecall(llm_source(args)(), votes=args.votes, judging=args.judging, seed=args.seed)
+    result = calibrate(
+        metric,
+        args.labels,
+        max_concurrency=args.concurrency,
+        show_progress=not args.no_progress and not args.json,
+        checkpoint=args.checkpoint,
+        n_resamples=args.resamples,
+        seed=args.seed,
+        score_tolerance=args.score_tolerance,
+    )
+    if args.report:  # written before printing: a reader of stdout that goes away must not lose the file
+        write_calibration_page(result, args.report, title=f"ragrecall calibration: {os.path.basename(args.labels)}")
+    print(result.model_dump_json(indent=2) if args.json else calibration_table(result, show=args.show))
+    if result.failed:
+        first = next(n for n in result.not_compared if n.status == "failed")
+        label = f"sample {first.index}" + (f" (id={first.sample_id!r})" if first.sample_id is not None else "")
+        print(
+            f"ragrecall: error: the judge failed on {result.failed} of {result.samples} samples, left out of the "
+            f"figures; first: {label}: {first.message}",
+            file=sys.stderr,
+        )
+        return 2
+    return 0
+
+
+def _judge_flags(args: argparse.Namespace) -> None:
+    """Fold ``--llm`` into ``--offline``/``--model`` and require a judge."""
+    spec = args.llm
+    if spec is not None:
+        spec = spec.strip()
+        if spec == "offline":
+            args.offline = True
+        elif not spec:
+            raise ConfigurationError("--llm needs 'offline' or a model name")
+        elif args.model and args.model != spec:
+            raise ConfigurationError(f"--llm {spec!r} and --model {args.model!r} name two judges; give one")
+        else:
+            args.model = spec
+    if not args.offline and not args.model:
+        raise ConfigurationError(
+            "calibrate needs a judge: give --llm MODEL (with --base-url for a local server) or --llm offline"
+        )
