@@ -85,3 +85,41 @@ def test_results_written_to_a_gz_path_are_compressed(tmp_path: Path) -> None:
     result.to_jsonl(tmp_path / "r.jsonl.gz")
     assert (tmp_path / "r.jsonl.gz").read_bytes()[:2] == b"\x1f\x8b"
     assert EvaluationResult.from_jsonl(tmp_path / "r.jsonl.gz").values("id_based_context_recall") == [1.0]
+
+
+def test_run_details_are_recorded_and_survive_the_file(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    from ragrecall import __version__
+
+    data = tmp_path / "data.jsonl"
+    data.write_text('{"id": "a", "retrieved_context_ids": ["x"], "reference_context_ids": ["x"]}\n', encoding="utf-8")
+    before = datetime.now(timezone.utc)
+    result = evaluate(data, [IDBasedContextRecall(k=3)], show_progress=False)
+    run = result.run
+    assert run is not None and before <= run.started_at <= datetime.now(timezone.utc)
+    assert run.started_at.utcoffset() == timedelta(0) and run.wall_time_s == result.wall_time_s
+    assert run.ragrecall_version == __version__ and run.dataset == str(data)
+    assert run.metrics == {"id_based_context_recall@3": {"class": "IDBasedContextRecall", "settings": {"k": 3}}}
+    path = tmp_path / "results.jsonl"
+    result.to_jsonl(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 and lines[0].startswith('{"format":"ragrecall-results/1","run":{"started_at":')
+    back = EvaluationResult.from_jsonl(path)
+    assert back.run == run and back.wall_time_s == result.wall_time_s and back.rows == result.rows
+
+
+def test_files_without_run_details_read_with_none(tmp_path: Path) -> None:
+    result = evaluate(
+        [{"retrieved_context_ids": ["x"], "reference_context_ids": ["x"]}],
+        [IDBasedContextRecall()],
+        show_progress=False,
+    )
+    path = tmp_path / "old.jsonl"
+    path.write_text("".join(row.model_dump_json() + "\n" for row in result.rows), encoding="utf-8")
+    back = EvaluationResult.from_jsonl(path)
+    assert back.run is None and back.values("id_based_context_recall") == [1.0]
+    # A header of an unknown format is refused, naming the line.
+    path.write_text('{"format": "ragrecall-results/9", "run": {}}\n', encoding="utf-8")
+    with pytest.raises(FileFormatError, match=r"old\.jsonl:1: "):
+        EvaluationResult.from_jsonl(path)

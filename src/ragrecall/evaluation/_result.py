@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import math
 import os
 from collections.abc import Iterator, Sequence
 from functools import cached_property
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,6 +18,7 @@ from ..errors import FileFormatError
 from ..results import MetricResult
 from ..schema import Sample
 from ..usage import Usage
+from ._run_info import RunInfo
 from ._stats import bootstrap_ci
 
 if TYPE_CHECKING:
@@ -104,10 +106,19 @@ class MetricSummary(BaseModel):
 class EvaluationResult:
     """Everything an evaluation produced, in input order."""
 
-    def __init__(self, rows: Sequence[SampleRow], metrics: Sequence[str], *, wall_time_s: float = 0.0) -> None:
+    def __init__(
+        self,
+        rows: Sequence[SampleRow],
+        metrics: Sequence[str],
+        *,
+        wall_time_s: float = 0.0,
+        run: RunInfo | None = None,
+    ) -> None:
         self.rows: tuple[SampleRow, ...] = tuple(rows)
         self.metrics: tuple[str, ...] = tuple(metrics)
         self.wall_time_s = wall_time_s
+        self.run = run
+        """When, with which version and which metric settings the run was made; None when not recorded."""
 
     # -- views ------------------------------------------------------------------------------------------
 
@@ -171,14 +182,18 @@ class EvaluationResult:
     # -- exports ----------------------------------------------------------------------------------------
 
     def to_jsonl(self, target: PathLike | IO[str]) -> None:
-        """One JSON object per sample: ``{"index", "sample_id", "results": {metric: result}}``.
+        """One JSON object per sample: ``{"index", "sample_id", "results": {metric: result}, "sample"}``,
+        after a header line ``{"format": "ragrecall-results/1", "run": {...}}`` (see :class:`RunInfo`) when
+        the run's details are known.
 
         A path is written atomically (a temporary file renamed over it): it holds the old content or the
         whole new one, never part of it; a path ending in ``.gz`` is compressed."""
-        lines = (
+        header = [] if self.run is None else [_Header(run=self.run).model_dump_json() + "\n"]
+        rows = (
             row.model_dump_json(exclude={"results": {"__all__": {"failure": {"traceback"}}}}) + "\n"
             for row in self.rows
         )
+        lines = itertools.chain(header, rows)
         if isinstance(target, (str, os.PathLike)):
             with atomic_text(target) as out:
                 out.writelines(lines)
@@ -187,15 +202,20 @@ class EvaluationResult:
 
     @classmethod
     def from_jsonl(cls, source: PathLike | IO[str]) -> EvaluationResult:
-        """Read back what :meth:`to_jsonl` wrote."""
+        """Read back what :meth:`to_jsonl` wrote (files without a header line, from before runs recorded
+        their details, read with ``run=None``)."""
         name, handle = open_text(source)
         rows: list[SampleRow] = []
         metrics: dict[str, None] = {}
+        run: RunInfo | None = None
         try:
             for line_no, line in enumerate(text_lines(handle, name), start=1):
                 if not line.strip():
                     continue
                 try:
+                    if line_no == 1 and line.lstrip().startswith('{"format"'):
+                        run = _Header.model_validate_json(line).run
+                        continue
                     row = SampleRow.model_validate_json(line)
                 except ValueError as exc:
                     raise FileFormatError(
@@ -206,7 +226,7 @@ class EvaluationResult:
         finally:
             if handle is not source:
                 handle.close()
-        return cls(rows, list(metrics))
+        return cls(rows, list(metrics), wall_time_s=run.wall_time_s if run else 0.0, run=run)
 
     def to_records(self) -> list[dict[str, Any]]:
         """Flat rows: index, sample_id, and per metric its value, status and detail (reason or failure)."""
@@ -294,6 +314,14 @@ class EvaluationResult:
     def _check_metric(self, metric: str) -> None:
         if metric not in self.metrics:
             raise KeyError(f"no metric named {metric!r} in this result; it has {', '.join(self.metrics)}")
+
+
+class _Header(BaseModel):
+    """The first line of a results file that records its run's details (files without one were written before
+    runs recorded them, and read back with ``run=None``)."""
+
+    format: Literal["ragrecall-results/1"] = "ragrecall-results/1"
+    run: RunInfo
 
 
 def _sum_counts(results: Sequence[MetricResult]) -> dict[str, int]:
