@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -103,8 +104,10 @@ def test_run_details_are_recorded_and_survive_the_file(tmp_path: Path) -> None:
     assert run.metrics == {"id_based_context_recall@3": {"class": "IDBasedContextRecall", "settings": {"k": 3}}}
     path = tmp_path / "results.jsonl"
     result.to_jsonl(path)
-    lines = path.read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 2 and lines[0].startswith('{"format":"ragrecall-results/1","run":{"started_at":')
+    # Every line is one sample's row; the first also carries the run.
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(lines) == 1 and lines[0]["results"]["id_based_context_recall@3"]["value"] == 1.0
+    assert lines[0]["run"]["ragrecall_version"] == __version__
     back = EvaluationResult.from_jsonl(path)
     assert back.run == run and back.wall_time_s == result.wall_time_s and back.rows == result.rows
 
@@ -119,7 +122,8 @@ def test_files_without_run_details_read_with_none(tmp_path: Path) -> None:
     path.write_text("".join(row.model_dump_json() + "\n" for row in result.rows), encoding="utf-8")
     back = EvaluationResult.from_jsonl(path)
     assert back.run is None and back.values("id_based_context_recall") == [1.0]
-    # A header of an unknown format is refused, naming the line.
-    path.write_text('{"format": "ragrecall-results/9", "run": {}}\n', encoding="utf-8")
-    with pytest.raises(FileFormatError, match=r"old\.jsonl:1: "):
+    # Run details that are not valid are refused, naming the line.
+    row = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**row, "run": {"started_at": "yesterday"}}) + "\n", encoding="utf-8")
+    with pytest.raises(FileFormatError, match=r"old\.jsonl:1: not a result row"):
         EvaluationResult.from_jsonl(path)

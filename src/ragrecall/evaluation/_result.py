@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import csv
-import itertools
 import math
 import os
 from collections.abc import Iterator, Sequence
 from functools import cached_property
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import IO, TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -182,28 +181,31 @@ class EvaluationResult:
     # -- exports ----------------------------------------------------------------------------------------
 
     def to_jsonl(self, target: PathLike | IO[str]) -> None:
-        """One JSON object per sample: ``{"index", "sample_id", "results": {metric: result}, "sample"}``,
-        after a header line ``{"format": "ragrecall-results/1", "run": {...}}`` (see :class:`RunInfo`) when
-        the run's details are known.
+        """One JSON object per sample: ``{"index", "sample_id", "results": {metric: result}, "sample"}``; the
+        first also carries ``"run"`` (see :class:`RunInfo`) when the run's details are known, so that every
+        line stays one sample's row for whoever reads the file line by line.
 
         A path is written atomically (a temporary file renamed over it): it holds the old content or the
         whole new one, never part of it; a path ending in ``.gz`` is compressed."""
-        header = [] if self.run is None else [_Header(run=self.run).model_dump_json() + "\n"]
-        rows = (
-            row.model_dump_json(exclude={"results": {"__all__": {"failure": {"traceback"}}}}) + "\n"
-            for row in self.rows
-        )
-        lines = itertools.chain(header, rows)
+        run = None if self.run is None else self.run.model_dump_json()
+
+        def lines() -> Iterator[str]:
+            for i, row in enumerate(self.rows):
+                text = row.model_dump_json(exclude={"results": {"__all__": {"failure": {"traceback"}}}})
+                if i == 0 and run is not None:
+                    text = f'{text[:-1]},"run":{run}}}'  # one more key in the row's object
+                yield text + "\n"
+
         if isinstance(target, (str, os.PathLike)):
             with atomic_text(target) as out:
-                out.writelines(lines)
+                out.writelines(lines())
         else:
-            target.writelines(lines)
+            target.writelines(lines())
 
     @classmethod
     def from_jsonl(cls, source: PathLike | IO[str]) -> EvaluationResult:
-        """Read back what :meth:`to_jsonl` wrote (files without a header line, from before runs recorded
-        their details, read with ``run=None``)."""
+        """Read back what :meth:`to_jsonl` wrote (files from before runs recorded their details read with
+        ``run=None``)."""
         name, handle = open_text(source)
         rows: list[SampleRow] = []
         metrics: dict[str, None] = {}
@@ -213,10 +215,9 @@ class EvaluationResult:
                 if not line.strip():
                     continue
                 try:
-                    if line_no == 1 and line.lstrip().startswith('{"format"'):
-                        run = _Header.model_validate_json(line).run
-                        continue
                     row = SampleRow.model_validate_json(line)
+                    if not rows and '"run"' in line:
+                        run = _FirstRow.model_validate_json(line).run
                 except ValueError as exc:
                     raise FileFormatError(
                         f"not a result row: {str(exc).splitlines()[0]}", path=name, line=line_no
@@ -316,12 +317,10 @@ class EvaluationResult:
             raise KeyError(f"no metric named {metric!r} in this result; it has {', '.join(self.metrics)}")
 
 
-class _Header(BaseModel):
-    """The first line of a results file that records its run's details (files without one were written before
-    runs recorded them, and read back with ``run=None``)."""
+class _FirstRow(BaseModel):
+    """What the first line of a results file adds to its row: the run's details, when they were recorded."""
 
-    format: Literal["ragrecall-results/1"] = "ragrecall-results/1"
-    run: RunInfo
+    run: RunInfo | None = None
 
 
 def _sum_counts(results: Sequence[MetricResult]) -> dict[str, int]:

@@ -93,6 +93,8 @@ def _collect_claims(notes: _Notes, data: dict[str, Any], metric: str, prefix: st
             if isinstance(context, int):
                 supports[context].append(number)
         for quote in claim.get("support") or []:
+            if not isinstance(quote, dict):
+                continue
             start, end, context = quote.get("start"), quote.get("end"), quote.get("context")
             if isinstance(start, int) and isinstance(end, int) and isinstance(context, int):
                 title = f"{metric}, claim {number}: {claim.get('claim', '')}"

@@ -98,6 +98,11 @@ def _identity(result: EvaluationResult, metric: str) -> dict[str, Any]:
     return result.run.metrics.get(metric, {}) if result.run else {}
 
 
+def _settings(result: EvaluationResult, metric: str) -> dict[str, Any] | None:
+    settings = _identity(result, metric).get("settings")
+    return settings if isinstance(settings, dict) else None
+
+
 def _class(result: EvaluationResult, metric: str) -> str:
     return str(_identity(result, metric).get("class", "—"))
 
@@ -109,7 +114,7 @@ def _evidence_values(result: EvaluationResult, metric: str, key: str) -> list[An
 
 
 def _model(result: EvaluationResult, metric: str) -> str | None:
-    model = _identity(result, metric).get("settings", {}).get("model")
+    model = (_settings(result, metric) or {}).get("model")
     if model is not None:
         return str(model)
     seen = sorted({str(m) for m in _evidence_values(result, metric, "model")})
@@ -118,17 +123,16 @@ def _model(result: EvaluationResult, metric: str) -> str | None:
 
 def _prompt_versions(result: EvaluationResult, metric: str) -> list[str]:
     """The prompt versions the evidence says were used, else those the settings name."""
-    used = sorted(
-        {str(v) for versions in _evidence_values(result, metric, "prompt_versions") for v in versions.values()}
-    )
+    recorded = [v for v in _evidence_values(result, metric, "prompt_versions") if isinstance(v, dict)]
+    used = sorted({str(v) for versions in recorded for v in versions.values()})
     if used:
         return used
-    configured = _identity(result, metric).get("settings", {}).get("prompt_versions") or {}
-    return sorted(str(v) for v in configured.values())
+    configured = (_settings(result, metric) or {}).get("prompt_versions")
+    return sorted(str(v) for v in configured.values()) if isinstance(configured, dict) else []
 
 
 def _settings_text(result: EvaluationResult, metric: str) -> str:
-    settings = _identity(result, metric).get("settings")
+    settings = _settings(result, metric)
     if settings is None:
         return "not recorded"
     shown = {k: v for k, v in settings.items() if k not in _SHOWN_APART}
