@@ -107,3 +107,16 @@ def test_each_sample_shows_its_change_and_each_run_its_settings() -> None:
     assert "<span class='changed' title='differs from the other run'>k=2</span>" in run_section
     assert "<span class='changed' title='differs from the other run'>k=null</span>" in run_section
     assert "id_based_context_recall: 1 better, 0 worse, 1 unchanged</h3>" in section(page, "comparison")
+
+
+def test_a_changed_sample_keeps_the_base_runs_verdicts_at_hand(runs: tuple[EvaluationResult, EvaluationResult]) -> None:
+    base, new = runs
+    page = render_report(new, base=base)
+    q2 = page[page.index("<details class='sample' id='s1'") :]
+    q2 = q2[: q2.index("</details></div></div></details>")]  # the sample, with the base run's block inside it
+    assert "<details class='base'><summary>the base run's verdicts where they differ (id_based_context_recall)" in q2
+    # Base: a, b and c of a-d found; new: only a.
+    base_block = q2[q2.index("<details class='base'>") :]
+    assert "found: <code>a</code> at rank 1, <code>b</code> at rank 2, <code>c</code> at rank 3" in base_block
+    unchanged = page[page.index("<details class='sample' id='s4'") :]
+    assert "<details class='base'>" not in unchanged[: unchanged.index("</details>")]

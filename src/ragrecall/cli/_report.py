@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="write a self-contained HTML report of a result file, or compare two (report BASE NEW)",
         description="Write one HTML file: failures by cause, run details, every sample's inputs and verdicts. "
         "With two result files, BASE NEW, the report of NEW opens with a comparison against BASE: per-metric "
-        "paired deltas with 95%% bootstrap intervals and the samples that got better or worse.",
+        "paired deltas with 95% bootstrap intervals and the samples that got better or worse.",
     )
     rep.add_argument("results", metavar="RESULTS", help="results JSONL (written by eval --out); with NEW: the BASE run")
     rep.add_argument("new", metavar="NEW", nargs="?", help="results of the run to compare with BASE")

@@ -16,6 +16,7 @@ a{color:#1849a9} .muted{color:#667085} .ok{color:#067647}.miss{color:#b42318}.wa
 vertical-align:top;overflow-wrap:normal} th{background:#f5f7fa;font-weight:600;white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td{min-width:4rem} td:first-child{white-space:nowrap} #run td{overflow-wrap:anywhere}
+#run td:nth-child(4){min-width:13rem} #run td:nth-child(5){min-width:15rem} #run td:nth-child(3){min-width:6rem}
 .cards{display:flex;flex-wrap:wrap;gap:1rem}
 .card{border:1px solid #e4e7ec;border-radius:8px;padding:.75rem 1rem;min-width:260px}
 .card .big{font-size:1.8rem;font-weight:650} details summary{cursor:pointer}
@@ -39,6 +40,7 @@ background:#eef4ff;border-radius:4px;margin-right:.3rem}
 blockquote.q{margin:.3rem 0 .3rem .5rem;padding:.2rem .6rem;border-left:3px solid #d0d5dd;color:#344054}
 blockquote.q.unverified{border-color:#f79009} mark{background:#fef0c7;padding:0 .1rem}
 sup.cl{color:#b54708;font-weight:650;margin-left:.1rem}
+details.base{border-top:1px dashed #d0d5dd;margin-top:.5rem;padding-top:.3rem} details.base summary{color:#667085}
 @media (max-width:700px){
 body{margin:1rem auto;padding:0 .75rem;font-size:15px} .card{min-width:0;flex:1 1 100%}
 .body{grid-template-columns:minmax(0,1fr)} .samples .head{display:none}

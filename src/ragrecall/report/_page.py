@@ -147,9 +147,29 @@ def _samples(result: EvaluationResult, base_of: dict[int, SampleRow]) -> str:
         rows.append(
             f"<details class='sample' id='{sample_anchor(row.index)}'{' open' if is_open else ''}>"
             f"<summary style='{columns}'><div class='sid'>{e(sample_label(row))}</div>{cells}</summary>"
-            f"<div class='body'>{inputs_html(row)}<div class='verdicts'>{evidence}</div></div></details>"
+            f"<div class='body'>{inputs_html(row)}<div class='verdicts'>{evidence}{_base_verdicts(row, old)}</div>"
+            "</div></details>"
         )
     return f"<div class='samples'><div class='head' style='{columns}'>{head}</div>{''.join(rows)}</div>"
+
+
+def _base_verdicts(row: SampleRow, old: SampleRow | None) -> str:
+    """The base run's verdicts on this sample for the metrics whose outcome changed, to open on a click."""
+    if old is None:
+        return ""
+    changed = [
+        m
+        for m, r in row.results.items()
+        if m in old.results and (old.results[m].value, old.results[m].status) != (r.value, r.status)
+    ]
+    if not changed:
+        return ""
+    # Passage numbers there are those of the base run's retrieval, which is not shown: no links.
+    blocks = "".join(evidence_block(m, old.results[m], old.index, 0) for m in changed)
+    return (
+        f"<details class='base'><summary>the base run's verdicts where they differ ({e(', '.join(changed))}); "
+        f"its passages are numbered as that run retrieved them</summary>{blocks}</details>"
+    )
 
 
 def _delta(row: SampleRow, old: SampleRow | None, metric: str) -> str:

@@ -73,7 +73,7 @@ def run_section(result: EvaluationResult, label: str, other: EvaluationResult | 
                 cell,
                 str(summary.usage.requests),
                 f"{summary.usage.total_tokens:,}",
-                e(_cost(summary.usage)),
+                e(_cost(summary.usage, short=True)),
             )
         )
     head = ("metric", "class", "model", "prompt versions", "settings", "requests", "tokens", "cost")
@@ -88,10 +88,12 @@ def _date(result: EvaluationResult) -> str | None:
     return result.run.started_at.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _cost(usage: Usage) -> str:
+def _cost(usage: Usage, *, short: bool = False) -> str:
     if usage.cost_usd is not None:
         return f"${usage.cost_usd:.4f}"
-    return "unknown (no price for the model)" if usage.requests else "$0"
+    if not usage.requests:
+        return "$0"
+    return "unknown" if short else "unknown (no price for the model)"
 
 
 def _identity(result: EvaluationResult, metric: str) -> dict[str, Any]:
