@@ -127,3 +127,18 @@ def test_files_without_run_details_read_with_none(tmp_path: Path) -> None:
     path.write_text(json.dumps({**row, "run": {"started_at": "yesterday"}}) + "\n", encoding="utf-8")
     with pytest.raises(FileFormatError, match=r"old\.jsonl:1: not a result row"):
         EvaluationResult.from_jsonl(path)
+
+
+def test_settings_that_json_cannot_hold_are_recorded_as_text(tmp_path: Path) -> None:
+    from dataclasses import dataclass
+    from typing import Any
+
+    @dataclass(frozen=True)
+    class Odd(IDBasedContextRecall):
+        def settings(self) -> dict[str, Any]:
+            return {"ids": {1, 2}}
+
+    result = evaluate([{"retrieved_context_ids": ["x"], "reference_context_ids": ["x"]}], [Odd()], show_progress=False)
+    assert result.run is not None and result.run.metrics["id_based_context_recall"]["settings"] == {"ids": "{1, 2}"}
+    result.to_jsonl(tmp_path / "r.jsonl")
+    assert EvaluationResult.from_jsonl(tmp_path / "r.jsonl").run == result.run

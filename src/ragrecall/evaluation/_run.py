@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -129,7 +130,8 @@ async def aevaluate(
         wall_time_s=wall_time_s,
         ragrecall_version=_version(),
         dataset=os.fspath(dataset) if isinstance(dataset, (str, os.PathLike)) else None,
-        metrics={n: _identity(m) for n, m in by_name.items()},
+        # JSON-safe whatever a user's metric puts in its settings, so the results can always be written.
+        metrics=json.loads(json.dumps({n: _identity(m) for n, m in by_name.items()}, default=repr)),
     )
     return EvaluationResult(rows, list(by_name), wall_time_s=wall_time_s, run=run)
 
