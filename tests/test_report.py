@@ -1,18 +1,30 @@
-"""The HTML report: self-contained, shows the summary, histograms and evidence; renders in a real browser."""
+"""The HTML report: self-contained, opens with failures by cause, states the run, shows every sample's inputs
+with the supporting passages highlighted and numbered from 1, and degrades gracefully on older results."""
 
 from __future__ import annotations
 
-import shutil
-import struct
-import subprocess
+import io
+import json
+import re
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
 from helpers.claims import BATCH_REPLIES, CONTEXTS, batch_samples
-from ragrecall import ContextRecall, FakeLLM, IDBasedContextRecall, NonLLMContextRecall, demo_dataset
-from ragrecall.evaluation import EvaluationResult, evaluate
+from ragrecall import (
+    ContextRecall,
+    Evidence,
+    FakeLLM,
+    IDBasedContextRecall,
+    MetricResult,
+    NonLLMContextRecall,
+    Usage,
+    demo_dataset,
+)
+from ragrecall.evaluation import EvaluationResult, RunInfo, SampleRow, evaluate
 from ragrecall.report import render_report, write_report
+from ragrecall.schema import Sample
 
 
 @pytest.fixture(scope="module")
@@ -21,82 +33,203 @@ def result() -> EvaluationResult:
     return evaluate(samples, [IDBasedContextRecall(), NonLLMContextRecall(scorer="partial")], show_progress=False)
 
 
+def section(page: str, name: str) -> str:
+    """The HTML of one ``<section id=name>``."""
+    match = re.search(rf"<section id='{name}'>(.*?)</section>", page, re.S)
+    assert match, f"no section {name}"
+    return match.group(1)
+
+
+def sample_html(page: str, index: int) -> str:
+    """The HTML of one sample's entry in the samples section."""
+    start = page.index(f"<details class='sample' id='s{index}'")
+    return page[start : page.index("</details>", start)]
+
+
 def test_report_content(result: EvaluationResult) -> None:
     page = render_report(result, title="Retriever <v2>")
     assert page.startswith("<!doctype html>") and page.endswith("</html>")
     assert "<title>Retriever &lt;v2&gt;</title>" in page
+    assert "<meta name='viewport' content='width=device-width, initial-scale=1'>" in page
     summary = result.summary["id_based_context_recall"]
     assert f"{summary.mean:.3f}" in page
     assert f"[{summary.ci_low:.3f}, {summary.ci_high:.3f}]" in page
     assert page.count("<svg") == 2
-    assert "failed: MissingFieldError" in page
     visa = next(r for r in result.rows if r.sample_id == "en-visa-01").results["id_based_context_recall"]
     assert visa.evidence is not None and visa.evidence.missing_items()
     first_missing = visa.evidence.model_dump()["missing"][0]
     assert f"<code>{first_missing}</code>" in page
-    assert "http://" not in page and "https://" not in page and "<script" not in page
+    # Self-contained: nothing is fetched, nothing runs (the demo passages' own URLs are text, not links).
+    assert not re.search(r"(src|href)\s*=\s*['\"]?[a-z]+:", page)
+    assert "<script" not in page and "<link" not in page and "url(" not in page and "@import" not in page
 
 
-def test_claim_evidence_shows_quotes_in_their_context_and_every_check() -> None:
+def test_sections_open_with_failures_grouped_by_cause(result: EvaluationResult) -> None:
+    page = render_report(result)
+    order = [page.index(f"<section id='{name}'>") for name in ("failures", "summary", "run", "samples")]
+    assert order == sorted(order) and page.index("<h1>") < order[0]
+    failures = section(page, "failures")
+    assert "2 of 26 sample-metric pairs failed</strong>, from 2 causes" in failures
+    # The cause is the message without the sample's location; every pair is listed, linked to its sample.
+    assert (
+        "<span class='miss'>MissingFieldError</span>: field &#x27;retrieved_context_ids&#x27;: this metric" in failures
+    )
+    assert "<span class='miss'>MissingFieldError</span>: field &#x27;retrieved_contexts&#x27;: this metric" in failures
+    assert failures.count("<a href='#s12'>broken</a>") == 2 and "<details" not in failures
+    # The failed sample is open below, with its failure in place.
+    assert "<details class='sample' id='s12' open>" in page
+    assert "failed: MissingFieldError: sample 12 (id=&#x27;broken&#x27;)" in page
+
+
+def test_a_run_without_failures_says_so_and_lists_unscorable_by_reason() -> None:
+    samples = [
+        {"id": "a", "retrieved_context_ids": ["x"], "reference_context_ids": ["x"]},
+        {"id": "b", "retrieved_context_ids": ["x"], "reference_context_ids": []},
+        {"id": "c", "retrieved_context_ids": [], "reference_context_ids": []},
+    ]
+    failures = section(render_report(evaluate(samples, [IDBasedContextRecall()], show_progress=False)), "failures")
+    assert "No failures: all 3 sample-metric pairs were scored or unscorable." in failures
+    assert "Unscorable: 2 pairs with nothing to measure" in failures
+    assert re.search(
+        r"id_based_context_recall</strong>: [^<]+ \(2\): <a href='#s1'>b</a>, <a href='#s2'>c</a>", failures
+    )
+
+
+def test_inputs_are_shown_with_passages_numbered_from_1(result: EvaluationResult) -> None:
+    page = render_report(result)
+    router = next(r for r in result.rows if r.sample_id == "en-router-01")
+    assert router.sample is not None and router.sample.retrieved_contexts and router.sample.user_input
+    body = sample_html(page, router.index)
+    assert f"<h4>Question</h4><p class='text'>{router.sample.user_input}</p>" in body
+    assert "<h4>Reference</h4>" in body and "<h4>Reference passages</h4>" in body
+    for n, text in enumerate(router.sample.retrieved_contexts, start=1):
+        assert f"<div class='passage' id='s{router.index}-p{n}'><div class='meta'><span class='pn'>{n}</span>" in body
+        assert text.replace("'", "&#x27;") in body
+    assert f"id='s{router.index}-p0'" not in body
+    # The string metric's verdict names the passages 1-based and links them; reference passages too.
+    evidence = router.results["non_llm_context_recall"].evidence
+    assert evidence is not None
+    match = evidence.model_dump()["matches"][1]
+    best = match["best_retrieved_index"] + 1
+    assert f"reference passage 2: recalled (closest: <a href='#s{router.index}-p{best}'>passage {best}</a>" in body
+    assert f"recalled: closest is passage {best} (1.00)" in body
+    # Retrieved IDs sit with their passages, marked by relevance.
+    ids = router.sample.retrieved_context_ids or []
+    assert f"<code>{ids[0]}</code> <span class='ok'>relevant (grade" in body
+
+
+def test_claim_evidence_highlights_the_quoted_span_in_its_passage() -> None:
     claims = evaluate(batch_samples(), [ContextRecall(FakeLLM(BATCH_REPLIES))], show_progress=False, max_concurrency=1)
     page = render_report(claims)
-    # A verified quote is highlighted inside the passage it comes from.
-    assert "retrieved #0:</span> <mark>Paris is the capital</mark> of France." in page
-    assert "retrieved #0 (cited as #1):</span> <mark>Paris is the capital</mark>" in page
-    assert "quote verified, citation corrected" in page
-    # An unverified quote is shown plainly as such, with why.
-    assert "unverified: quote not found in any context" in page
-    assert "not found in any passage (cited retrieved #0): “Paris is a city of gold”" in page
+    honest = sample_html(page, 0)
+    # In the inputs: the verified quote marked inside passage 1, followed by the claim's number.
+    assert (
+        "<span class='pn'>1</span> <span class='ok'>supports claim 1</span></div><p class='text'>"
+        "<mark title='context_recall, claim 1: Paris is the capital of France.'>Paris is the capital</mark>"
+        "<sup class='cl'>1</sup> of France.</p>" in honest
+    )
+    assert f"<span class='pn'>2</span> </div><p class='text'>{CONTEXTS[1]}</p>" in honest
+    # In the verdicts: the same passage, numbered 1 and linked.
+    assert "by <a href='#s0-p1'>passage 1</a> · <span class='ok'>quote verified</span>" in honest
+    assert "<a href='#s0-p1'>passage 1</a>:</span> <mark>Paris is the capital</mark> of France." in honest
+    misplaced = sample_html(page, 1)
+    assert "<a href='#s1-p1'>passage 1</a> (cited as <a href='#s1-p2'>passage 2</a>):</span>" in misplaced
+    assert "quote verified, citation corrected" in misplaced
+    # An unverified quote is shown plainly as such, with why, and marks nothing.
+    invented = sample_html(page, 2)
+    assert "unverified: quote not found in any context" in invented and "<mark" not in invented
+    assert "not found in any passage (cited <a href='#s2-p1'>passage 1</a>): “Paris is a city of gold”" in invented
     assert "coverage claim: a sentence no claim covered" in page
     assert "<s>Rome is in Italy.</s>" in page and "not grounded in the reference" in page
-    assert page.count("<mark>") == 2 and CONTEXTS[1] not in page
+    assert "retrieved #" not in page and "passage 0" not in page
 
 
-def test_samples_sorted_lowest_first(result: EvaluationResult) -> None:
-    page = render_report(result)
+def test_overlapping_quotes_merge_into_one_mark_naming_both_claims() -> None:
+    from ragrecall.report._inputs import _highlighted, _Span
 
-    def at(sample_id: str) -> int:
-        return page.index(f"<div class='sid'>{sample_id}</div>")
-
-    assert at("en-visa-01") < at("en-router-01") < at("broken")
-
-
-def _browser() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-
-
-@pytest.mark.skipif(_browser() is None, reason="no headless Chromium installed (Debian package: chromium)")
-def test_report_renders_in_headless_chromium(result: EvaluationResult, tmp_path: Path) -> None:
-    browser = _browser()
-    assert browser is not None
-    html = tmp_path / "report.html"
-    write_report(result, html)
-    flags = [
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,1600",
-    ]  # fmt: skip
-    dom = subprocess.run(
-        [browser, *flags, "--dump-dom", html.as_uri()], capture_output=True, text=True, timeout=120, check=True
-    ).stdout
-    summary = result.summary["non_llm_context_recall"]
-    assert "Samples, lowest score first" in dom
-    assert f"{summary.mean:.3f}" in dom and "en-router-01" in dom
-    shot = tmp_path / "report.png"
-    subprocess.run(
-        [browser, *flags, f"--screenshot={shot}", html.as_uri()], capture_output=True, timeout=120, check=True
+    text = "alpha beta gamma <delta>"
+    spans = [_Span(0, 10, "1", "claim 1"), _Span(6, 16, "2", "claim 2"), _Span(30, 40, "3", "outside")]
+    assert _highlighted(text, spans) == (
+        "<mark title='claim 1'>alpha </mark><mark title='claim 1; claim 2'>beta</mark><sup class='cl'>1</sup>"
+        "<mark title='claim 2'> gamma</mark><sup class='cl'>2</sup> &lt;delta&gt;"
     )
-    header = shot.read_bytes()[:24]
-    assert header[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = struct.unpack(">II", header[16:24])
-    assert (width, height) == (1200, 1600)
-    assert shot.stat().st_size > 20_000  # a blank page compresses to a few kilobytes
+
+
+def test_run_details_state_model_prompts_settings_date_tokens_and_cost() -> None:
+    usage = Usage(requests=1, prompt_tokens=1000, completion_tokens=200, cost_usd=0.0125)
+    llm = FakeLLM(BATCH_REPLIES[:2], usage=usage)
+    result = evaluate(batch_samples()[:1], [ContextRecall(llm)], show_progress=False)
+    assert result.run is not None
+    page = render_report(result)
+    top = page[: page.index("<section")]
+    date = result.run.started_at.strftime("%Y-%m-%d %H:%M UTC")
+    assert f"run {date}" in top and "model fake" in top
+    assert "2 LLM requests (0 cached) · 2,000 prompt + 400 completion tokens · cost $0.0250" in top
+    run = section(page, "run")
+    assert f"<dt>date</dt><dd>{date}</dd>" in run and "<dt>ragrecall</dt><dd>0.1.0</dd>" in run
+    assert "<td>context_recall</td><td>ContextRecall</td><td>fake</td>" in run
+    assert "context_recall/decompose.en/2<br>context_recall/judge.en/3" in run
+    assert "mode=&quot;claims&quot;" in run and "quote_threshold=0.9" in run
+    assert "<td class=num>2,400</td><td class=num>$0.0250</td>" in run
+
+
+def older(result: EvaluationResult) -> str:
+    """``result`` as a results file written before rows carried inputs and files carried run details."""
+    lines = []
+    for row in result.rows:
+        record = json.loads(row.model_dump_json())
+        del record["sample"]
+        lines.append(json.dumps(record))
+    return "\n".join(lines) + "\n"
+
+
+def test_results_from_older_files_still_make_a_report() -> None:
+    claims = evaluate(batch_samples()[:1], [ContextRecall(FakeLLM(BATCH_REPLIES[:2]))], show_progress=False)
+    back = EvaluationResult.from_jsonl(io.StringIO(older(claims)))
+    assert back.run is None and back.rows[0].sample is None
+    page = render_report(back)
+    assert "The inputs of this sample are not in the results" in page
+    assert "written before runs recorded their details" in page and "run date not recorded" in page
+    # The model and prompt versions come from the evidence; the verdicts stand, numbered from 1, unlinked.
+    assert "<td>context_recall</td><td>—</td><td>fake</td><td>context_recall/cover.en/2<br>" in page
+    assert "<td>not recorded</td>" in page
+    assert "passage 1:</span> <mark>Paris is the capital</mark>" in page and "href='#s0-p1'" not in page
+
+
+def test_outside_text_is_escaped_everywhere() -> None:
+    evil = "<img src=x onerror=alert(1)>'\""
+    sample = Sample(
+        id=evil,
+        user_input=evil,
+        reference=evil,
+        retrieved_contexts=[evil],
+        reference_contexts=[evil],
+        retrieved_context_ids=[evil],
+        reference_context_ids=[evil],
+        response=evil,
+    )
+    evidence = Evidence(kind=evil, note=evil)
+    results = {
+        evil: MetricResult.scored(evil, 0.5, evidence, sample_id=evil),
+        "f": MetricResult(metric="f", status="failed", failure={"type": evil, "message": evil}),
+        "u": MetricResult.unscorable("u", evil),
+    }
+    run = RunInfo(
+        started_at=datetime(2026, 1, 2, tzinfo=timezone.utc),
+        wall_time_s=1.0,
+        ragrecall_version=evil,
+        dataset=evil,
+        metrics={evil: {"class": evil, "settings": {"model": evil, evil: evil, "prompt_versions": {evil: evil}}}},
+    )
+    result = EvaluationResult(
+        [SampleRow(index=0, sample_id=evil, results=results, sample=sample)], list(results), run=run
+    )
+    page = render_report(result, title=evil, base=result, names=(evil, evil))
+    assert "<img" not in page and "onerror=alert(1)>" not in page
+    assert "&lt;img src=x onerror=alert(1)&gt;&#x27;&quot;" in page
 
 
 def test_a_report_that_fails_to_render_leaves_the_old_file_whole(tmp_path: Path) -> None:
-    from ragrecall import Evidence, MetricResult
-    from ragrecall.evaluation._result import SampleRow
-
     bad = MetricResult.scored("m", 1.0, Evidence(kind="custom", payload=object()))
     result = EvaluationResult([SampleRow(index=0, sample_id="a", results={"m": bad})], ["m"])
     path = tmp_path / "report.html"
@@ -105,3 +238,14 @@ def test_a_report_that_fails_to_render_leaves_the_old_file_whole(tmp_path: Path)
         write_report(result, path)
     assert path.read_text(encoding="utf-8") == "<p>last week's report</p>"
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+def test_samples_sorted_lowest_first_and_the_lowest_open(result: EvaluationResult) -> None:
+    page = render_report(result)
+
+    def at(sample_id: str) -> int:
+        return page.index(f"<div class='sid'>{sample_id}</div>")
+
+    assert at("en-visa-01") < at("en-router-01") < at("broken")
+    opened = re.findall(r"<details class='sample' id='s(\d+)'( open)?>", page)
+    assert len(opened) == 13 and sum(bool(o) for _, o in opened) == 11  # the 10 lowest, and the failed one

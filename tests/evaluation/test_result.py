@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,59 @@ def test_results_written_to_a_gz_path_are_compressed(tmp_path: Path) -> None:
     result.to_jsonl(tmp_path / "r.jsonl.gz")
     assert (tmp_path / "r.jsonl.gz").read_bytes()[:2] == b"\x1f\x8b"
     assert EvaluationResult.from_jsonl(tmp_path / "r.jsonl.gz").values("id_based_context_recall") == [1.0]
+
+
+def test_run_details_are_recorded_and_survive_the_file(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    from ragrecall import __version__
+
+    data = tmp_path / "data.jsonl"
+    data.write_text('{"id": "a", "retrieved_context_ids": ["x"], "reference_context_ids": ["x"]}\n', encoding="utf-8")
+    before = datetime.now(timezone.utc)
+    result = evaluate(data, [IDBasedContextRecall(k=3)], show_progress=False)
+    run = result.run
+    assert run is not None and before <= run.started_at <= datetime.now(timezone.utc)
+    assert run.started_at.utcoffset() == timedelta(0) and run.wall_time_s == result.wall_time_s
+    assert run.ragrecall_version == __version__ and run.dataset == str(data)
+    assert run.metrics == {"id_based_context_recall@3": {"class": "IDBasedContextRecall", "settings": {"k": 3}}}
+    path = tmp_path / "results.jsonl"
+    result.to_jsonl(path)
+    # Every line is one sample's row; the first also carries the run.
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(lines) == 1 and lines[0]["results"]["id_based_context_recall@3"]["value"] == 1.0
+    assert lines[0]["run"]["ragrecall_version"] == __version__
+    back = EvaluationResult.from_jsonl(path)
+    assert back.run == run and back.wall_time_s == result.wall_time_s and back.rows == result.rows
+
+
+def test_files_without_run_details_read_with_none(tmp_path: Path) -> None:
+    result = evaluate(
+        [{"retrieved_context_ids": ["x"], "reference_context_ids": ["x"]}],
+        [IDBasedContextRecall()],
+        show_progress=False,
+    )
+    path = tmp_path / "old.jsonl"
+    path.write_text("".join(row.model_dump_json() + "\n" for row in result.rows), encoding="utf-8")
+    back = EvaluationResult.from_jsonl(path)
+    assert back.run is None and back.values("id_based_context_recall") == [1.0]
+    # Run details that are not valid are refused, naming the line.
+    row = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**row, "run": {"started_at": "yesterday"}}) + "\n", encoding="utf-8")
+    with pytest.raises(FileFormatError, match=r"old\.jsonl:1: not a result row"):
+        EvaluationResult.from_jsonl(path)
+
+
+def test_settings_that_json_cannot_hold_are_recorded_as_text(tmp_path: Path) -> None:
+    from dataclasses import dataclass
+    from typing import Any
+
+    @dataclass(frozen=True)
+    class Odd(IDBasedContextRecall):
+        def settings(self) -> dict[str, Any]:
+            return {"ids": {1, 2}}
+
+    result = evaluate([{"retrieved_context_ids": ["x"], "reference_context_ids": ["x"]}], [Odd()], show_progress=False)
+    assert result.run is not None and result.run.metrics["id_based_context_recall"]["settings"] == {"ids": "{1, 2}"}
+    result.to_jsonl(tmp_path / "r.jsonl")
+    assert EvaluationResult.from_jsonl(tmp_path / "r.jsonl").run == result.run

@@ -1,8 +1,9 @@
 """Batch evaluation: many samples × many metrics, with failures kept, checkpoints and statistics."""
 
-from ._compare import Comparison, compare
+from ._compare import Comparison, compare, paired_rows
 from ._result import EvaluationResult, FailureRecord, MetricSummary, SampleRow, UnstableClaim
 from ._run import DatasetLike, aevaluate, evaluate
+from ._run_info import RunInfo
 
 __all__ = [
     "Comparison",
@@ -10,9 +11,11 @@ __all__ = [
     "EvaluationResult",
     "FailureRecord",
     "MetricSummary",
+    "RunInfo",
     "SampleRow",
     "UnstableClaim",
     "aevaluate",
     "compare",
     "evaluate",
+    "paired_rows",
 ]

@@ -8,10 +8,10 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from ..errors import InputError
-from ._result import EvaluationResult
+from ._result import EvaluationResult, SampleRow
 from ._stats import paired_bootstrap_ci, paired_permutation_p
 
-__all__ = ["Comparison", "compare"]
+__all__ = ["Comparison", "compare", "paired_rows"]
 
 
 class Comparison(BaseModel):
@@ -111,3 +111,28 @@ def _keyed(result: EvaluationResult, metric: str) -> dict[object, float | None] 
     if any(i is None for i in ids) or len({str(i) for i in ids}) != len(ids):
         return None
     return {str(i): v for i, v in zip(ids, values, strict=True)}
+
+
+def paired_rows(result_a: EvaluationResult, result_b: EvaluationResult) -> list[tuple[SampleRow, SampleRow]]:
+    """The samples of two runs side by side, in the order of run B, paired as :func:`compare` pairs them: by
+    id when every sample of both runs has a unique one (samples of one run only are left out), else by
+    position.
+
+    Raises:
+        InputError: the samples lack unique ids and the runs differ in size.
+    """
+    by_id_a = _by_id(result_a)
+    by_id_b = _by_id(result_b)
+    if by_id_a is not None and by_id_b is not None:
+        return [(by_id_a[key], row) for key, row in by_id_b.items() if key in by_id_a]
+    if len(result_a) != len(result_b):
+        raise InputError(
+            f"cannot pair the runs: samples lack unique ids and the runs differ in size ({len(result_a)} vs "
+            f"{len(result_b)})"
+        )
+    return list(zip(result_a.rows, result_b.rows, strict=True))
+
+
+def _by_id(result: EvaluationResult) -> dict[str, SampleRow] | None:
+    keyed = {str(row.sample_id): row for row in result.rows if row.sample_id is not None}
+    return keyed if len(keyed) == len(result.rows) else None

@@ -17,6 +17,7 @@ from ..errors import FileFormatError
 from ..results import MetricResult
 from ..schema import Sample
 from ..usage import Usage
+from ._run_info import RunInfo
 from ._stats import bootstrap_ci
 
 if TYPE_CHECKING:
@@ -121,10 +122,19 @@ class MetricSummary(BaseModel):
 class EvaluationResult:
     """Everything an evaluation produced, in input order."""
 
-    def __init__(self, rows: Sequence[SampleRow], metrics: Sequence[str], *, wall_time_s: float = 0.0) -> None:
+    def __init__(
+        self,
+        rows: Sequence[SampleRow],
+        metrics: Sequence[str],
+        *,
+        wall_time_s: float = 0.0,
+        run: RunInfo | None = None,
+    ) -> None:
         self.rows: tuple[SampleRow, ...] = tuple(rows)
         self.metrics: tuple[str, ...] = tuple(metrics)
         self.wall_time_s = wall_time_s
+        self.run = run
+        """When, with which version and which metric settings the run was made; None when not recorded."""
 
     # -- views ------------------------------------------------------------------------------------------
 
@@ -201,32 +211,43 @@ class EvaluationResult:
     # -- exports ----------------------------------------------------------------------------------------
 
     def to_jsonl(self, target: PathLike | IO[str]) -> None:
-        """One JSON object per sample: ``{"index", "sample_id", "results": {metric: result}}``.
+        """One JSON object per sample: ``{"index", "sample_id", "results": {metric: result}, "sample"}``; the
+        first also carries ``"run"`` (see :class:`RunInfo`) when the run's details are known, so that every
+        line stays one sample's row for whoever reads the file line by line.
 
         A path is written atomically (a temporary file renamed over it): it holds the old content or the
         whole new one, never part of it; a path ending in ``.gz`` is compressed."""
-        lines = (
-            row.model_dump_json(exclude={"results": {"__all__": {"failure": {"traceback"}}}}) + "\n"
-            for row in self.rows
-        )
+        run = None if self.run is None else self.run.model_dump_json()
+
+        def lines() -> Iterator[str]:
+            for i, row in enumerate(self.rows):
+                text = row.model_dump_json(exclude={"results": {"__all__": {"failure": {"traceback"}}}})
+                if i == 0 and run is not None:
+                    text = f'{text[:-1]},"run":{run}}}'  # one more key in the row's object
+                yield text + "\n"
+
         if isinstance(target, (str, os.PathLike)):
             with atomic_text(target) as out:
-                out.writelines(lines)
+                out.writelines(lines())
         else:
-            target.writelines(lines)
+            target.writelines(lines())
 
     @classmethod
     def from_jsonl(cls, source: PathLike | IO[str]) -> EvaluationResult:
-        """Read back what :meth:`to_jsonl` wrote."""
+        """Read back what :meth:`to_jsonl` wrote (files from before runs recorded their details read with
+        ``run=None``)."""
         name, handle = open_text(source)
         rows: list[SampleRow] = []
         metrics: dict[str, None] = {}
+        run: RunInfo | None = None
         try:
             for line_no, line in enumerate(text_lines(handle, name), start=1):
                 if not line.strip():
                     continue
                 try:
                     row = SampleRow.model_validate_json(line)
+                    if not rows and '"run"' in line:
+                        run = _FirstRow.model_validate_json(line).run
                 except ValueError as exc:
                     raise FileFormatError(
                         f"not a result row: {str(exc).splitlines()[0]}", path=name, line=line_no
@@ -236,7 +257,7 @@ class EvaluationResult:
         finally:
             if handle is not source:
                 handle.close()
-        return cls(rows, list(metrics))
+        return cls(rows, list(metrics), wall_time_s=run.wall_time_s if run else 0.0, run=run)
 
     def to_records(self) -> list[dict[str, Any]]:
         """Flat rows: index, sample_id, and per metric its value, status and detail (reason or failure)."""
@@ -342,6 +363,12 @@ class EvaluationResult:
     def _check_metric(self, metric: str) -> None:
         if metric not in self.metrics:
             raise KeyError(f"no metric named {metric!r} in this result; it has {', '.join(self.metrics)}")
+
+
+class _FirstRow(BaseModel):
+    """What the first line of a results file adds to its row: the run's details, when they were recorded."""
+
+    run: RunInfo | None = None
 
 
 def _sum_counts(results: Sequence[MetricResult]) -> dict[str, int]:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
 from typing import Any
 
 from .._files import check_output_path
@@ -20,6 +22,7 @@ from ..schema import Sample
 from ._checkpoint import Checkpoint, sample_fingerprint
 from ._progress import Progress
 from ._result import EvaluationResult, SampleRow
+from ._run_info import RunInfo
 
 __all__ = ["DatasetLike", "aevaluate", "evaluate"]
 
@@ -55,7 +58,7 @@ async def aevaluate(
         InputError: the checkpoint's folder is missing or not writable, or the checkpoint is the dataset.
         CheckpointError: the checkpoint is not one, is held by another run, or does not belong to this run.
     """
-    started = time.perf_counter()
+    started, started_at = time.perf_counter(), datetime.now(timezone.utc)
     samples = _load(dataset)
     by_name = _check_metrics(metrics)
     check_batch_args(max_concurrency, on_error)
@@ -121,7 +124,16 @@ async def aevaluate(
         )
         for i, s in enumerate(samples)
     ]
-    return EvaluationResult(rows, list(by_name), wall_time_s=time.perf_counter() - started)
+    wall_time_s = time.perf_counter() - started
+    run = RunInfo(
+        started_at=started_at,
+        wall_time_s=wall_time_s,
+        ragrecall_version=_version(),
+        dataset=os.fspath(dataset) if isinstance(dataset, (str, os.PathLike)) else None,
+        # JSON-safe whatever a user's metric puts in its settings, so the results can always be written.
+        metrics=json.loads(json.dumps({n: _identity(m) for n, m in by_name.items()}, default=repr)),
+    )
+    return EvaluationResult(rows, list(by_name), wall_time_s=wall_time_s, run=run)
 
 
 def evaluate(
@@ -184,3 +196,9 @@ def _check_metrics(metrics: Sequence[Metric]) -> dict[str, Metric]:
 
 def _identity(metric: Metric) -> dict[str, Any]:
     return {"class": type(metric).__name__, "settings": metric.settings()}
+
+
+def _version() -> str:
+    from .. import __version__  # the package imports this module: read at call time
+
+    return __version__

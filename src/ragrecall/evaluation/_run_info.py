@@ -1,0 +1,31 @@
+"""What produced a result: when, with which ragrecall, on which data, with which metric settings."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["RunInfo"]
+
+
+class RunInfo(BaseModel):
+    """The details of one evaluation run, kept with its results so that a report can state them.
+
+    Tokens and cost are not repeated here: every result carries its own usage, and sums are views.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    started_at: datetime
+    """When the run started (UTC)."""
+    wall_time_s: float = Field(ge=0.0)
+    """Seconds from start to the last result."""
+    ragrecall_version: str
+    """The ragrecall version that produced the results."""
+    dataset: str | None = None
+    """The dataset's file path when the run was given one; None for samples given in memory."""
+    metrics: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Metric name → ``{"class": class name, "settings": metric.settings()}``: for an LLM metric, the model,
+    sampling parameters and prompt versions."""

@@ -1,0 +1,157 @@
+"""Each metric's verdict on one sample, in words: claims and their quotes, matched passages, found IDs.
+
+Evidence indices are 0-based in results (``Quote.context``, ``ContextMatch.best_retrieved_index``); here,
+as in the judge's prompts and the inputs shown beside them, passages are numbered from 1.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..metrics.context_recall import QUOTE_WINDOW
+from ..results import MetricResult
+from ._html import e
+
+__all__ = ["evidence_block", "passage_anchor"]
+
+
+def passage_anchor(sample_index: int, passage: int) -> str:
+    """The element id of retrieved passage ``passage`` (0-based) of a sample; shown as ``passage + 1``."""
+    return f"s{sample_index}-p{passage + 1}"
+
+
+class _Passages:
+    """Names retrieved passages 1-based, linked to the passage shown in the sample's inputs when it is there."""
+
+    def __init__(self, sample_index: int, shown: int) -> None:
+        self.sample_index, self.shown = sample_index, shown
+
+    def __call__(self, passage: Any) -> str:
+        if not isinstance(passage, int) or isinstance(passage, bool):
+            return f"passage {e(passage)}"
+        if 0 <= passage < self.shown:
+            return f"<a href='#{passage_anchor(self.sample_index, passage)}'>passage {passage + 1}</a>"
+        return f"passage {passage + 1}"
+
+
+def evidence_block(metric: str, result: MetricResult, sample_index: int, passages_shown: int) -> str:
+    """One metric's verdict on a sample: its status, failure or reason, and its evidence."""
+    body: list[str] = []
+    if result.status == "unscorable":
+        body.append(f"<p class='warn'>unscorable: {e(result.reason or '')}</p>")
+    if result.failure is not None:
+        body.append(f"<p class='miss'>failed: {e(result.failure.type)}: {e(result.failure.message)}</p>")
+    if result.evidence is not None:
+        body.append(_evidence_html(result.evidence.model_dump(mode="json"), _Passages(sample_index, passages_shown)))
+    return f"<div class='ev'><strong>{e(metric)}</strong>{''.join(body)}</div>"
+
+
+def _evidence_html(data: dict[str, Any], passage: _Passages) -> str:
+    kind = data.pop("kind", "")
+    if kind == "id_recall":
+        found = ", ".join(f"<code>{e(f['id'])}</code> at rank {f['rank']}" for f in data["found"]) or "none"
+        missing = ", ".join(f"<code>{e(m)}</code>" for m in data["missing"]) or "none"
+        return f"<ul><li class='ok'>found: {found}</li><li class='miss'>missing: {missing}</li></ul>"
+    if kind == "string_recall":
+        items = []
+        for m in data["matches"]:
+            css, verdict = ("ok", "recalled") if m["recalled"] else ("miss", "missed")
+            best = m["best_retrieved_index"]
+            where = passage(best) if best is not None else "nothing retrieved"
+            items.append(
+                f"<li class='{css}'>reference passage {m['reference_index'] + 1}: {verdict} "
+                f"(closest: {where}, similarity {m['similarity']:.2f}; threshold {data['threshold']})</li>"
+            )
+        return f"<ul>{''.join(items)}</ul>"
+    if kind == "ranking":
+        items = []
+        for item in data.get("relevant", []):
+            rank = item.get("rank")
+            css, where = ("ok", f"at rank {rank}") if rank is not None else ("miss", "not retrieved")
+            items.append(f"<li class='{css}'><code>{e(item['id'])}</code> (grade {e(item['grade'])}) {where}</li>")
+        considered = data.get("retrieved_considered")
+        return f"<ul>{''.join(items)}</ul><p class='muted'>{e(considered)} retrieved IDs ranked</p>"
+    if kind == "claim_recall":
+        claims = _claims_html(data, passage)
+        if claims is not None:
+            return claims
+    return _generic_html(data)
+
+
+def _claims_html(data: dict[str, Any], passage: _Passages) -> str | None:
+    claims = data.get("claims")
+    if not isinstance(claims, list):
+        return None
+    items = [_claim_html(c, passage) for c in claims if isinstance(c, dict)]
+    used = data.get("contexts_used") or []
+    used_text = ", ".join(passage(i) for i in used) or "none"
+    footer = [f"<p class='muted'>passages that supported a claim: {used_text}</p>"]
+    counts = (
+        f"verdicts: {e(data.get('verified', 0))} verified, {e(data.get('corrected', 0))} corrected, "
+        f"{e(data.get('unverified', 0))} unverified (counted as {e(data.get('unverified_policy', 'unsupported'))}); "
+        f"{e(data.get('coverage_claims', 0))} coverage claims, {e(data.get('dropped_claims', 0))} dropped"
+    )
+    footer.append(f"<p class='muted'>{counts}</p>")
+    dropped = data.get("dropped") or []
+    if dropped:
+        rows = "".join(
+            f"<li><s>{e(d.get('claim', ''))}</s> <span class='muted'>{e(d.get('reason', ''))}</span></li>"
+            for d in dropped
+            if isinstance(d, dict)
+        )
+        footer.append(f"<p class='muted'>claims left out of the score:</p><ul>{rows}</ul>")
+    return f"<ol class='claims'>{''.join(items)}</ol>{''.join(footer)}"
+
+
+def _claim_html(c: dict[str, Any], passage: _Passages) -> str:
+    css, mark = ("ok", "supported") if c.get("supported") else ("miss", "not supported")
+    tags = [f"<strong>{mark}</strong>"]
+    cited = [i for i in c.get("supporting_contexts") or [] if isinstance(i, int)]
+    if cited:
+        tags.append("by " + ", ".join(passage(i) for i in cited))
+    verification = c.get("verification")
+    if verification == "verified":
+        tags.append("<span class='ok'>quote verified</span>")
+    elif verification == "corrected":
+        tags.append("<span class='ok'>quote verified, citation corrected</span>")
+    elif verification == "unverified":
+        tags.append(f"<span class='warn'>unverified: {e(c.get('problem') or 'quote not found')}</span>")
+    if c.get("origin") == "coverage":
+        tags.append("<span class='warn'>coverage claim: a sentence no claim covered</span>")
+    quotes = "".join(_quote_html(q, passage) for q in c.get("support") or [] if isinstance(q, dict))
+    return (
+        f"<li class='{css}'>{e(c.get('claim', ''))} — {' · '.join(tags)}"
+        f"<br><span class='muted'>{e(c.get('reason', ''))}</span>{quotes}</li>"
+    )
+
+
+def _quote_html(q: dict[str, Any], passage: _Passages) -> str:
+    if q.get("start") is None:
+        return (
+            f"<blockquote class='q unverified'>not found in any passage (cited {passage(q.get('cited'))}): "
+            f"“{e(q.get('quote', ''))}”</blockquote>"
+        )
+    where = passage(q.get("context"))
+    if q.get("cited") != q.get("context"):
+        where += f" (cited as {passage(q.get('cited'))})"
+    if q.get("match") == "fuzzy":
+        where += f", similarity {float(q.get('similarity', 0.0)):.2f}"
+    before, after = str(q.get("before", "")), str(q.get("after", ""))
+    lead = "…" if int(q.get("start") or 0) > len(before) else ""
+    tail = "…" if len(after) >= QUOTE_WINDOW else ""
+    return (
+        f"<blockquote class='q'><span class='muted'>{where}:</span> {lead}{e(before)}"
+        f"<mark>{e(q.get('passage', ''))}</mark>{e(after)}{tail}</blockquote>"
+    )
+
+
+def _generic_html(data: Any) -> str:
+    if isinstance(data, dict):
+        items = "".join(f"<li><strong>{e(k)}</strong>: {_generic_html(v)}</li>" for k, v in data.items())
+        return f"<ul>{items}</ul>"
+    if isinstance(data, list):
+        if all(not isinstance(v, (dict, list)) for v in data):
+            return e(", ".join(json.dumps(v, ensure_ascii=False) for v in data)) or "[]"
+        return "<ol>" + "".join(f"<li>{_generic_html(v)}</li>" for v in data) + "</ol>"
+    return e(json.dumps(data, ensure_ascii=False))

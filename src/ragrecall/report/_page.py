@@ -1,0 +1,189 @@
+"""The page: header, Failures, Comparison, Summary, Run and Samples sections, assembled in that order."""
+
+from __future__ import annotations
+
+import os
+
+from .._files import atomic_text
+from ..evaluation import EvaluationResult, SampleRow, paired_rows
+from ._compare import comparison_section
+from ._css import CSS
+from ._evidence import evidence_block
+from ._failures import failures_section
+from ._html import e, sample_anchor, sample_label, scroll_table, value_cell
+from ._inputs import inputs_html
+from ._run import run_facts, run_section
+
+__all__ = ["OPEN_SAMPLES", "render_report", "write_report"]
+
+OPEN_SAMPLES = 10
+"""Samples shown open, lowest score first; samples with a failure are open too, the rest open on a click."""
+
+_TITLE = "ragrecall report"
+
+
+def write_report(
+    result: EvaluationResult,
+    path: str | os.PathLike[str],
+    *,
+    title: str = _TITLE,
+    base: EvaluationResult | None = None,
+    names: tuple[str, str] = ("base", "new"),
+) -> None:
+    """Write :func:`render_report` to ``path`` (UTF-8), atomically: the file holds its old content or the whole
+    report, never part of it."""
+    page = render_report(result, title=title, base=base, names=names)
+    with atomic_text(path) as out:
+        out.write(page)
+
+
+def render_report(
+    result: EvaluationResult,
+    *,
+    title: str = _TITLE,
+    base: EvaluationResult | None = None,
+    names: tuple[str, str] = ("base", "new"),
+) -> str:
+    """The report as one HTML document.
+
+    Sections, in order: Failures (grouped by cause, never collapsed); with ``base``, a Comparison of
+    ``result`` against it (per-metric paired deltas with bootstrap intervals, samples better and worse);
+    Summary with histograms; Run (date, model, prompt versions, settings, tokens, cost); Samples, lowest
+    score first, each with its inputs and every metric's evidence. ``names`` label the two runs.
+
+    Raises:
+        InputError: ``base`` cannot be paired with ``result`` (samples lack unique ids and the runs differ
+            in size).
+    """
+    pairs = paired_rows(base, result) if base is not None else []
+    base_of = {new.index: old for old, new in pairs}
+    compared = f" · compared with {e(names[0])}" if base is not None else ""
+    runs = [run_section(result, f"{names[1]} (this report)" if base else "This run", base)]
+    if base is not None:
+        runs.append(run_section(base, names[0], result))
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+        f"<title>{e(title)}</title><style>{CSS}</style></head><body>",
+        f"<h1>{e(title)}</h1>",
+        f"<p class='muted'>{run_facts(result)}{compared}</p>",
+        failures_section(result),
+        comparison_section(base, result, pairs, names) if base is not None else "",
+        "<section id='summary'><h2>Summary</h2>",
+        _summary_table(result),
+        "<div class='cards'>",
+        *(_histogram_card(result, name) for name in result.metrics),
+        "</div></section>",
+        "<section id='run'><h2>Run</h2>",
+        *runs,
+        "</section>",
+        "<section id='samples'><h2>Samples, lowest score first</h2>",
+        "<p class='muted'>Each sample shows its inputs — retrieved passages numbered from 1 in rank order, as the "
+        "judge numbers them — with the passage each supported claim quotes highlighted and the claim's number "
+        f"after it, beside every metric's verdict. The {OPEN_SAMPLES} lowest and every failed sample are open; "
+        "click a row to open the others.</p>",
+        _samples(result, base_of),
+        "</section></body></html>",
+    ]
+    return "".join(parts)
+
+
+def _summary_table(result: EvaluationResult) -> str:
+    rows = []
+    for s in result.summary.values():
+        cells = (s.mean_text(3), s.ci_text(), s.scored, s.unscorable, s.failed, f"{s.usage.total_tokens:,}")
+        rows.append((e(s.metric), *(e(c) for c in cells)))
+    head = ("metric", "mean", "95% CI", "scored", "unscorable", "failed", "tokens")
+    return scroll_table(head, rows, numeric=range(1, 7))
+
+
+def _histogram_card(result: EvaluationResult, metric: str, bins: int = 10) -> str:
+    values = [v for v in result.values(metric) if v is not None]
+    counts = [0] * bins
+    for v in values:
+        counts[min(int(v * bins), bins - 1)] += 1
+    top = max(counts) or 1
+    width, height, bar = 240, 90, 240 / bins
+    rects = []
+    for i, count in enumerate(counts):
+        h = count / top * (height - 14)
+        label = f"{i / bins:.1f}–{(i + 1) / bins:.1f}: {count}"
+        rects.append(
+            f"<rect x='{i * bar + 1:.1f}' y='{height - 12 - h:.1f}' width='{bar - 2:.1f}' height='{h:.1f}' "
+            f"fill='#3e7bfa'><title>{label}</title></rect>"
+        )
+    axis = (
+        f"<text x='0' y='{height}' font-size='10' fill='#667085'>0</text>"
+        f"<text x='{width - 8}' y='{height}' font-size='10' fill='#667085'>1</text>"
+    )
+    summary = result.summary[metric]
+    return (
+        f"<div class='card'><div class='muted'>{e(metric)}</div><div class='big'>{summary.mean_text(3)}</div>"
+        f"<svg width='{width}' height='{height}' role='img' aria-label='histogram of {e(metric)}'>"
+        f"{''.join(rects)}{axis}</svg><div class='muted'>{summary.scored} scored</div></div>"
+    )
+
+
+def _samples(result: EvaluationResult, base_of: dict[int, SampleRow]) -> str:
+    first = result.metrics[0] if result.metrics else None
+
+    def order(row: SampleRow) -> tuple[int, float, int]:
+        value = row.results[first].value if first else None
+        return (0, value, row.index) if value is not None else (1, 0.0, row.index)
+
+    # One grid row per sample; its inputs and evidence open below it at full width (native <details>).
+    columns = f"grid-template-columns:minmax(10rem,2fr) repeat({len(result.metrics)},minmax(6rem,1fr))"
+    head = "<div>sample</div>" + "".join(f"<div class=num>{_breakable(m)}</div>" for m in result.metrics)
+    rows = []
+    for rank, row in enumerate(sorted(result.rows, key=order)):
+        old = base_of.get(row.index)
+        cells = "".join(
+            f"<div class=num><span class='mname'>{e(m)}</span>{value_cell(row.results[m])}{_delta(row, old, m)}</div>"
+            for m in result.metrics
+        )
+        shown = len(row.sample.retrieved_contexts or []) if row.sample is not None else 0
+        evidence = "".join(evidence_block(m, row.results[m], row.index, shown) for m in result.metrics)
+        is_open = rank < OPEN_SAMPLES or any(r.failure is not None for r in row.results.values())
+        rows.append(
+            f"<details class='sample' id='{sample_anchor(row.index)}'{' open' if is_open else ''}>"
+            f"<summary style='{columns}'><div class='sid'>{e(sample_label(row))}</div>{cells}</summary>"
+            f"<div class='body'>{inputs_html(row)}<div class='verdicts'>{evidence}{_base_verdicts(row, old)}</div>"
+            "</div></details>"
+        )
+    return f"<div class='samples'><div class='head' style='{columns}'>{head}</div>{''.join(rows)}</div>"
+
+
+def _base_verdicts(row: SampleRow, old: SampleRow | None) -> str:
+    """The base run's verdicts on this sample for the metrics whose outcome changed, to open on a click."""
+    if old is None:
+        return ""
+    changed = [
+        m
+        for m, r in row.results.items()
+        if m in old.results and (old.results[m].value, old.results[m].status) != (r.value, r.status)
+    ]
+    if not changed:
+        return ""
+    # Passage numbers there are those of the base run's retrieval, which is not shown: no links.
+    blocks = "".join(evidence_block(m, old.results[m], old.index, 0) for m in changed)
+    return (
+        f"<details class='base'><summary>the base run's verdicts where they differ ({e(', '.join(changed))}); "
+        f"its passages are numbered as that run retrieved them</summary>{blocks}</details>"
+    )
+
+
+def _delta(row: SampleRow, old: SampleRow | None, metric: str) -> str:
+    if old is None or metric not in old.results:
+        return ""
+    a, b = old.results[metric].value, row.results[metric].value
+    if a is None or b is None:
+        return f"<span class='delta muted'>(was {value_cell(old.results[metric])})</span>" if a != b else ""
+    if a == b:
+        return ""
+    css = "ok" if b > a else "miss"
+    return f"<span class='delta {css}' title='change from the base run'>{b - a:+.3f}</span>"
+
+
+def _breakable(name: str) -> str:
+    """A metric name that may wrap after its underscores (``non_llm_context_recall``) in a narrow column."""
+    return e(name).replace("_", "_<wbr>")
