@@ -12,6 +12,7 @@ from typing import Any
 from ..metrics.context_recall import QUOTE_WINDOW
 from ..results import MetricResult
 from ._html import e
+from ._stability import votes_text
 
 __all__ = ["evidence_block", "passage_anchor"]
 
@@ -93,6 +94,18 @@ def _claims_html(data: dict[str, Any], passage: _Passages) -> str | None:
         f"{e(data.get('coverage_claims', 0))} coverage claims, {e(data.get('dropped_claims', 0))} dropped"
     )
     footer.append(f"<p class='muted'>{counts}</p>")
+    plan = []
+    if data.get("claims_given"):
+        plan.append("claims given with the sample (no decomposition)")
+    if data.get("judging") == "per_context":
+        plan.append("each passage judged on its own")
+    if int(data.get("votes") or 1) > 1:
+        values = ", ".join(f"{float(v):.3f}" for v in data.get("judgement_values") or [])
+        agreement = data.get("agreement")
+        shown = f"{float(agreement):.3f}" if agreement is not None else "-"
+        plan.append(f"{e(data.get('votes'))} judgements per claim, agreement {shown}, each judgement's score: {values}")
+    if plan:
+        footer.append(f"<p class='muted'>{'; '.join(plan)}</p>")
     dropped = data.get("dropped") or []
     if dropped:
         rows = "".join(
@@ -119,6 +132,12 @@ def _claim_html(c: dict[str, Any], passage: _Passages) -> str:
         tags.append(f"<span class='warn'>unverified: {e(c.get('problem') or 'quote not found')}</span>")
     if c.get("origin") == "coverage":
         tags.append("<span class='warn'>coverage claim: a sentence no claim covered</span>")
+    elif c.get("origin") == "given":
+        tags.append("<span class='muted'>given claim</span>")
+    votes = [bool(v) for v in c.get("votes") or []]
+    if len(votes) > 1:
+        css_votes = "muted" if len(set(votes)) == 1 else "warn"
+        tags.append(f"<span class='{css_votes}'>votes {e(votes_text(votes))}</span>")
     quotes = "".join(_quote_html(q, passage) for q in c.get("support") or [] if isinstance(q, dict))
     return (
         f"<li class='{css}'>{e(c.get('claim', ''))} — {' · '.join(tags)}"

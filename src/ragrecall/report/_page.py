@@ -13,6 +13,7 @@ from ._failures import failures_section
 from ._html import e, sample_anchor, sample_label, scroll_table, value_cell
 from ._inputs import inputs_html
 from ._run import run_facts, run_section
+from ._stability import stability_section
 
 __all__ = ["OPEN_SAMPLES", "render_report", "write_report"]
 
@@ -48,7 +49,8 @@ def render_report(
 
     Sections, in order: Failures (grouped by cause, never collapsed); with ``base``, a Comparison of
     ``result`` against it (per-metric paired deltas with bootstrap intervals, samples better and worse);
-    Summary with histograms; Run (date, model, prompt versions, settings, tokens, cost); Samples, lowest
+    Summary with histograms; with repeated judgements, Stability (agreement and every unstable claim); Run
+    (date, model, prompt versions, settings, tokens, cost); Samples, lowest
     score first, each with its inputs and every metric's evidence. ``names`` label the two runs.
 
     Raises:
@@ -74,6 +76,7 @@ def render_report(
         "<div class='cards'>",
         *(_histogram_card(result, name) for name in result.metrics),
         "</div></section>",
+        stability_section(result),
         "<section id='run'><h2>Run</h2>",
         *runs,
         "</section>",

@@ -256,3 +256,27 @@ def test_a_checkpoint_of_one_vote_does_not_resume_with_three(tmp_path: Path) -> 
     evaluate([sample], [ContextRecall(FakeLLM(first_shown_judge))], show_progress=False, checkpoint=ckpt)
     with pytest.raises(CheckpointError):
         evaluate([sample], [ContextRecall(FakeLLM(first_shown_judge), votes=3)], show_progress=False, checkpoint=ckpt)
+
+
+def test_the_report_shows_agreement_votes_and_unstable_claims() -> None:
+    from ragrecall.report import render_report
+
+    contexts = ["Lyon is on the Rhône.", "Nice is on the coast."]
+    samples = [
+        {
+            "id": "mixed",
+            "reference_claims": ["Lyon is on the <Rhône>.", "Paris is flat."],
+            "retrieved_contexts": contexts,
+        }
+    ]
+    samples[0]["retrieved_contexts"] = ["Lyon is on the <Rhône>.", "Nice is on the coast."]
+    result = evaluate(samples, [ContextRecall(FakeLLM(first_shown_judge), votes=3)], show_progress=False)
+    page = render_report(result)
+    assert "Stability of the judge" in page and "agreement 0.500" in page
+    (unstable,) = result.unstable_claims()
+    signs = "".join("+" if v else "−" for v in unstable.votes)
+    assert f"votes {signs} ({sum(unstable.votes)} of 3 supported)" in page
+    assert "Lyon is on the &lt;Rhône&gt;." in page and "<Rhône>" not in page
+    assert "given claim" in page and "3 judgements per claim" in page
+    once = evaluate(samples, [ContextRecall(FakeLLM(first_shown_judge))], show_progress=False)
+    assert "Stability of the judge" not in render_report(once)
