@@ -16,6 +16,7 @@ EXPECTED = {
     "ContextRecall",
     "Dataset",
     "DroppedClaim",
+    "EvaluationDataset",
     "EvaluationResult",
     "Evidence",
     "Failure",

@@ -79,7 +79,7 @@ def test_report_renders_in_headless_chromium(result: EvaluationResult, tmp_path:
     dom = subprocess.run(
         [browser, *flags, "--dump-dom", html.as_uri()], capture_output=True, text=True, timeout=120, check=True
     ).stdout
-    summary = result.summary["non_llm_context_recall"]
+    summary = result.summary["non_llm_context_recall(scorer=partial)"]
     assert "Samples, lowest score first" in dom
     assert f"{summary.mean:.3f}" in dom and "en-router-01" in dom
     shot = tmp_path / "report.png"
