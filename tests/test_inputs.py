@@ -60,6 +60,14 @@ def test_evaluate_takes_a_dataframe_as_given() -> None:
     assert Dataset(frame) == Dataset(ROWS) == Dataset.from_pandas(frame)
 
 
+def test_a_bad_row_of_a_frame_fails_alone_naming_the_sample() -> None:
+    frame = pd.DataFrame([ROWS[0], {**ROWS[1], "retrieved_context_ids": "d4"}])
+    result = evaluate(frame, [IDBasedContextRecall()], show_progress=False)
+    assert result["id_based_context_recall"][0] == 0.5
+    [failure] = result.failures
+    assert failure.index == 1 and failure.sample_id == "q2" and "retrieved_context_ids" in failure.message
+
+
 def test_evaluate_takes_a_hugging_face_dataset() -> None:
     datasets = pytest.importorskip("datasets")
     hf = datasets.Dataset.from_list(ROWS)  # columns are unified: q2's reference is None
@@ -172,6 +180,17 @@ def test_parquet_and_hugging_face_folders_load(tmp_path: Path) -> None:
     assert Dataset.load(tmp_path / "data.parquet") == Dataset(ROWS)
     datasets.Dataset.from_list(ROWS).save_to_disk(str(tmp_path / "hf"))
     assert Dataset.load(tmp_path / "hf") == Dataset(ROWS)
+
+
+def test_a_damaged_parquet_file_is_a_file_format_error(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    from ragrecall import FileFormatError
+
+    (tmp_path / "bad.parquet").write_text("not parquet", encoding="utf-8")
+    with pytest.raises(FileFormatError, match=r"bad\.parquet: not a readable Parquet file"):
+        Dataset.load(tmp_path / "bad.parquet")
+    with pytest.raises(FileNotFoundError):
+        Dataset.load(tmp_path / "missing.parquet")
 
 
 def test_result_to_pandas_puts_the_inputs_beside_the_scores() -> None:

@@ -29,6 +29,8 @@ def read_parquet(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     pq = _pyarrow("pyarrow.parquet", "Parquet files")
     try:
         table = pq.read_table(os.fspath(path))
+    except FileNotFoundError:
+        raise
     except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
         raise FileFormatError(f"not a readable Parquet file: {exc}", path=os.fspath(path)) from exc
     rows: list[dict[str, Any]] = table.to_pylist()

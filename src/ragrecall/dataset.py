@@ -222,6 +222,11 @@ class Dataset(Sequence[Sample]):
 
     # -- sequence protocol ----------------------------------------------------------------------------
 
+    @property
+    def samples(self) -> list[Sample]:
+        """The samples, as a list (Ragas's ``EvaluationDataset.samples``)."""
+        return list(self._samples)
+
     def __len__(self) -> int:
         return len(self._samples)
 

@@ -50,6 +50,7 @@ samples = [
 # EvaluationDataset, built every way Ragas offers.
 dataset = EvaluationDataset(samples=samples)
 records = dataset.to_list()
+first_sample = dataset.samples[0]
 from_list = EvaluationDataset.from_list(records)
 frame = dataset.to_pandas()
 from_pandas = EvaluationDataset.from_pandas(frame)

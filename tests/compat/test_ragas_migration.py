@@ -51,6 +51,7 @@ def test_the_datasets_are_ragrecall_datasets_every_way_they_are_built(run: tuple
     g, _ = run
     dataset = g["dataset"]
     assert isinstance(dataset, Dataset) and len(dataset) == 3 and isinstance(dataset[0], Sample)
+    assert g["first_sample"] == g["samples"][0]
     for other in ("from_list", "from_pandas", "from_hf"):
         assert g[other] == dataset, other
     assert g["records"][2] == {

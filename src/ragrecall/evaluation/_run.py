@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._files import check_output_path
-from .._inputs import ColumnMap, collection_rows, is_table, rename_columns, resolve_column_map
+from .._inputs import ColumnMap, collection_rows, rename_columns, resolve_column_map
 from .._pool import run_pool
 from .._sync import run_sync
 from ..dataset import Dataset
@@ -174,8 +174,6 @@ def _load(dataset: DatasetLike, renames: Mapping[str, str]) -> list[SampleLike]:
         return list(Dataset.load(dataset, column_map=renames))
     if isinstance(dataset, Dataset) and not renames:
         return list(dataset)
-    if is_table(dataset) and not renames:
-        return list(Dataset(dataset))  # tables come whole: a bad row names its record like a Dataset does
     return [
         item if isinstance(item, Sample) else _validated(rename_columns(item, renames))
         for item in collection_rows(dataset)
