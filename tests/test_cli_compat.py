@@ -74,6 +74,9 @@ def test_a_bad_map_is_one_error_line(data: Path, capsys: pytest.CaptureFixture[s
         ("Recal@5", "did you mean 'Recall@5'?"),
         ("non_llm_context_recall(treshold=0.8)", "non_llm_context_recall has no setting 'treshold'"),
         ("id_based_context_recall(kk=2)", "did you mean 'k'?"),
+        ("non_llm_context_recall(scorer=levenstein)", "scorer='levenstein' is not one of levenshtein, indel"),
+        ("non_llm_context_recall(scorer=levenstein)", "did you mean 'levenshtein'?"),
+        ("context_recall(mode=singel)", "context_recall: mode='singel' is not one of claims, single"),
         (
             "context_recall(mod=single)",
             "context_recall has no setting 'mod' (in 'context_recall(mod=single)'); did you mean 'mode'?",
@@ -156,3 +159,17 @@ def test_compare_takes_several_metrics_all_by_default(tmp_path: Path, capsys: py
     assert code == 0 and [line.split(":")[0] for line in out.splitlines()] == ["nDCG@10", "Recall@3"]
     code, _, err = cli(capsys, "compare", str(a), str(b), "-m", "ndcg@10")
     assert code == 2 and err.startswith("ragrecall: error: run A has no metric 'ndcg@10'; it has context_recall,")
+
+
+def test_a_hugging_face_folder_and_the_demo_samples_as_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    datasets = pytest.importorskip("datasets")
+    pytest.importorskip("pyarrow")
+    datasets.Dataset.from_list(ROWS).save_to_disk(str(tmp_path / "hf"))
+    code, out, err = cli(capsys, "eval", str(tmp_path / "hf"), "-m", "id_based_context_recall", *MAP)
+    assert code == 0, err
+    assert "id_based_context_recall  0.7500" in out
+    code, out, err = cli(capsys, "demo", "--samples", str(tmp_path / "demo.csv"))
+    assert code == 0 and out.endswith(f"samples written to {tmp_path / 'demo.csv'}\n"), err
+    code, out, err = cli(capsys, "eval", str(tmp_path / "demo.csv"), "-m", "nDCG@10", "--fail-under", "ndcg_cut_10=0.5")
+    assert code == 0, err
+    assert "nDCG@10  0.5849" in out  # the demo's own nDCG@10, read back from the CSV it wrote

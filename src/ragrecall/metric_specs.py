@@ -97,6 +97,25 @@ def _check_setting_names(name: str, kwargs: dict[str, Any], spec: str) -> None:
     for key in kwargs:
         if key not in known:
             raise ConfigurationError(f"{name} has no setting {key!r} (in {spec!r}){_did_you_mean(key, known)}")
+    choices = _choices()
+    for key, value in kwargs.items():
+        options = choices.get(key)
+        if options and isinstance(value, str) and value not in options:
+            hint = _did_you_mean(value, options)
+            raise ConfigurationError(f"{name}: {key}={value!r} is not one of {', '.join(options)} (in {spec!r}){hint}")
+
+
+def _choices() -> dict[str, tuple[str, ...]]:
+    """The settings that take one of a few words, and those words."""
+    from .metrics.context_recall import LANGUAGES
+    from .metrics.string_recall import SCORERS
+
+    return {
+        "mode": ("claims", "single"),
+        "unverified": ("unsupported", "supported", "fail"),
+        "language": ("auto", *LANGUAGES),
+        "scorer": tuple(SCORERS),
+    }
 
 
 def _did_you_mean(word: str, known: Sequence[str]) -> str:
@@ -104,7 +123,9 @@ def _did_you_mean(word: str, known: Sequence[str]) -> str:
     if not close:
         close = difflib.get_close_matches(word.lower(), [k.lower() for k in known], n=1, cutoff=0.6)
         close = [next(k for k in known if k.lower() == close[0])] if close else []
-    return f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(known)}"
+    if close:
+        return f"; did you mean {close[0]!r}?"
+    return "" if len(known) <= 6 else f"; known: {', '.join(known)}"
 
 
 def _ranking_metric(spec: str) -> Metric:
