@@ -68,6 +68,12 @@ def test_a_bad_row_of_a_frame_fails_alone_naming_the_sample() -> None:
     assert failure.index == 1 and failure.sample_id == "q2" and "retrieved_context_ids" in failure.message
 
 
+def test_pandas_string_columns_with_na_mean_absent() -> None:
+    frame = pd.DataFrame(ROWS).astype({"reference": "string", "user_input": "string"})
+    assert frame.loc[1, "reference"] is pd.NA
+    assert Dataset(frame) == Dataset(ROWS)
+
+
 def test_evaluate_takes_a_hugging_face_dataset() -> None:
     datasets = pytest.importorskip("datasets")
     hf = datasets.Dataset.from_list(ROWS)  # columns are unified: q2's reference is None

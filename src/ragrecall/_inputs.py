@@ -112,8 +112,10 @@ def clean_cell(value: Any) -> Any:
 
 
 def is_missing(value: Any) -> bool:
-    """True for an empty table cell: None or NaN."""
-    return value is None or (isinstance(value, float) and math.isnan(value))
+    """True for an empty table cell: None, NaN, or pandas's NA and NaT."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return True
+    return type(value).__name__ in ("NAType", "NaTType")
 
 
 def _table_rows(data: object) -> Iterator[dict[str, Any]] | None:
