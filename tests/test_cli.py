@@ -106,7 +106,10 @@ def test_compare_and_report(data: Path, tmp_path: Path) -> None:
             ["eval", "{data}", "-m", "context_recall", "--model", "m", "--api-key-env", "RAGRECALL_TEST_NO_SUCH_KEY"],
             "ragrecall: error: no API key: set the environment variable RAGRECALL_TEST_NO_SUCH_KEY",
         ),
-        (["eval", "{data}", "-m", "context_recall(mode=sideways)", "--offline"], "ragrecall: error: mode must be"),
+        (
+            ["eval", "{data}", "-m", "context_recall(mode=sideways)", "--offline"],
+            "ragrecall: error: context_recall: mode='sideways' is not one of claims, single",
+        ),
         (["trec", "{qrels}", "nowhere.run", "-m", "AP"], "ragrecall: error: no such file: nowhere.run"),
         (["trec", "{qrels}", "{badrun}", "-m", "AP"], "ragrecall: error: {badrun}:2:"),
         (["trec", "{qrels}", "{qrels}", "-m", "nDCG@ten"], "ragrecall: error:"),
