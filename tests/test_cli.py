@@ -106,7 +106,10 @@ def test_compare_and_report(data: Path, tmp_path: Path) -> None:
             ["eval", "{data}", "-m", "context_recall", "--model", "m", "--api-key-env", "RAGRECALL_TEST_NO_SUCH_KEY"],
             "ragrecall: error: no API key: set the environment variable RAGRECALL_TEST_NO_SUCH_KEY",
         ),
-        (["eval", "{data}", "-m", "context_recall(mode=sideways)", "--offline"], "ragrecall: error: mode must be"),
+        (
+            ["eval", "{data}", "-m", "context_recall(mode=sideways)", "--offline"],
+            "ragrecall: error: context_recall: mode='sideways' is not one of claims, single",
+        ),
         (["trec", "{qrels}", "nowhere.run", "-m", "AP"], "ragrecall: error: no such file: nowhere.run"),
         (["trec", "{qrels}", "{badrun}", "-m", "AP"], "ragrecall: error: {badrun}:2:"),
         (["trec", "{qrels}", "{qrels}", "-m", "nDCG@ten"], "ragrecall: error:"),
@@ -505,11 +508,12 @@ def test_empty_claim_lists_fail_the_run_unless_max_failed_allows_them(tmp_path: 
         bound_still_applies = cli("--max-failed", "2", "--fail-under", "context_recall=0.9")
     header, row = default.stdout.splitlines()[:2]
     assert header.split()[:7] == ["metric", "mean", "95%", "CI", "scored", "unscorable", "failed"]
-    assert row.split()[0] == "context_recall" and row.split()[-4:-1] == ["8", "0", "2"]
+    assert row.split()[0] == "context_recall(coverage=false)" and row.split()[-4:-1] == ["8", "0", "2"]
     assert default.returncode == 2  # the default --max-failed is 0
     last = default.stderr.strip().splitlines()[-1]
     assert last.startswith(
-        "ragrecall: error: 2 of 10 sample-metric pairs failed; first: sample 0 (id='s0'), context_recall: "
+        "ragrecall: error: 2 of 10 sample-metric pairs failed; first: sample 0 (id='s0'), "
+        "context_recall(coverage=false): "
         "NoClaimsError: the reference has text but no claims were obtained after 3 attempts"
     )
     assert within.returncode == 0, within.stderr  # 2 failures do not exceed --max-failed 2
@@ -517,5 +521,6 @@ def test_empty_claim_lists_fail_the_run_unless_max_failed_allows_them(tmp_path: 
     assert over.returncode == 2 and "failed (more than --max-failed 1); first: sample 0" in over.stderr
     assert bound_still_applies.returncode == 1
     assert bound_still_applies.stderr.splitlines()[0].startswith(
-        "ragrecall: fail-under: context_recall mean 0.8750 over 8 scored samples (2 failed, 0 unscorable) is under 0.9"
+        "ragrecall: fail-under: context_recall(coverage=false) mean 0.8750 over 8 scored samples "
+        "(2 failed, 0 unscorable) is under 0.9"
     )

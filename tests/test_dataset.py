@@ -105,8 +105,8 @@ def test_csv_wrong_type_in_json_cell(tmp_path: Path) -> None:
 
 
 def test_load_rejects_unknown_suffix(tmp_path: Path) -> None:
-    with pytest.raises(FileFormatError, match=r"unknown dataset format '\.parquet'"):
-        Dataset.load(tmp_path / "x.parquet")
+    with pytest.raises(FileFormatError, match=r"unknown dataset format '\.xlsx'; expected \.jsonl, \.csv, \.parquet"):
+        Dataset.load(tmp_path / "x.xlsx")
 
 
 def test_pandas_round_trip() -> None:

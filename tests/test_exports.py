@@ -17,6 +17,7 @@ EXPECTED = {
     "ContextRecall",
     "Dataset",
     "DroppedClaim",
+    "EvaluationDataset",
     "EvaluationResult",
     "Evidence",
     "Failure",

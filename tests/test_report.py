@@ -30,7 +30,11 @@ from ragrecall.schema import Sample
 @pytest.fixture(scope="module")
 def result() -> EvaluationResult:
     samples = [*demo_dataset(), {"id": "broken"}]
-    return evaluate(samples, [IDBasedContextRecall(), NonLLMContextRecall(scorer="partial")], show_progress=False)
+    return evaluate(
+        samples,
+        [IDBasedContextRecall(), NonLLMContextRecall(scorer="partial", name="non_llm_context_recall")],
+        show_progress=False,
+    )
 
 
 def section(page: str, name: str) -> str:

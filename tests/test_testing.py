@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from ragrecall import IDBasedContextRecall, NonLLMContextRecall
+from ragrecall import IDBasedContextRecall, NonLLMContextRecall, Sample
 from ragrecall.testing import assert_recall
 
 GOOD = {"id": "good", "retrieved_context_ids": ["a", "b"], "reference_context_ids": ["a", "b"]}
@@ -36,8 +40,37 @@ def test_per_sample_mode_and_failed_samples() -> None:
 
 def test_string_recall_names_missed_passages() -> None:
     sample = {"retrieved_contexts": ["Paris is the capital."], "reference_contexts": ["Paris is the capital.", "zzz"]}
-    with pytest.raises(AssertionError, match=r"missing reference passage #1 \(best similarity 0\.00 < 0\.5\)"):
+    with pytest.raises(AssertionError, match=r"missing reference passage 'zzz' \(best similarity 0\.00 < 0\.5\)"):
         assert_recall([sample], NonLLMContextRecall(), at_least=1.0)
+    long = "The committee approved the budget of 1.2 million euros for the new library   after a long debate."
+    sample = {"retrieved_contexts": ["Paris."], "reference_contexts": [long]}
+    with pytest.raises(AssertionError) as info:
+        assert_recall([Sample(**sample)], NonLLMContextRecall(), at_least=1.0)
+    quoted = "'The committee approved the budget of 1.2 million euros for the new library afte…'"
+    assert str(info.value).splitlines()[1].startswith(f"- sample 0: 0.000; missing reference passage {quoted}")
+
+
+def test_pytest_shows_the_callers_line_not_the_helpers_source(tmp_path: Path) -> None:
+    test = tmp_path / "test_retrieval.py"
+    test.write_text(
+        "from ragrecall import IDBasedContextRecall\n"
+        "from ragrecall.testing import assert_recall\n\n"
+        "def test_retriever():\n"
+        "    assert_recall([{'retrieved_context_ids': ['a'], 'reference_context_ids': ['a', 'b']}],\n"
+        "                  IDBasedContextRecall(), at_least=0.9)\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert "missing ID 'b'" in done.stdout
+    assert "def assert_recall" not in done.stdout and "ragrecall/testing.py" not in done.stdout
+    assert "IDBasedContextRecall(), at_least=0.9)" in done.stdout  # the failing line of the user's test
 
 
 def test_truncates_long_lists_and_checks_bound() -> None:

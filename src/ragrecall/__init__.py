@@ -15,6 +15,7 @@ _EXPORTS = {
     "Sample": ".schema",
     "SingleTurnSample": ".schema",
     "Dataset": ".dataset",
+    "EvaluationDataset": ".dataset",
     "demo_dataset": ".demo",
     # results
     "MetricResult": ".results",
@@ -91,6 +92,7 @@ __all__ = [
     "Dataset",
     "DroppedClaim",
     "EndpointDownError",
+    "EvaluationDataset",
     "EvaluationResult",
     "Evidence",
     "Failure",
@@ -143,7 +145,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names resolve lazily
     from .calibration import CalibrationResult, calibrate
-    from .dataset import Dataset
+    from .dataset import Dataset, EvaluationDataset
     from .demo import demo_dataset
     from .errors import (
         CacheMissError,

@@ -1,4 +1,5 @@
-"""A Dataset is an ordered list of Samples, with loaders (records, JSONL, CSV, pandas) and a JSONL writer.
+"""A Dataset is an ordered list of Samples, with loaders (records, JSONL, CSV, pandas, Hugging Face datasets)
+and writers (JSONL, CSV, pandas).
 
 Loaders validate every record and raise :class:`~ragrecall.errors.InvalidSampleError` naming the record
 (line number, row or index, plus its ``id``), the field and what was expected; malformed file syntax raises
@@ -8,24 +9,25 @@ or corrupt gzip data, JSON nested deeper than 64 levels, and CSV cells over 64 M
 
 from __future__ import annotations
 
+import ast
 import csv
 import gzip
 import io
 import json
-import math
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, overload
 
 from ._files import CSV_FIELD_LIMIT, atomic_text, csv_field_limit, gzip_checked, load_json
+from ._inputs import ColumnMap, clean_cell, collection_rows, is_missing, rename_columns, resolve_column_map
 from .errors import FileFormatError, InvalidSampleError
 from .schema import Sample
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Dataset", "open_text", "text_lines"]
+__all__ = ["Dataset", "EvaluationDataset", "open_text", "text_lines"]
 
 PathLike = str | os.PathLike[str]
 
@@ -45,25 +47,49 @@ _JSON_FIELDS = frozenset(
 
 
 class Dataset(Sequence[Sample]):
-    """An ordered, immutable collection of validated :class:`Sample` objects."""
+    """An ordered, immutable collection of validated :class:`Sample` objects.
+
+    ``Dataset(samples)`` takes Samples or dicts, a pandas DataFrame or a Hugging Face ``datasets.Dataset``
+    (``EvaluationDataset(samples=[...])`` in Ragas's spelling). ``column_map`` renames columns to Sample fields
+    (``{"question": "user_input"}``; Ragas's direction ``{"user_input": "question"}`` is understood too).
+
+    Raises:
+        TypeError: ``samples`` is not a collection of samples (one sample, a path, a number...), naming what
+            to pass instead.
+        InvalidSampleError: a record is not a valid sample, naming its index (``record 3``), id and field.
+    """
 
     __slots__ = ("_samples",)
 
-    def __init__(self, samples: Iterable[Sample | Mapping[str, Any]] = ()) -> None:
+    def __init__(self, samples: object = (), *, column_map: ColumnMap | None = None) -> None:
+        renames = resolve_column_map(column_map)
         self._samples: tuple[Sample, ...] = tuple(
-            s if isinstance(s, Sample) else Sample.from_dict(s, where=f"record {i}") for i, s in enumerate(samples)
+            s if isinstance(s, Sample) else Sample.from_dict(rename_columns(s, renames), where=f"record {i}")
+            for i, s in enumerate(collection_rows(samples))
         )
 
     # -- loaders --------------------------------------------------------------------------------------
 
     @classmethod
-    def from_records(cls, records: Iterable[Mapping[str, Any]]) -> Dataset:
+    def from_records(cls, records: Iterable[Mapping[str, Any]], *, column_map: ColumnMap | None = None) -> Dataset:
         """Build from dicts; a bad record raises naming its index (``record 3``) and id."""
-        return cls(records)
+        return cls(records, column_map=column_map)
 
     @classmethod
-    def from_jsonl(cls, source: PathLike | IO[str]) -> Dataset:
+    def from_list(cls, records: Iterable[Mapping[str, Any]], *, column_map: ColumnMap | None = None) -> Dataset:
+        """Ragas spelling of :meth:`from_records`."""
+        return cls(records, column_map=column_map)
+
+    @classmethod
+    def from_hf_dataset(cls, dataset: Any, *, column_map: ColumnMap | None = None) -> Dataset:
+        """Build from a Hugging Face ``datasets.Dataset`` whose columns are Sample fields (or renamed by
+        ``column_map``); None cells mean absent."""
+        return cls(dataset, column_map=column_map)
+
+    @classmethod
+    def from_jsonl(cls, source: PathLike | IO[str], *, column_map: ColumnMap | None = None) -> Dataset:
         """Read one JSON object per line (``.gz`` paths are decompressed); blank lines are skipped."""
+        renames = resolve_column_map(column_map)
         name, handle = open_text(source)
         samples: list[Sample] = []
         try:
@@ -80,20 +106,22 @@ class Dataset(Sequence[Sample]):
                     raise FileFormatError(
                         f"expected a JSON object per line, got {type(record).__name__}", path=name, line=line_no
                     )
-                samples.append(Sample.from_dict(record, where=f"line {line_no} of {name}"))
+                samples.append(Sample.from_dict(rename_columns(record, renames), where=f"line {line_no} of {name}"))
         finally:
             if handle is not source:
                 handle.close()
         return cls(samples)
 
     @classmethod
-    def from_csv(cls, source: PathLike | IO[str]) -> Dataset:
-        """Read a CSV file with a header row of field names.
+    def from_csv(cls, source: PathLike | IO[str], *, column_map: ColumnMap | None = None) -> Dataset:
+        """Read a CSV file with a header row of field names (or columns renamed by ``column_map``).
 
-        Cells of list and mapping fields hold JSON (``["a", "b"]``); an empty cell means the field is absent.
-        A cell may hold up to 64 MiB (:data:`~ragrecall._files.CSV_FIELD_LIMIT`). Errors name the line where
-        the record starts.
+        Cells of list and mapping fields hold JSON (``["a", "b"]``) or Python literals (``['a', 'b']``, as
+        ``DataFrame.to_csv`` writes them); an empty cell means the field is absent, and a column with an
+        empty header (the index ``DataFrame.to_csv`` writes) is left out. A cell may hold up to 64 MiB
+        (:data:`~ragrecall._files.CSV_FIELD_LIMIT`). Errors name the line where the record starts.
         """
+        renames = resolve_column_map(column_map)
         name, handle = open_text(source, newline="")
         samples: list[Sample] = []
         try:
@@ -102,7 +130,7 @@ class Dataset(Sequence[Sample]):
             with csv_field_limit():
                 try:
                     for row in reader:
-                        samples.append(_csv_record(row, name, start))
+                        samples.append(_csv_record(rename_columns(row, renames), name, start))
                         start = reader.line_num + 1
                 except csv.Error as exc:
                     raise FileFormatError(_csv_problem(exc), path=name, line=start) from exc
@@ -112,27 +140,34 @@ class Dataset(Sequence[Sample]):
         return cls(samples)
 
     @classmethod
-    def from_pandas(cls, frame: pd.DataFrame) -> Dataset:
-        """Build from a DataFrame whose columns are Sample fields; NaN/None cells mean absent."""
-        records = [
-            {str(k): _from_cell(v) for k, v in row.items() if not _is_missing(v)}
-            for row in frame.to_dict(orient="records")
-        ]
-        return cls(records)
+    def from_pandas(cls, frame: pd.DataFrame, *, column_map: ColumnMap | None = None) -> Dataset:
+        """Build from a DataFrame whose columns are Sample fields (or renamed by ``column_map``); NaN/None cells
+        mean absent."""
+        return cls(frame, column_map=column_map)
 
     @classmethod
-    def load(cls, path: PathLike) -> Dataset:
-        """Read a ``.jsonl``/``.json`` (one object per line) or ``.csv`` file, optionally ``.gz``-compressed."""
+    def load(cls, path: PathLike, *, column_map: ColumnMap | None = None) -> Dataset:
+        """Read a ``.jsonl``/``.json`` (one object per line) or ``.csv`` file, optionally ``.gz``-compressed, a
+        ``.parquet`` file (``DataFrame.to_parquet``) or a folder written by Hugging Face ``Dataset.save_to_disk``
+        (these two need pyarrow: the ``fast`` extra)."""
+        from ._columnar import is_hf_folder, read_hf_folder, read_parquet
+
+        if is_hf_folder(path):
+            return cls(_table_records(read_hf_folder(path)), column_map=column_map)
         suffixes = [s.lower() for s in Path(path).suffixes]
         if suffixes and suffixes[-1] == ".gz":
             suffixes = suffixes[:-1]
         kind = suffixes[-1] if suffixes else ""
         if kind in (".jsonl", ".json", ".ndjson"):
-            return cls.from_jsonl(path)
+            return cls.from_jsonl(path, column_map=column_map)
         if kind == ".csv":
-            return cls.from_csv(path)
+            return cls.from_csv(path, column_map=column_map)
+        if kind == ".parquet" and suffixes == [s.lower() for s in Path(path).suffixes]:
+            return cls(_table_records(read_parquet(path)), column_map=column_map)
         raise FileFormatError(
-            f"unknown dataset format {kind or '(no suffix)'!r}; expected .jsonl or .csv", path=str(path)
+            f"unknown dataset format {kind or '(no suffix)'!r}; expected .jsonl, .csv, .parquet or a Hugging Face "
+            "dataset folder (save_to_disk)",
+            path=str(path),
         )
 
     # -- writers --------------------------------------------------------------------------------------
@@ -140,6 +175,31 @@ class Dataset(Sequence[Sample]):
     def to_records(self) -> list[dict[str, Any]]:
         """The samples as plain dicts, absent fields left out."""
         return [s.model_dump(exclude_none=True, exclude_defaults=True) for s in self._samples]
+
+    def to_list(self) -> list[dict[str, Any]]:
+        """Ragas spelling of :meth:`to_records`."""
+        return self.to_records()
+
+    def columns(self) -> list[str]:
+        """The fields that some sample has, in the order of the Sample fields."""
+        present: set[str] = set()
+        for record in self.to_records():
+            present.update(record)
+        return [f for f in Sample.model_fields if f in present]
+
+    def to_csv(self, target: PathLike | IO[str]) -> None:
+        """Write a CSV file that :meth:`from_csv` reads back: a header of the fields some sample has, list and
+        mapping fields as JSON in their cells, absent fields as empty cells. A path is written atomically."""
+        fields = self.columns()
+        rows = (
+            {k: json.dumps(v, ensure_ascii=False) if k in _JSON_FIELDS else v for k, v in record.items()}
+            for record in self.to_records()
+        )
+        if isinstance(target, (str, os.PathLike)):
+            with atomic_text(target, newline="") as out:
+                _write_csv(out, fields, rows)
+        else:
+            _write_csv(target, fields, rows)
 
     def to_jsonl(self, target: PathLike | IO[str]) -> None:
         """Write one JSON object per line (UTF-8, non-ASCII kept as is); ``.gz`` paths are compressed.
@@ -153,15 +213,21 @@ class Dataset(Sequence[Sample]):
             target.writelines(lines)
 
     def to_pandas(self) -> pd.DataFrame:
-        """A DataFrame with one row per sample and one column per field (requires pandas)."""
+        """A DataFrame with one row per sample and one column per field that some sample has (requires
+        pandas); :meth:`from_pandas` reads it back."""
         try:
             import pandas as pd
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError("to_pandas() needs pandas: pip install 'ragrecall[pandas]'") from exc
-        frame: pd.DataFrame = pd.DataFrame([s.model_dump() for s in self._samples])
+        frame: pd.DataFrame = pd.DataFrame(self.to_records(), columns=self.columns())
         return frame
 
     # -- sequence protocol ----------------------------------------------------------------------------
+
+    @property
+    def samples(self) -> list[Sample]:
+        """The samples, as a list (Ragas's ``EvaluationDataset.samples``)."""
+        return list(self._samples)
 
     def __len__(self) -> int:
         return len(self._samples)
@@ -186,6 +252,10 @@ class Dataset(Sequence[Sample]):
 
     def __repr__(self) -> str:
         return f"Dataset({len(self)} samples)"
+
+
+EvaluationDataset = Dataset
+"""Ragas spelling of :class:`Dataset`."""
 
 
 def open_text(source: PathLike | IO[str], newline: str | None = None) -> tuple[str, IO[str]]:
@@ -233,32 +303,43 @@ def _csv_problem(exc: csv.Error) -> str:
     return f"malformed CSV: {exc}"
 
 
-def _csv_record(row: dict[str | Any, str | Any], name: str, line: int) -> Sample:
+def _csv_record(row: Mapping[Any, Any], name: str, line: int) -> Sample:
     where = f"line {line} of {name}"
     if None in row:
         raise FileFormatError(f"{where}: more cells than header columns")
     record: dict[str, Any] = {}
     for key, cell in row.items():
-        if cell is None or cell == "":
+        if cell is None or cell == "" or key == "":  # an empty header: the index column of DataFrame.to_csv
             continue
         if key in _JSON_FIELDS:
-            try:
-                record[key] = load_json(cell, path=name, line=line)
-            except json.JSONDecodeError as exc:
-                raise InvalidSampleError(
-                    f'expected a JSON value in the cell (e.g. ["a", "b"]), got {cell[:60]!r}', where=where, field=key
-                ) from exc
+            record[key] = _cell_value(cell, name, line, key)
         else:
             record[key] = cell
     return Sample.from_dict(record, where=where)
 
 
-def _is_missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
+def _table_records(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows of a columnar file with their empty (None) cells left out."""
+    return [{k: clean_cell(v) for k, v in row.items() if not is_missing(v)} for row in rows]
 
 
-def _from_cell(value: Any) -> Any:
-    # Parquet and Arrow hand list cells over as numpy arrays; numpy scalars stand for plain numbers.
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    return value
+def _cell_value(cell: str, name: str, line: int, key: str) -> Any:
+    """A list or mapping cell: JSON, else a Python literal (``['a', 'b']``, as ``DataFrame.to_csv`` writes)."""
+    try:
+        return load_json(cell, path=name, line=line)
+    except json.JSONDecodeError as exc:
+        try:
+            # literal_eval reads literals only (no names, calls or operators): safe on untrusted text.
+            return ast.literal_eval(cell.strip())
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            raise InvalidSampleError(
+                f'expected a JSON value or a Python literal in the cell (e.g. ["a", "b"]), got {cell[:60]!r}',
+                where=f"line {line} of {name}",
+                field=key,
+            ) from exc
+
+
+def _write_csv(out: IO[str], fields: list[str], rows: Iterable[Mapping[str, Any]]) -> None:
+    writer = csv.DictWriter(out, fieldnames=fields)
+    writer.writeheader()
+    writer.writerows(rows)

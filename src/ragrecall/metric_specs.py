@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigurationError
@@ -13,7 +15,7 @@ if TYPE_CHECKING:
     from .llm import LLM
     from .metrics import Metric
 
-__all__ = ["METRIC_HELP", "needs_llm", "parse_metric"]
+__all__ = ["METRIC_HELP", "needs_llm", "parse_metric", "resolve_metric_name"]
 
 METRIC_HELP = (
     "a metric: context_recall[(mode=claims|single,language=auto|en|zh,quote_threshold=0.9,"
@@ -24,6 +26,7 @@ METRIC_HELP = (
 
 _SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*(?:\((?P<args>[^()]*)\))?\s*(?:@\s*(?P<k>\d+))?\s*$")
 _LLM_METRICS = ("context_recall", "llm_context_recall")
+_SAMPLE_METRICS = ("context_recall", "llm_context_recall", "id_based_context_recall", "non_llm_context_recall")
 
 
 def parse_metric(spec: str, *, llm: Callable[[], LLM] | None = None) -> Metric:
@@ -43,6 +46,7 @@ def parse_metric(spec: str, *, llm: Callable[[], LLM] | None = None) -> Metric:
     kwargs = _settings(match["args"] or "", spec)
     if match["k"] is not None:
         kwargs["k"] = int(match["k"])
+    _check_setting_names(name, kwargs, spec)
     try:
         if name == "id_based_context_recall":
             return IDBasedContextRecall(**kwargs)
@@ -61,16 +65,89 @@ def needs_llm(spec: str) -> bool:
     return match is not None and match["name"] in _LLM_METRICS
 
 
+def resolve_metric_name(text: str, metrics: Sequence[Metric]) -> str | None:
+    """The name, among ``metrics``, that ``text`` stands for: the name itself, any spelling ``-m`` accepts for
+    it (``llm_context_recall``, ``ndcg_cut_10``, ``MRR``), or a bare metric family (``context_recall``) when
+    exactly one metric of that family is present. None when it stands for none of them."""
+    names = [m.name for m in metrics]
+    if text in names:
+        return text
+    llm_of = {id(m): getattr(m, "llm", None) for m in metrics}
+    first_llm = next((llm for llm in llm_of.values() if llm is not None), None)
+    try:
+        parsed = parse_metric(text, llm=(lambda: first_llm) if first_llm is not None else None)
+    except ConfigurationError:
+        return None
+    if parsed.name in names:
+        return parsed.name
+    family = [m.name for m in metrics if type(m) is type(parsed) and m.metric_name == parsed.metric_name]
+    if len(family) == 1 and parsed.name == parsed.metric_name and type(parsed).__name__ != "RankingMetric":
+        return family[0]
+    return None
+
+
+def _check_setting_names(name: str, kwargs: dict[str, Any], spec: str) -> None:
+    """Raise ConfigurationError for a setting the metric does not have, suggesting the closest one."""
+    from .metrics import ContextRecall, IDBasedContextRecall, NonLLMContextRecall
+
+    cls: Any = {"id_based_context_recall": IDBasedContextRecall, "non_llm_context_recall": NonLLMContextRecall}.get(
+        name, ContextRecall
+    )
+    known = [f.name for f in dataclasses.fields(cls) if f.init and f.name not in ("llm", "prompts")]
+    for key in kwargs:
+        if key not in known:
+            raise ConfigurationError(f"{name} has no setting {key!r} (in {spec!r}){_did_you_mean(key, known)}")
+    choices = _choices()
+    for key, value in kwargs.items():
+        options = choices.get(key)
+        if options and isinstance(value, str) and value not in options:
+            hint = _did_you_mean(value, options)
+            raise ConfigurationError(f"{name}: {key}={value!r} is not one of {', '.join(options)} (in {spec!r}){hint}")
+
+
+def _choices() -> dict[str, tuple[str, ...]]:
+    """The settings that take one of a few words, and those words."""
+    from .metrics.context_recall import LANGUAGES
+    from .metrics.string_recall import SCORERS
+
+    return {
+        "mode": ("claims", "single"),
+        "unverified": ("unsupported", "supported", "fail"),
+        "language": ("auto", *LANGUAGES),
+        "scorer": tuple(SCORERS),
+    }
+
+
+def _did_you_mean(word: str, known: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    if not close:
+        close = difflib.get_close_matches(word.lower(), [k.lower() for k in known], n=1, cutoff=0.6)
+        close = [next(k for k in known if k.lower() == close[0])] if close else []
+    if close:
+        return f"; did you mean {close[0]!r}?"
+    return "" if len(known) <= 6 else f"; known: {', '.join(known)}"
+
+
 def _ranking_metric(spec: str) -> Metric:
     from .ranking import RankingMetric, parse_measure
+    from .ranking._parse import MEASURES
 
     try:
         measure = parse_measure(spec)
     except ConfigurationError as exc:
-        raise ConfigurationError(
-            f"unknown metric {spec!r}; known: context_recall, id_based_context_recall, non_llm_context_recall, "
-            f"or a ranking measure such as nDCG@10 ({exc})"
-        ) from exc
+        match = _SPEC.match(spec)
+        word = match["name"] if match else spec.split("@")[0].split("(")[0].strip()
+        candidates = [*_SAMPLE_METRICS, *MEASURES]
+        close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6) or difflib.get_close_matches(
+            word.lower(), [c.lower() for c in candidates], n=1, cutoff=0.6
+        )
+        if close:
+            guess = next(c for c in candidates if c.lower() == close[0].lower())
+            rest = spec.strip()[len(word) :] if spec.strip().startswith(word) else ""
+            hint = f"did you mean {guess + rest!r}?"
+        else:
+            hint = "known: context_recall, id_based_context_recall, non_llm_context_recall, or a ranking measure"
+        raise ConfigurationError(f"unknown metric {spec!r}; {hint} ({exc})") from exc
     return RankingMetric(measure)
 
 

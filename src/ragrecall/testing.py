@@ -13,11 +13,13 @@ Example::
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .errors import ConfigurationError
 from .metrics.base import Metric, SampleLike
-from .results import MetricResult
+from .results import MetricResult, StringRecallEvidence
+from .schema import Sample
 
 __all__ = ["assert_recall"]
 
@@ -35,7 +37,8 @@ def assert_recall(
     Passes when the mean over scored samples is at least ``at_least`` (with ``per_sample=True``: when every
     scored sample is). A sample that failed to score always fails the assertion; unscorable samples are left
     out and counted in the message. The message lists the worst samples (at most ``max_listed``) with what
-    each missed: reference IDs, passages or claims.
+    each missed: reference IDs, the text of the reference passages (with their best similarity) or the claims.
+    Under pytest, the failure shows the caller's line, not this helper's frames.
 
     Returns:
         The results, in input order, for further checks.
@@ -43,9 +46,11 @@ def assert_recall(
     Raises:
         AssertionError: with the explanation.
     """
+    __tracebackhide__ = True  # pytest shows the test's line and this message, not the helper's source
     if not 0.0 <= at_least <= 1.0:
         raise ConfigurationError(f"at_least must be in [0, 1], got {at_least!r}")
-    results = metric.batch_score(list(samples))
+    given = list(samples)
+    results = metric.batch_score(given)
     failed = [(i, r) for i, r in enumerate(results) if r.status == "failed"]
     scored = [(i, r) for i, r in enumerate(results) if r.value is not None]
     unscorable = sum(r.status == "unscorable" for r in results)
@@ -70,13 +75,38 @@ def assert_recall(
         lines.append(f"- {_label(i, r)}: failed: {r.failure.type}: {r.failure.message}")
     low.sort(key=lambda item: item[1].value if item[1].value is not None else 0.0)
     for i, r in low[: max(0, max_listed - len(failed))]:
-        missing = r.evidence.missing_items() if r.evidence is not None else []
+        missing = _missed(given[i], r)
         detail = f"; missing {', '.join(missing)}" if missing else ""
         lines.append(f"- {_label(i, r)}: {_fmt(r.value)}{detail}")
     hidden = len(failed) + len(low) - max_listed
     if hidden > 0:
         lines.append(f"... and {hidden} more")
     raise AssertionError("\n".join(lines))
+
+
+def _missed(sample: SampleLike, result: MetricResult) -> list[str]:
+    """What a result missed, quoting the text of reference passages (evidence records only their positions)."""
+    evidence = result.evidence
+    if evidence is None:
+        return []
+    if not isinstance(evidence, StringRecallEvidence):
+        return evidence.missing_items()
+    passages: Any = sample.reference_contexts if isinstance(sample, Sample) else None
+    if passages is None and isinstance(sample, Mapping):
+        passages = sample.get("reference_contexts")
+    out = []
+    for match in evidence.matches:
+        if match.recalled:
+            continue
+        text = passages[match.reference_index] if isinstance(passages, list) else None
+        quoted = _quote(text) if isinstance(text, str) else f"#{match.reference_index}"
+        out.append(f"reference passage {quoted} (best similarity {match.similarity:.2f} < {evidence.threshold})")
+    return out
+
+
+def _quote(text: str, limit: int = 80) -> str:
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= limit else flat[: limit - 1] + "…")
 
 
 def _label(index: int, result: MetricResult) -> str:

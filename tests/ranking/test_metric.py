@@ -53,3 +53,25 @@ async def test_batch_and_async_agree_and_results_survive_json() -> None:
     assert batch[0].value == (await metric.ascore(samples[0])).value
     again = MetricResult.model_validate_json(batch[1].model_dump_json())
     assert isinstance(again.evidence, RankingEvidence) and again == batch[1]
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        ({"reference_context_ids": []}, "reference_context_ids is empty: no relevant document, nothing to rank"),
+        ({"relevance": {}}, "relevance is empty: no judged document, nothing to rank"),
+        ({"relevance": {"a": 0}}, "relevance has no document with a grade >= 1: nothing to rank"),
+    ],
+)
+@pytest.mark.parametrize("measure", ["nDCG@10", "Recall@5", "AP", "RR", "ERR@10", "Rprec", "ExtRR"])
+def test_a_sample_with_nothing_judged_is_unscorable_with_the_reason(
+    measure: str, fields: dict[str, object], reason: str
+) -> None:
+    # Reported: KeyError: '0' from a sample with no judged ID, alone or in a batch.
+    metric = RankingMetric(measure)
+    alone = metric.score(retrieved_context_ids=["a", "b"], **fields)
+    assert alone.status == "unscorable" and alone.reason == reason and alone.value is None
+    batch = metric.batch_score(
+        [{"retrieved_context_ids": ["a"], **fields}, {"retrieved_context_ids": ["a"], "reference_context_ids": ["a"]}]
+    )
+    assert [r.status for r in batch] == ["unscorable", "scored"] and (batch[1].value or 0) > 0

@@ -10,15 +10,26 @@ from collections.abc import Sequence
 from .._files import check_output_path
 from ..errors import ConfigurationError
 from ..evaluation import EvaluationResult, evaluate
-from ..metric_specs import METRIC_HELP, needs_llm, parse_metric
+from ..metric_specs import METRIC_HELP, needs_llm, parse_metric, resolve_metric_name
 from ..metrics.base import Metric
 from ._llm import add_llm_arguments, cache_file, llm_source
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ev = sub.add_parser("eval", help="score a JSONL or CSV dataset")
-    ev.add_argument("data", help="dataset file (.jsonl or .csv, optionally .gz)")
+    ev.add_argument(
+        "data",
+        help="dataset: .jsonl or .csv (optionally .gz), .parquet (DataFrame.to_parquet) or a Hugging Face "
+        "save_to_disk folder",
+    )
     ev.add_argument("--metric", "-m", action="append", required=True, help=METRIC_HELP)
+    ev.add_argument(
+        "--map",
+        action="append",
+        default=[],
+        metavar="COLUMN=FIELD",
+        help="read the dataset's column COLUMN as the Sample field FIELD, e.g. --map question=user_input (repeatable)",
+    )
     add_llm_arguments(ev)
     ev.add_argument("--dry-run", action="store_true", help="count LLM calls, tokens and cost without sending anything")
     ev.add_argument("--concurrency", type=int, default=16, help="requests in flight at once (default 16)")
@@ -29,7 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="append",
         default=[],
         metavar="METRIC=VALUE",
-        help="exit 1 when the metric's mean is under VALUE (repeatable)",
+        help="exit 1 when the metric's mean is under VALUE; METRIC is any spelling -m accepts (repeatable)",
     )
     ev.add_argument(
         "--max-failed",
@@ -44,6 +55,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     bounds = [_parse_bound(text) for text in args.fail_under]
+    column_map = _parse_map(args.map)
     if args.max_failed < 0:
         raise ConfigurationError(f"--max-failed must be 0 or more, got {args.max_failed}")
     # Inputs and outputs are checked before anything is built: the cache file, the client, any request.
@@ -53,17 +65,22 @@ def _run(args: argparse.Namespace) -> int:
     llm = llm_source(args) if any(needs_llm(spec) for spec in args.metric) else None
     metrics: list[Metric] = [parse_metric(spec, llm=llm) for spec in args.metric]
     names = [m.name for m in metrics]
-    for name, _ in bounds:
-        if name not in names:
+    resolved = []
+    for name, bound in bounds:
+        found = resolve_metric_name(name, metrics)
+        if found is None:
             raise ConfigurationError(f"--fail-under names {name!r}, which is not among the metrics: {', '.join(names)}")
+        resolved.append((found, bound))
+    bounds = resolved
     if args.dry_run:
-        return _dry_run(args, metrics)
+        return _dry_run(args, metrics, column_map)
     result = evaluate(
         args.data,
         metrics,
         max_concurrency=args.concurrency,
         show_progress=not args.no_progress,
         checkpoint=args.checkpoint,
+        column_map=column_map,
     )
     if args.out:  # written before printing: a reader of stdout that goes away must not lose the file
         result.to_jsonl(args.out)
@@ -111,10 +128,10 @@ def _check_outputs(args: argparse.Namespace) -> None:
         check_output_path(args.out, "--out", [*inputs, ("checkpoint", args.checkpoint)])
 
 
-def _dry_run(args: argparse.Namespace, metrics: Sequence[Metric]) -> int:
+def _dry_run(args: argparse.Namespace, metrics: Sequence[Metric], column_map: dict[str, str]) -> int:
     from ..llm import TokenCounter
 
-    result = evaluate(args.data, metrics, max_concurrency=args.concurrency, show_progress=False)
+    result = evaluate(args.data, metrics, max_concurrency=args.concurrency, show_progress=False, column_map=column_map)
     usage = result.usage
     counting = "cl100k_base tokens" if TokenCounter().exact else "tokens estimated at 4 characters each"
     cost = f"${usage.cost_usd:.4f}" if usage.cost_usd is not None else "unknown (no price for this model)"
@@ -125,6 +142,17 @@ def _dry_run(args: argparse.Namespace, metrics: Sequence[Metric]) -> int:
     )
     print(f"estimated cost for {args.model or 'gpt-4o-mini'}: {cost}")
     return 0
+
+
+def _parse_map(pairs: Sequence[str]) -> dict[str, str]:
+    """``--map COLUMN=FIELD`` flags as a column map (checked by the loader: FIELD must be a Sample field)."""
+    out: dict[str, str] = {}
+    for text in pairs:
+        column, sep, field = text.partition("=")
+        if not sep or not column.strip() or not field.strip():
+            raise ConfigurationError(f"--map expects COLUMN=FIELD, e.g. question=user_input; got {text!r}")
+        out[column.strip()] = field.strip()
+    return out
 
 
 def _parse_bound(text: str) -> tuple[str, float]:

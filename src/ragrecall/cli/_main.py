@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from collections.abc import Sequence
@@ -19,7 +20,9 @@ _COMMANDS = (_demo, _eval, _trec, _compare, _report, _calibrate)
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        _unknown_arguments(args, unknown)
     try:
         code: int = args.handler(args)
         sys.stdout.flush()  # a reader that went away is found here, not by the interpreter's flush at exit
@@ -60,10 +63,22 @@ def _silence_stdout() -> None:
         pass
 
 
+def _unknown_arguments(args: argparse.Namespace, unknown: list[str]) -> None:
+    """Exit 2 with the subcommand's usage (not the top level's) and, for a misspelt flag, the closest one."""
+    command: argparse.ArgumentParser = args.command_parser
+    flags = [flag for action in command._actions for flag in action.option_strings]
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    first = next((u.split("=")[0] for u in unknown if u.startswith("--")), None)
+    close = difflib.get_close_matches(first, flags, n=1, cutoff=0.6) if first else []
+    command.error(message + (f"; did you mean {close[0]}?" if close else ""))
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ragrecall", description="Measure the context recall of RAG retrieval.")
     parser.add_argument("--version", action="version", version=f"ragrecall {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in _COMMANDS:
         command.register(sub)
+    for sub_parser in sub.choices.values():  # so that an unknown flag is reported with its command's usage
+        sub_parser.set_defaults(command_parser=sub_parser)
     return parser

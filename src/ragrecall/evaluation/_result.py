@@ -144,6 +144,13 @@ class EvaluationResult:
     def __iter__(self) -> Iterator[SampleRow]:
         return iter(self.rows)
 
+    def __getitem__(self, metric: str) -> list[float]:
+        """Every sample's value for ``metric`` as a float, NaN where not scored, in input order — what Ragas's
+        ``result["context_recall"]`` gives. :meth:`results` keeps the reason and the evidence."""
+        if not isinstance(metric, str):
+            raise TypeError(f"index a result by metric name, e.g. result[{self.metrics[0]!r}]; for rows use .rows")
+        return [math.nan if v is None else float(v) for v in self.values(metric)]
+
     def results(self, metric: str) -> list[MetricResult]:
         """Every sample's result for ``metric``, in input order."""
         self._check_metric(metric)
@@ -284,13 +291,31 @@ class EvaluationResult:
         else:
             _write_csv(target, fields, self.to_records())
 
-    def to_pandas(self) -> pd.DataFrame:
-        """:meth:`to_records` as a DataFrame (requires pandas)."""
+    def to_pandas(self, inputs: bool = True) -> pd.DataFrame:
+        """:meth:`to_records` as a DataFrame (requires pandas), with each sample's input fields (``user_input``,
+        ``retrieved_contexts``, ``reference``, ...: those some sample has) between ``sample_id`` and the scores,
+        as Ragas's ``to_pandas`` puts them; ``inputs=False`` leaves them out."""
         try:
             import pandas as pd
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError("to_pandas() needs pandas: pip install 'ragrecall[pandas]'") from exc
-        frame: pd.DataFrame = pd.DataFrame(self.to_records())
+        records = self.to_records()
+        if not inputs:
+            plain: pd.DataFrame = pd.DataFrame(records)
+            return plain
+        fields = [
+            {k: v for k, v in row.sample.model_dump(exclude_none=True, exclude_defaults=True).items() if k != "id"}
+            if row.sample is not None
+            else {}
+            for row in self.rows
+        ]
+        present = {k for f in fields for k in f}
+        columns = [k for k in Sample.model_fields if k in present]
+        merged = [
+            {"index": r["index"], "sample_id": r["sample_id"], **{c: f.get(c) for c in columns}, **r}
+            for r, f in zip(records, fields, strict=True)
+        ]
+        frame: pd.DataFrame = pd.DataFrame(merged)
         return frame
 
     # -- display ----------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import time
@@ -11,12 +12,14 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .._files import check_output_path
+from .._inputs import ColumnMap, collection_rows, rename_columns, resolve_column_map
 from .._pool import run_pool
 from .._sync import run_sync
 from ..dataset import Dataset
 from ..errors import ConfigurationError, InputError, NothingToEvaluateError
 from ..llm._limit import REQUEST_LIMIT
-from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, check_batch_args, sample_id_of
+from ..llm._protocol import LLM
+from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, check_batch_args, sample_id_of, settings_suffix
 from ..results import MetricResult
 from ..schema import Sample
 from ._checkpoint import Checkpoint, sample_fingerprint
@@ -26,20 +29,32 @@ from ._run_info import RunInfo
 
 __all__ = ["DatasetLike", "aevaluate", "evaluate"]
 
-DatasetLike = Dataset | Iterable[SampleLike] | str | os.PathLike[str]
-"""A Dataset, a list of Samples or dicts, or the path of a JSONL/CSV file."""
+DatasetLike = Dataset | Iterable[SampleLike] | str | os.PathLike[str] | Any
+"""A Dataset, a list of Samples or dicts, a pandas DataFrame, a Hugging Face ``datasets.Dataset``, or the path
+of a JSONL/CSV file."""
 
 
 async def aevaluate(
     dataset: DatasetLike,
     metrics: Sequence[Metric],
     *,
+    llm: LLM | None = None,
     max_concurrency: int = 16,
     show_progress: bool = True,
     checkpoint: str | os.PathLike[str] | None = None,
     on_error: OnError = "record",
+    column_map: ColumnMap | None = None,
 ) -> EvaluationResult:
     """Score every sample with every metric; results in input order.
+
+    ``llm`` is given to every LLM metric built without one (``LLMContextRecall()``, as in Ragas); a metric's
+    own LLM is kept. ``column_map`` renames the dataset's columns to Sample fields (``{"question":
+    "user_input"}``; Ragas's direction, field → column, is understood too).
+
+    Metrics are keyed by name. When two metrics left to their default names would share one (two judges of
+    one metric), each gets the settings that set it apart added to its name, e.g.
+    ``context_recall(model=gpt-4o)``; two metrics named alike with ``name=``, or alike in every setting, are a
+    ConfigurationError.
 
     Concurrency is one limit over every sample-metric pair of every LLM metric: ``max_concurrency`` workers
     take the pairs in input order (pure metrics compute in vectorised passes in a worker thread, which stops
@@ -53,14 +68,16 @@ async def aevaluate(
     one that another run holds (it is locked while a run uses it) or whose records were edited or damaged.
 
     Raises:
+        TypeError: ``dataset`` is not a collection of samples (one sample, a mapping, a number...).
         NothingToEvaluateError: the dataset has no samples.
-        ConfigurationError: no metrics, two metrics with one name, or bad arguments.
+        ConfigurationError: no metrics, two metrics with one name, an LLM metric without an LLM, or bad
+            arguments.
         InputError: the checkpoint's folder is missing or not writable, or the checkpoint is the dataset.
         CheckpointError: the checkpoint is not one, is held by another run, or does not belong to this run.
     """
     started, started_at = time.perf_counter(), datetime.now(timezone.utc)
-    samples = _load(dataset)
-    by_name = _check_metrics(metrics)
+    by_name = _check_metrics(metrics, llm)
+    samples = _load(dataset, resolve_column_map(column_map))
     check_batch_args(max_concurrency, on_error)
     if not samples:
         named = f" ({os.fspath(dataset)})" if isinstance(dataset, (str, os.PathLike)) else ""
@@ -140,32 +157,39 @@ def evaluate(
     dataset: DatasetLike,
     metrics: Sequence[Metric],
     *,
+    llm: LLM | None = None,
     max_concurrency: int = 16,
     show_progress: bool = True,
     checkpoint: str | os.PathLike[str] | None = None,
     on_error: OnError = "record",
+    column_map: ColumnMap | None = None,
 ) -> EvaluationResult:
     """Synchronous :func:`aevaluate`; works in scripts and inside a running event loop (notebooks)."""
     return run_sync(
         aevaluate(
             dataset,
             metrics,
+            llm=llm,
             max_concurrency=max_concurrency,
             show_progress=show_progress,
             checkpoint=checkpoint,
             on_error=on_error,
+            column_map=column_map,
         )
     )
 
 
-def _load(dataset: DatasetLike) -> list[SampleLike]:
+def _load(dataset: DatasetLike, renames: Mapping[str, str]) -> list[SampleLike]:
     """The samples, dicts validated once here; an invalid record stays as given so that each metric records
     its error (naming the sample) as a failure instead of stopping the run."""
     if isinstance(dataset, (str, os.PathLike)):
-        return list(Dataset.load(dataset))
-    if isinstance(dataset, Mapping):
-        raise ConfigurationError("dataset must be a Dataset, a list of samples or dicts, or a file path; got a mapping")
-    return [_validated(item) for item in dataset]
+        return list(Dataset.load(dataset, column_map=renames))
+    if isinstance(dataset, Dataset) and not renames:
+        return list(dataset)
+    return [
+        item if isinstance(item, Sample) else _validated(rename_columns(item, renames))
+        for item in collection_rows(dataset)
+    ]
 
 
 def _validated(item: SampleLike) -> SampleLike:
@@ -177,21 +201,63 @@ def _validated(item: SampleLike) -> SampleLike:
     return item
 
 
-def _check_metrics(metrics: Sequence[Metric]) -> dict[str, Metric]:
+def _check_metrics(metrics: Sequence[Metric], llm: LLM | None) -> dict[str, Metric]:
+    """The metrics by name, each LLM metric without an LLM given ``llm``, default names that collide set apart."""
     if isinstance(metrics, Metric):
         metrics = [metrics]
-    by_name: dict[str, Metric] = {}
+    if llm is not None and not isinstance(llm, LLM):
+        raise ConfigurationError(f"llm must implement ragrecall.llm.LLM (model_name and agenerate), got {llm!r}")
+    given: list[Metric] = []
     for metric in metrics:
         if not isinstance(metric, Metric):
             raise ConfigurationError(f"expected Metric objects, got {type(metric).__name__}")
-        if metric.name in by_name:
-            raise ConfigurationError(
-                f"two metrics are named {metric.name!r}; results are keyed by name, so each must be unique"
-            )
-        by_name[metric.name] = metric
-    if not by_name:
+        if llm is not None and getattr(metric, "llm", False) is None and dataclasses.is_dataclass(metric):
+            metric = _replaced(metric, llm=llm, name=metric.name if metric.named_by_user else "")
+        metric.check_ready()
+        given.append(metric)
+    if not given:
         raise ConfigurationError("no metrics given")
+    groups: dict[str, list[Metric]] = {}
+    for metric in given:
+        groups.setdefault(metric.name, []).append(metric)
+    by_name: dict[str, Metric] = {}
+    for name, group in groups.items():
+        for metric in _set_apart(name, group) if len(group) > 1 else group:
+            if metric.name in by_name:
+                raise ConfigurationError(
+                    f"two metrics are named {metric.name!r}; results are keyed by name, so give each a name="
+                )
+            by_name[metric.name] = metric
     return by_name
+
+
+def _set_apart(name: str, group: list[Metric]) -> list[Metric]:
+    """Metrics sharing a default name, renamed by the scalar settings in which they differ; unchanged when
+    any was named with ``name=``, is not a dataclass, or no scalar setting differs (the caller then refuses)."""
+    if any(m.named_by_user or not dataclasses.is_dataclass(m) for m in group):
+        return group
+    settings = [m.settings() for m in group]
+    keys = [
+        k
+        for k in settings[0]
+        if all(isinstance(s.get(k), (str, int, float, bool, type(None))) for s in settings)
+        and len({repr(s.get(k)) for s in settings}) > 1
+    ]
+    if not keys:
+        return group
+    base = name[:-1] + "," if name.endswith(")") else name + "("
+    renamed = []
+    for metric, values in zip(group, settings, strict=True):
+        suffix = settings_suffix({k: values.get(k) for k in keys})[1:]
+        renamed.append(_replaced(metric, name=base + suffix))
+    return renamed
+
+
+def _replaced(metric: Metric, **changes: Any) -> Metric:
+    """A copy of a dataclass metric with ``changes`` (its ``__post_init__`` checks them again)."""
+    assert dataclasses.is_dataclass(metric) and not isinstance(metric, type)
+    copy: Metric = dataclasses.replace(metric, **changes)
+    return copy
 
 
 def _identity(metric: Metric) -> dict[str, Any]:

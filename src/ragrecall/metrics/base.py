@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import math
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
@@ -38,6 +39,7 @@ __all__ = [
     "check_batch_args",
     "check_stop",
     "sample_id_of",
+    "setting_text",
 ]
 
 SampleLike = Sample | Mapping[str, Any]
@@ -72,11 +74,53 @@ class Metric(ABC):
 
     required_fields: ClassVar[tuple[str, ...]] = ()
     metric_name: ClassVar[str] = "metric"
+    unnamed_settings: ClassVar[frozenset[str]] = frozenset()
+    """Settings left out of the default name: they never change a value (size limits) or are named apart."""
 
     @property
     def name(self) -> str:
-        """The name results carry, e.g. ``"id_based_context_recall"``."""
+        """The name results carry, e.g. ``"id_based_context_recall"``.
+
+        Dataclass metrics take ``name=`` and, without it, get :meth:`default_name`."""
         return self.metric_name
+
+    @property
+    def named_by_user(self) -> bool:
+        """True when the name was given with ``name=`` rather than derived from the settings."""
+        return bool(getattr(self, "_given_name", False))
+
+    def default_name(self) -> str:
+        """``metric_name``, followed by the settings that differ from their defaults in the form the command line
+        reads: ``non_llm_context_recall(threshold=0.8,scorer=partial)``. Two metrics of one class with different
+        settings therefore never share a default name."""
+        return self.metric_name + settings_suffix(self._non_default_settings())
+
+    def check_ready(self) -> None:
+        """Raise :class:`~ragrecall.errors.ConfigurationError` when the metric cannot score at all (an LLM metric
+        without an LLM); called before any sample is scored."""
+        return None  # most metrics can always score
+
+    def _non_default_settings(self) -> dict[str, Any]:
+        if not dataclasses.is_dataclass(self):
+            return {}
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if not f.init or f.name in ("name", "llm") or f.name in self.unnamed_settings:
+                continue
+            default = f.default if f.default is not dataclasses.MISSING else None
+            value = getattr(self, f.name)
+            if value != default:
+                out[f.name] = value
+        return out
+
+    def _set_name(self, name: object) -> None:
+        """Check ``name=`` and store the name results carry (the default name when ``name`` is None or empty)."""
+        if name is not None and not isinstance(name, str):
+            raise ConfigurationError(f"name must be a string, got {name!r} ({type(name).__name__})")
+        if name is not None and (name != name.strip() or any(c in name for c in "\r\n\t")):
+            raise ConfigurationError(f"name must be one line without surrounding spaces, got {name!r}")
+        object.__setattr__(self, "_given_name", bool(name))
+        object.__setattr__(self, "name", name or self.default_name())
 
     def settings(self) -> dict[str, Any]:
         """The metric's settings as plain data (what makes two metric objects score differently)."""
@@ -84,6 +128,8 @@ class Metric(ABC):
             return {}
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
+            if f.name == "name":  # what results are called, not how they are computed
+                continue
             value = getattr(self, f.name)
             if value is None or isinstance(value, (str, int, float, bool)):
                 out[f.name] = value
@@ -107,13 +153,23 @@ class Metric(ABC):
         """Synchronous :meth:`ascore`; works in scripts and inside a running event loop (notebooks)."""
         return self._score_sync(self._prepare(sample, fields))
 
-    async def single_turn_ascore(self, sample: SampleLike) -> MetricResult:
-        """Ragas spelling of :meth:`ascore`."""
-        return await self.ascore(sample)
+    async def single_turn_ascore(
+        self, sample: SampleLike, callbacks: Any = None, timeout: float | None = None
+    ) -> float:
+        """Ragas's call: the value as a float, as Ragas returns it — NaN when the sample is unscorable (use
+        :meth:`ascore` for the result with its reason and evidence). ``callbacks`` is accepted and ignored;
+        ``timeout`` bounds the whole call in seconds (:class:`TimeoutError`).
 
-    def single_turn_score(self, sample: SampleLike) -> MetricResult:
-        """Ragas spelling of :meth:`score`."""
-        return self.score(sample)
+        Raises what :meth:`ascore` raises."""
+        if timeout is not None:
+            return _as_float(await asyncio.wait_for(self.ascore(sample), timeout))
+        return _as_float(await self.ascore(sample))
+
+    def single_turn_score(self, sample: SampleLike, callbacks: Any = None, timeout: float | None = None) -> float:
+        """Synchronous :meth:`single_turn_ascore`: a float, NaN when unscorable."""
+        if timeout is not None:
+            return run_sync(self.single_turn_ascore(sample, timeout=timeout))
+        return _as_float(self.score(sample))
 
     # -- many samples -----------------------------------------------------------------------------------
 
@@ -131,6 +187,7 @@ class Metric(ABC):
         and its cause, and every other sample is still scored; with ``"raise"`` the first error propagates.
         """
         check_batch_args(max_concurrency, on_error)
+        self.check_ready()
         items = list(samples)
         results: list[MetricResult | None] = [None] * len(items)
 
@@ -175,6 +232,7 @@ class Metric(ABC):
         sample.require(*self.required_fields, where=where)
 
     def _prepare(self, sample: SampleLike | None, fields: Mapping[str, Any], where: str | None = None) -> Sample:
+        self.check_ready()
         if sample is None:
             sample = Sample.from_dict(fields, where=where)
         elif fields:
@@ -290,3 +348,25 @@ def check_batch_args(max_concurrency: int, on_error: str) -> None:
         raise ConfigurationError(f"max_concurrency must be a positive integer, got {max_concurrency!r}")
     if on_error not in ("record", "raise"):
         raise ConfigurationError(f"on_error must be 'record' or 'raise', got {on_error!r}")
+
+
+def _as_float(result: MetricResult) -> float:
+    return math.nan if result.value is None else float(result.value)
+
+
+def setting_text(value: Any) -> str:
+    """A setting as the command line writes it: ``true``, ``0.8``, ``partial``, a callable's name."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    if isinstance(value, Mapping):
+        return "custom"
+    return str(getattr(value, "__name__", type(value).__name__))
+
+
+def settings_suffix(settings: Mapping[str, Any]) -> str:
+    """``"(k=v,k2=v2)"`` for non-empty ``settings``, else ``""``."""
+    if not settings:
+        return ""
+    return "(" + ",".join(f"{k}={setting_text(v)}" for k, v in settings.items()) + ")"

@@ -24,9 +24,11 @@ class IDBasedContextRecall(SyncMetric):
 
     Args:
         k: look only at the first ``k`` retrieved IDs; None (default) looks at all of them.
+        name: the name results carry; default ``id_based_context_recall``, or ``id_based_context_recall@k``.
     """
 
     k: int | None = None
+    name: str = ""
 
     required_fields: ClassVar[tuple[str, ...]] = ("retrieved_context_ids", "reference_context_ids")
     metric_name: ClassVar[str] = "id_based_context_recall"
@@ -34,9 +36,9 @@ class IDBasedContextRecall(SyncMetric):
     def __post_init__(self) -> None:
         if self.k is not None and (isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1):
             raise ConfigurationError(f"k must be a positive integer or None, got {self.k!r}")
+        self._set_name(self.name)
 
-    @property
-    def name(self) -> str:
+    def default_name(self) -> str:
         return self.metric_name if self.k is None else f"{self.metric_name}@{self.k}"
 
     def _score_sample(self, sample: Sample) -> MetricResult:

@@ -80,6 +80,8 @@ class NonLLMContextRecall(SyncMetric):
             100,000), counted as compared (after normalisation, with ``normalize``).
         max_reference_chars: most characters in one reference context; None (default): ``max_chars``, but
             :data:`MAX_PARTIAL_REFERENCE_CHARS` (2,000) with the ``"partial"`` scorer.
+        name: the name results carry; default ``non_llm_context_recall`` followed by the settings that differ
+            from their defaults, e.g. ``non_llm_context_recall(threshold=0.8,scorer=partial)``.
     """
 
     threshold: float = 0.5
@@ -87,11 +89,13 @@ class NonLLMContextRecall(SyncMetric):
     normalize: bool = False
     max_chars: int = MAX_CHARS
     max_reference_chars: int | None = None
+    name: str = ""
     _fn: Any = field(init=False, repr=False, compare=False)
     _scale: float = field(init=False, repr=False, compare=False)
 
     required_fields: ClassVar[tuple[str, ...]] = ("retrieved_contexts", "reference_contexts")
     metric_name: ClassVar[str] = "non_llm_context_recall"
+    unnamed_settings: ClassVar[frozenset[str]] = frozenset({"max_chars", "max_reference_chars"})
 
     def __post_init__(self) -> None:
         t = self.threshold
@@ -115,6 +119,7 @@ class NonLLMContextRecall(SyncMetric):
                 raise ConfigurationError(f"{name} must be a positive integer, got {limit!r}")
         object.__setattr__(self, "_fn", fn)
         object.__setattr__(self, "_scale", scale)
+        self._set_name(self.name)
 
     @property
     def scorer_name(self) -> str:

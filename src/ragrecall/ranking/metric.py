@@ -59,18 +59,20 @@ class RankingMetric(SyncMetric):
 
     Args:
         measure: a :class:`Measure` or a measure string (``"nDCG@10"``, ``"RR(rel=2)"``).
+        name: the name results carry; default: the measure, e.g. ``"nDCG@10"``.
     """
 
     measure: Measure | str = "nDCG@10"
+    name: str = ""
 
     required_fields: ClassVar[tuple[str, ...]] = ("retrieved_context_ids",)
     metric_name: ClassVar[str] = "ranking"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "measure", parse_measure(self.measure))
+        self._set_name(self.name)
 
-    @property
-    def name(self) -> str:
+    def default_name(self) -> str:
         return str(self.measure)
 
     def settings(self) -> dict[str, Any]:
@@ -91,6 +93,7 @@ class RankingMetric(SyncMetric):
     def _score_samples(self, samples: Sequence[Sample]) -> list[MetricResult]:
         measure = self.measure
         assert isinstance(measure, Measure)
+        threshold = int(getattr(measure, "rel", 1))
         judgments: dict[str, dict[str, int]] = {}
         rankings: dict[str, dict[str, float]] = {}
         for i, sample in enumerate(samples):
@@ -99,13 +102,20 @@ class RankingMetric(SyncMetric):
             retrieved = list(dict.fromkeys(id_key(d) for d in sample.retrieved_context_ids or []))
             # Descending scores in list order, so the ranking is exactly the list.
             rankings[key] = {doc: float(len(retrieved) - r) for r, doc in enumerate(retrieved)}
-        ranked = build_ranked(Qrels.from_dict(judgments), Run.from_dict(rankings), missing="zero")
-        values = measure.compute(ranked)
-        threshold = int(getattr(measure, "rel", 1))
-        row_of = {q: i for i, q in enumerate(ranked.query_ids)}
+        # Only samples with something to rank are computed: a query without judgments has no row.
+        scorable = [k for k, grades in judgments.items() if any(g >= threshold for g in grades.values())]
+        row_of: dict[str, int] = {}
+        values: Any = []
+        if scorable:
+            ranked = build_ranked(
+                Qrels.from_dict({k: judgments[k] for k in scorable}),
+                Run.from_dict({k: rankings[k] for k in scorable}),
+                missing="zero",
+            )
+            values = measure.compute(ranked)
+            row_of = {q: i for i, q in enumerate(ranked.query_ids)}
         results = []
         for i, sample in enumerate(samples):
-            row = row_of[str(i)]
             ranks = {doc: r + 1 for r, doc in enumerate(rankings[str(i)])}
             grades = judgments[str(i)]
             relevant = sorted(
@@ -113,19 +123,23 @@ class RankingMetric(SyncMetric):
                 key=lambda item: (-item.grade, item.rank is None, item.rank or 0, item.id),
             )
             evidence = RankingEvidence(measure=str(measure), relevant=relevant, retrieved_considered=len(ranks))
-            if not any(g >= threshold for g in grades.values()):
-                results.append(
-                    MetricResult.unscorable(
-                        self.name,
-                        f"no document has a grade >= {threshold}: nothing to rank",
-                        evidence,
-                        sample_id=sample.id,
-                    )
-                )
+            row = row_of.get(str(i))
+            if row is None:
+                reason = _nothing_to_rank(sample, threshold)
+                results.append(MetricResult.unscorable(self.name, reason, evidence, sample_id=sample.id))
             else:
                 value = min(max(float(values[row]), 0.0), 1.0)
                 results.append(MetricResult.scored(self.name, value, evidence, sample_id=sample.id))
         return results
+
+
+def _nothing_to_rank(sample: Sample, threshold: int) -> str:
+    """Why a sample has nothing to rank, naming the field that says so."""
+    if sample.relevance is not None:
+        if not sample.relevance:
+            return "relevance is empty: no judged document, nothing to rank"
+        return f"relevance has no document with a grade >= {threshold}: nothing to rank"
+    return "reference_context_ids is empty: no relevant document, nothing to rank"
 
 
 def _grades(sample: Sample) -> dict[str, int]:

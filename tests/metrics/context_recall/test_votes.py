@@ -79,7 +79,7 @@ def test_votes_bring_wrong_verdicts_down_to_the_binomial_rate() -> None:
         llm = FakeLLM(flipping_judge(random.Random(7), p))
         metric = ContextRecall(llm, votes=votes, unverified="supported")
         result = evaluate(samples, [metric], show_progress=False, max_concurrency=4)
-        evidence = [evidence_of(r) for r in result.results("context_recall")]
+        evidence = [evidence_of(r) for r in result.results(result.metrics[0])]
         wrong = [
             v.supported != t for e, ts in zip(evidence, truth, strict=True) for v, t in zip(e.claims, ts, strict=True)
         ]
@@ -234,9 +234,9 @@ def test_the_batch_result_reports_agreement_and_lists_unstable_claims() -> None:
         {"id": "none", "reference_claims": ["Paris is flat."], "retrieved_contexts": contexts},
     ]
     result = evaluate(samples, [ContextRecall(FakeLLM(first_shown_judge), votes=4)], show_progress=False)
-    per_sample = [evidence_of(r).agreement for r in result.results("context_recall")]
+    per_sample = [evidence_of(r).agreement for r in result.results(result.metrics[0])]
     assert per_sample == [0.5, 1.0]
-    summary = result.summary["context_recall"]
+    summary = result.summary[result.metrics[0]]
     assert summary.agreement == pytest.approx(0.75)
     assert summary.counts["unstable_claims"] == 1
     (unstable,) = result.unstable_claims()

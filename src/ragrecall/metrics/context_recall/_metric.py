@@ -85,7 +85,9 @@ class ContextRecall(Metric):
     their own and ungrounded claims are dropped.
 
     Args:
-        llm: any :class:`ragrecall.llm.LLM` (the OpenAI adapter, a fake, the offline judge).
+        llm: any :class:`ragrecall.llm.LLM` (the OpenAI adapter, a fake, the offline judge). It may be left out
+            when :func:`~ragrecall.evaluate` gives one (``evaluate(..., llm=...)``, as in Ragas); scoring
+            without one raises :class:`~ragrecall.errors.ConfigurationError`.
         mode: ``"claims"`` (two steps, default) or ``"single"`` (one call).
         language: ``"auto"`` (Chinese prompts when the reference is mostly Han characters, English
             otherwise), ``"en"`` or ``"zh"``. Claims always come back in the reference's language.
@@ -107,6 +109,8 @@ class ContextRecall(Metric):
         prompts: step (``"decompose"``, ``"judge"``, ``"single"``, ``"cover"``, ``"recheck"``,
             ``"single_fix"``) → prompt text, path or :class:`~ragrecall.llm.PromptTemplate`, replacing the
             shipped prompt for every language.
+        name: the name results carry; default ``context_recall`` followed by the settings that differ from
+            their defaults, e.g. ``context_recall(mode=single,quote_threshold=0.8)``.
 
     Raises (from ``ascore``/``score``): :class:`~ragrecall.errors.LLMOutputError` when the replies stay
     invalid after every repair (:class:`~ragrecall.errors.NoClaimsError` when what stayed wrong is an empty
@@ -114,7 +118,7 @@ class ContextRecall(Metric):
     scoring records either as a failed result with its cause.
     """
 
-    llm: LLM
+    llm: LLM | None = None
     mode: Mode = "claims"
     language: str = "auto"
     claims_per_call: int = 20
@@ -126,13 +130,16 @@ class ContextRecall(Metric):
     judging: JudgingMode = "together"
     seed: int = 0
     prompts: Mapping[str, str | Path | PromptTemplate] | None = field(default=None, compare=False)
+    name: str = ""
     _prompts: Prompts = field(init=False, repr=False, compare=False)
 
     required_fields: ClassVar[tuple[str, ...]] = ("reference", "retrieved_contexts")
     metric_name: ClassVar[str] = "context_recall"
+    # How many claims share a request and how often a reply is asked again change the cost, not what is measured.
+    unnamed_settings: ClassVar[frozenset[str]] = frozenset({"claims_per_call", "max_repairs"})
 
     def __post_init__(self) -> None:
-        if not isinstance(self.llm, LLM):
+        if self.llm is not None and not isinstance(self.llm, LLM):
             raise ConfigurationError(
                 f"llm must implement ragrecall.llm.LLM (model_name and agenerate), got {type(self.llm).__name__}"
             )
@@ -161,16 +168,26 @@ class ContextRecall(Metric):
         if not isinstance(self.coverage, bool):
             raise ConfigurationError(f"coverage must be True or False, got {self.coverage!r}")
         object.__setattr__(self, "_prompts", Prompts.load(self.prompts))
+        self._set_name(self.name)
+
+    def check_ready(self) -> None:
+        if self.llm is None:
+            raise ConfigurationError(
+                f"{self.name} needs an LLM: pass llm= to the metric, or to evaluate() to give it to every LLM "
+                "metric that has none"
+            )
 
     @property
-    def name(self) -> str:
-        """``"context_recall"``, or ``"context_recall(mode=single)"`` in single mode (names must differ)."""
-        return self.metric_name if self.mode == "claims" else f"{self.metric_name}(mode={self.mode})"
+    def judge(self) -> LLM:
+        """The LLM; :class:`~ragrecall.errors.ConfigurationError` when there is none."""
+        self.check_ready()
+        assert self.llm is not None
+        return self.llm
 
     def settings(self) -> dict[str, Any]:
         llm_settings = getattr(self.llm, "settings", None)
         return {
-            "model": self.llm.model_name,
+            "model": self.llm.model_name if self.llm is not None else None,
             # Sampling parameters, output mode, judge thresholds: what makes two runs of one model differ.
             "llm": llm_settings() if callable(llm_settings) else {},
             "mode": self.mode,
@@ -209,7 +226,7 @@ class ContextRecall(Metric):
         base: dict[str, Any] = {
             "mode": self.mode,
             "language": language,
-            "model": self.llm.model_name,
+            "model": self.judge.model_name,
             "prompt_versions": {s: self._prompts.get(s, language).version for s in steps},
             "unverified_policy": self.unverified,
             "claims_given": given is not None,
@@ -278,7 +295,8 @@ class ContextRecall(Metric):
     ) -> tuple[Voted, list[DroppedClaim], Usage, int]:
         """The claims (given, decomposed, or from the one call), judged by the plan; what was dropped; what
         everything cost; how many follow-ups were asked."""
-        setup = Judging(self.llm, self._prompts, language, self.claims_per_call, self.max_repairs, self.quote_threshold)
+        judge = self.judge
+        setup = Judging(judge, self._prompts, language, self.claims_per_call, self.max_repairs, self.quote_threshold)
         plan = Plan(self.votes, self.judging, self.seed, self.unverified)
         first: list[ClaimVerdict] | None = None
         if given is not None:
@@ -289,7 +307,7 @@ class ContextRecall(Metric):
             first = [claim_verdict(c, j, self.unverified) for c, j in zip(out.claims, out.judged, strict=True)]
         else:
             dec = await decompose(
-                self.llm, self._prompts, language, reference, max_repairs=self.max_repairs, coverage=self.coverage
+                judge, self._prompts, language, reference, max_repairs=self.max_repairs, coverage=self.coverage
             )
             claims, dropped, usage, reasks = dec.claims, dec.dropped, dec.usage, dec.reasks
         if not claims:

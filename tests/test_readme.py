@@ -1,0 +1,82 @@
+"""The README is a path: every shell and Python snippet runs as printed, in order, in an empty folder, with no
+API key and no network. A snippet that must not run (it installs packages, or needs a key) says so in an HTML
+comment on the line before it: ``<!-- not run by tests/test_readme.py: why -->``."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+_FENCE = re.compile(r"^```(\w*)\n(.*?)^```\n", re.MULTILINE | re.DOTALL)
+_SKIP = re.compile(r"<!-- not run by tests/test_readme\.py: (.+?) -->\n$")
+
+
+@dataclass(frozen=True)
+class Snippet:
+    language: str
+    code: str
+    line: int
+    skip: str | None
+
+
+def snippets() -> list[Snippet]:
+    text = README.read_text(encoding="utf-8")
+    out = []
+    for match in _FENCE.finditer(text):
+        before = text[: match.start()]
+        skip = _SKIP.search(before)
+        out.append(Snippet(match[1], match[2], before.count("\n") + 1, skip[1] if skip else None))
+    return out
+
+
+def test_every_snippet_is_shell_python_or_output_and_skips_say_why() -> None:
+    found = snippets()
+    assert {s.language for s in found} <= {"bash", "python", "text", "json"}, "a fence without a known language"
+    skipped = [s for s in found if s.skip]
+    assert all(s.language == "bash" for s in skipped) and len(skipped) == 4  # installs, or a key needed
+    assert all("install" in s.skip or "API key" in s.skip for s in skipped if s.skip)
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Run every snippet that runs, in README order, in one empty folder; keep each one's output."""
+    folder = tmp_path_factory.mktemp("readme")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and k != "OPENAI_BASE_URL"}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    outputs: dict[str, Any] = {}
+    for snippet in snippets():
+        if snippet.skip or snippet.language not in ("bash", "python"):
+            continue
+        command = ["bash", "-e", "-o", "pipefail", "-c", snippet.code]
+        if snippet.language == "python":
+            command = [sys.executable, "-c", snippet.code]
+        done = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, f"README line {snippet.line}:\n{snippet.code}\n{done.stdout}\n{done.stderr}"
+        outputs[f"line {snippet.line}"] = done.stdout
+    outputs["folder"] = folder
+    return outputs
+
+
+def test_the_snippets_run_in_order_in_an_empty_folder(ran: dict[str, Any]) -> None:
+    folder: Path = ran["folder"]
+    for made in ("samples.jsonl", "baseline.jsonl", "results.jsonl", "report.html", "test.qrels", "test.run"):
+        assert (folder / made).is_file(), made
+    text = "\n".join(v for k, v in ran.items() if k.startswith("line "))
+    assert "context_recall: A 0.6181, B 0.6181" in text  # compare: the offline eval repeats the demo's scores
+    assert "nDCG@10                 \tall\t" in text  # trec --format trec
+    assert "[0.5]" in text  # the Ragas section's result["context_recall"]
+
+
+def test_the_cli_fail_under_example_passes_on_the_demo(ran: dict[str, Any]) -> None:
+    # The eval line ends with --fail-under: had the bound failed, its snippet would have exited 1 above.
+    text = README.read_text(encoding="utf-8")
+    assert "--fail-under context_recall=0.6 --no-progress" in text
+    assert "ragrecall eval samples.jsonl" in text and "--offline" in text
