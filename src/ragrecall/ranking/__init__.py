@@ -16,17 +16,17 @@ from .._lazy import lazy_exports
 from ._measure import Measure
 from ._parse import MEASURES, parse_measure
 from ._table import Qrels, Run
-from .ap import AP, AveragePrecision
-from .err import ERR, ExpectedReciprocalRank
 from .evaluate import RunEvaluation, evaluate_run
-from .extrr import ExtendedReciprocalRank, ExtRR
-from .fmeasure import F, FMeasure
-from .ndcg import NDCG, nDCG
-from .precision import P, Precision
-from .recall import Recall, RecallMeasure
-from .rprec import Rprec, RPrecision
-from .rr import RR, ReciprocalRank
-from .success import Success, SuccessMeasure
+from .measures.ap import AP, AveragePrecision
+from .measures.err import ERR, ExpectedReciprocalRank
+from .measures.extrr import ExtendedReciprocalRank, ExtRR
+from .measures.fmeasure import F, FMeasure
+from .measures.ndcg import NDCG, nDCG
+from .measures.precision import P, Precision
+from .measures.recall import Recall, RecallMeasure
+from .measures.rprec import Rprec, RPrecision
+from .measures.rr import RR, ReciprocalRank
+from .measures.success import Success, SuccessMeasure
 from .trec_io import read_qrels, read_run, write_qrels, write_run
 
 __all__ = [

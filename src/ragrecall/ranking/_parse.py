@@ -15,20 +15,17 @@ from typing import Any
 
 from ..errors import ConfigurationError
 from ._measure import Measure
-from .ap import AP
-from .err import ERR
-from .extrr import ExtRR
-from .fmeasure import F
-from .ndcg import nDCG
-from .precision import P
-from .recall import Recall
-from .rprec import Rprec
-from .rr import RR
-from .success import Success
+from .measures import REGISTRY
+from .measures.ap import AP
+from .measures.ndcg import nDCG
+from .measures.precision import P
+from .measures.recall import Recall
+from .measures.rr import RR
+from .measures.success import Success
 
 __all__ = ["MEASURES", "parse_measure"]
 
-MEASURES: dict[str, Measure] = {m.NAME: m for m in (Recall, P, F, RR, Success, AP, nDCG, ERR, Rprec, ExtRR)}
+MEASURES: dict[str, Measure] = {m.NAME: m for m in REGISTRY}
 """Every measure by its canonical name, with default parameters."""
 
 # Other spellings people write; matched case-sensitively like the canonical names.
