@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,14 +30,21 @@ class InterpolatedPrecisionAverage(RelMeasure):
     Cite: Salton and McGill, *Introduction to Modern Information Retrieval* (1983); Manning et al. (2008) 8.4.
     """
 
-    recalls: tuple[float, ...] = ELEVEN_POINTS
-    """The recall levels averaged over, each in [0, 1]."""
+    recalls: Any = ELEVEN_POINTS
+    """The recall levels averaged over, each in [0, 1]: a tuple of numbers, or a string ``"0.2,0.5,0.8"``."""
     NAME: ClassVar[str] = "IPrecAvg"
     CUTOFF: ClassVar[str] = "none"
 
     def _validate(self) -> None:
         super()._validate()
         values = self.recalls
+        if isinstance(values, str):
+            try:
+                values = tuple(float(v) for v in values.split(","))
+            except ValueError:
+                raise ConfigurationError(
+                    f"IPrecAvg: recalls are numbers such as '0.2,0.5,0.8', got {values!r}"
+                ) from None
         if isinstance(values, (int, float)) and not isinstance(values, bool):
             values = (values,)
         if not isinstance(values, (tuple, list)) or not values:

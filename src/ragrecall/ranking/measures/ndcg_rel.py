@@ -18,8 +18,9 @@ __all__ = ["NDCGRel", "nDCGRel"]
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class NDCGRel(Measure):
-    """``nDCGRel``: nDCG taken at each document with a positive gain and averaged over the R_g judged
-    documents with a positive gain; one not retrieved contributes the nDCG of the whole run.
+    """``nDCGRel = (1/R_g) · Σ_{d judged, gain(d) > 0} nDCG at d``: nDCG taken at each document with a positive
+    gain and averaged over the R_g judged documents with a positive gain; one not retrieved contributes the
+    nDCG of the whole run.
 
     For a retrieved document at rank i with gain > 0 the term is ``DCG(i) / IDCG(min(i, R_g))``; each of the
     documents not retrieved adds ``DCG(run) / IDCG(R_g)``; the value is the sum over R_g. Gains as in
