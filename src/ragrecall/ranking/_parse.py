@@ -154,7 +154,7 @@ class _Reader:
                 raise self._fail("',' or ')'")
         if base.AT in params:
             raise ConfigurationError(f"write the {base.AT} as @value, not as a parameter, in {self.text!r}")
-        at: int | float | None = None
+        at: Any = None
         if self._peek("@"):
             self.i += 1
             if base.AT == "cutoff":
