@@ -75,3 +75,65 @@ def test_unknown_measure_lists_the_names(capsys: pytest.CaptureFixture[str]) -> 
     err = capsys.readouterr().err
     for name in ("official", "all_trec", "map", "ndcg_cut", "nDCG", "Bpref"):
         assert name in err
+
+
+def _trec(args: list[str], capsys: pytest.CaptureFixture[str], stdin: bytes | None = None) -> tuple[int, str, str]:
+    if stdin is not None:
+        import io
+        import sys
+
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))
+        try:
+            code = main(["trec", *args])
+        finally:
+            sys.stdin = sys.__stdin__
+    else:
+        code = main(["trec", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_run_from_standard_input_is_read_once(capsys: pytest.CaptureFixture[str]) -> None:
+    expected = (SUITE / "out.test").read_text()
+    data = (SUITE / "results.test").read_bytes()
+    assert _trec([_path("test/qrels.test"), "-"], capsys, stdin=data) == (0, expected, "")
+    import gzip
+
+    assert _trec([_path("test/qrels.test"), "-"], capsys, stdin=gzip.compress(data)) == (0, expected, "")
+
+
+def test_gzip_files_and_no_summary(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import gzip
+
+    packed = tmp_path / "results.test.gz"
+    packed.write_bytes(gzip.compress((SUITE / "results.test").read_bytes()))
+    code, out, _ = _trec(["-m", "all_trec", "-q", "-n", _path("test/qrels.test"), str(packed)], capsys)
+    expected = [line for line in (SUITE / "out.test.aq").read_text().splitlines() if "\tall\t" not in line]
+    assert code == 0 and out.splitlines() == expected
+
+
+def test_trec_names_with_table_and_json_layouts(capsys: pytest.CaptureFixture[str]) -> None:
+    qrels, run = _path("test/qrels.test"), _path("test/results.test")
+    code, out, _ = _trec(["-m", "map", "-m", "P.10", "-m", "nDCG@10", "--format", "table", qrels, run], capsys)
+    assert code == 0
+    assert out.splitlines() == ["map      0.1785", "P_10     0.3000", "nDCG@10  0.3016", "3 queries"]
+    code, out, _ = _trec(["-m", "num_ret", "-m", "relstring", "-q", "--format", "json", qrels, run], capsys)
+    import json
+
+    payload = json.loads(out)
+    assert payload["means"] == {"num_ret": 1500} and payload["per_query"]["301"]["relstring"] == "0000011000"
+
+
+def test_level_and_judged_only_change_the_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    qrels, run = _path("test/qrels.rel_level"), _path("test/results.test")
+    _, level1, _ = _trec(["-m", "num_rel", qrels, run], capsys)
+    _, level2, _ = _trec(["-m", "num_rel", "-l", "2", qrels, run], capsys)
+    assert level1 != level2 and level2.split("\t")[-1].strip().isdigit()
+    _, judged, _ = _trec(["-m", "num_ret", "-J", qrels, run], capsys)
+    assert int(judged.split("\t")[-1]) < 1500
+
+
+@pytest.mark.parametrize("flag", [["-Z", "zscores"], ["-T", "other"], ["-c", "--missing", "skip"], ["-M", "0"]])
+def test_flags_trec_eval_has_but_not_here_exit_2(flag: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _trec([*flag, _path("test/qrels.test"), _path("test/results.test")], capsys)
+    assert code == 2 and out == "" and err.startswith("ragrecall: error: ") and err.count("\n") == 1

@@ -59,6 +59,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     trec.add_argument("-J", dest="judged_only", action="store_true", help="drop unjudged documents before measuring")
     trec.add_argument("-N", dest="n_docs", type=int, default=0, metavar="N", help="documents in the collection")
     trec.add_argument("-R", dest="rel_format", default="qrels", metavar="FORMAT", help="judgments format: qrels")
+    trec.add_argument(
+        "-T", dest="results_format", default="trec_results", metavar="FORMAT", help="run format: trec_results"
+    )
+    trec.add_argument("-Z", dest="zscores", default=None, metavar="FILE", help=argparse.SUPPRESS)
     trec.set_defaults(handler=_run)
 
 
@@ -79,6 +83,10 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.rel_format != "qrels":
         raise ConfigurationError(f"-R {args.rel_format}: only the qrels format is supported (trec_eval -R qrels)")
+    if args.results_format != "trec_results":
+        raise ConfigurationError(f"-T {args.results_format}: only the trec_results format is supported")
+    if args.zscores is not None:
+        raise ConfigurationError("-Z (scores as z-scores) is not supported")
     if args.complete and args.missing == "skip":
         raise ConfigurationError("-c and --missing skip contradict each other")
     for flag, value in (("-l", args.level), ("-M", args.depth)):

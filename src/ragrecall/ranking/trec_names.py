@@ -78,6 +78,7 @@ class Column:
     family: TrecFamily
     measure: Measure | None
     param: Any = field(default=None, compare=False)
+    """The column's parameter: its cutoff or level, or the length of ``relstring``."""
 
 
 def _pairs(text: Sequence[str]) -> list[tuple[str, str]]:
@@ -190,11 +191,11 @@ def _expand(family: TrecFamily, raw: str | None, rel: int, n_docs: int) -> list[
     if family.style == "cut_long":
         cuts = sorted(_atol(v) for v in values)
         _check_cuts(family.name, cuts, positive=True)
-        return [Column(f"{family.name}_{k}", family, _with(build(k), rel, n_docs)) for k in cuts]
+        return [Column(f"{family.name}_{k}", family, _with(build(k), rel, n_docs), k) for k in cuts]
     if family.style == "cut_double":
         points = sorted(_atof(v) for v in values)
         _check_cuts(family.name, points, positive=False)
-        return [Column(f"{family.name}_{x:3.2f}", family, _with(build(x), rel, n_docs)) for x in points]
+        return [Column(f"{family.name}_{x:3.2f}", family, _with(build(x), rel, n_docs), x) for x in points]
     if family.style == "params":
         numbers = [_atof(v) for v in values]
         if family.build is None:  # relstring: the length of the string
