@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..evaluation import EvaluationResult, compare
-
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmp_ = sub.add_parser("compare", help="paired comparison of two result files")
@@ -16,6 +14,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..evaluation import EvaluationResult, compare
+
     a, b = EvaluationResult.from_jsonl(args.a), EvaluationResult.from_jsonl(args.b)
     print(compare(a, b, args.metric))
     return 0

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 
 from .._files import check_output_path
-from ..evaluation import EvaluationResult
-from ..report import write_report
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,6 +17,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     check_output_path(args.output, "-o", [("results file", args.results)])
+    from ..evaluation import EvaluationResult
+    from ..report import write_report
+
     result = EvaluationResult.from_jsonl(args.results)
     write_report(result, args.output, title=args.title)
     print(f"report written to {args.output}")
