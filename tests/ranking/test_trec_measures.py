@@ -106,3 +106,32 @@ def test_aggregates_sum_counts_and_take_geometric_means() -> None:
 def test_bad_parameters_are_refused(text: str) -> None:
     with pytest.raises(ConfigurationError):
         evaluate_run(QRELS, RUN, [text])
+
+
+@pytest.mark.parametrize(
+    ("trec_name", "ours"),
+    [
+        ("P.10", "P@10"),
+        ("P_10", "P@10"),
+        ("ndcg_cut.10", "nDCG@10"),
+        ("map", "AP"),
+        ("bpref", "Bpref"),
+        ("gm_map", "GMAP"),
+        ("iprec_at_recall_0.50", "IPrec@0.5"),
+        ("Rprec_mult_2.00", "Rprec(mult=2)"),
+        ("relative_P_5", "RelativeP@5"),
+        ("set_relative_P", "RelativeP"),
+        ("set_map", "SetAP"),
+        ("set_F.0.25", "F(beta=0.5)"),
+        ("utility.2,-1,0,0", "Utility(a=2)"),
+        ("11pt_avg.0.2,0.5,0.8", "IPrecAvg(recalls='0.2,0.5,0.8')"),
+        ("ndcg.1=3,2=9", "nDCG(gains='1=3,2=9')"),
+        ("rbp.p=0.8", "RBP(p=0.8)"),
+        ("unj_10", "Unj@10"),
+        ("num_nonrel_judged_ret", "NumNonRelJudgedRet"),
+    ],
+)
+def test_trec_eval_names_parse_to_measures_that_print_and_parse_back(trec_name: str, ours: str) -> None:
+    measure = parse_measure(trec_name)
+    assert str(measure) == ours
+    assert parse_measure(ours) == measure and hash(parse_measure(ours)) == hash(measure)
