@@ -18,6 +18,9 @@ Tools: ``ragrecall`` calls ``evaluate_run(qrels_path, run_path, ...)``, which re
 together, block by block (one figure, ``read_and_compute_s``); ``ragrecall-tables`` reads both files first
 (``read_qrels``/``read_run`` with pyarrow), then evaluates (the evaluation alone is ``compute_s``);
 ``ragrecall-plain`` does the same with the plain Python reader; ``pytrec_eval``; ``ranx``.
+``ragrecall-official`` runs the command line ``ragrecall trec -m official QRELS RUN`` (trec_eval's official
+measures and output: 30 rows) and ``pytrec_eval-official`` computes the same measures and summary with
+pytrec_eval; both print the summary to 4 decimals, which must agree.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ import time
 from pathlib import Path
 
 MEASURES = ["Recall@10", "Recall@100", "P@10", "RR@10", "AP", "nDCG@10"]
+OFFICIAL = ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank"]
+OFFICIAL += ["iprec_at_recall", "P"]  # trec_eval's -m official, runid aside
 
 
 def generate(queries: int, docs: int, out: Path, seed: int = 0) -> None:
@@ -100,7 +105,7 @@ def child(tool: str, data: Path) -> None:
         t2 = time.perf_counter()
         report["queries"] = len(result.query_ids)
         report["means"] = json.dumps({k: round(v, 6) for k, v in result.means.items()})
-    elif tool.startswith("ragrecall"):
+    elif tool in ("ragrecall-tables", "ragrecall-plain"):
         from ragrecall.ranking import evaluate_run, read_qrels, read_run
 
         report["import_s"] = round(time.perf_counter() - t0, 3)
@@ -112,6 +117,41 @@ def child(tool: str, data: Path) -> None:
         t2 = time.perf_counter()
         report["queries"] = len(result.query_ids)
         report["means"] = json.dumps({k: round(v, 6) for k, v in result.means.items()})
+    elif tool == "ragrecall-official":
+        import contextlib
+        import io
+
+        from ragrecall.cli._main import main as cli
+
+        report["import_s"] = round(time.perf_counter() - t0, 3)
+        t1 = time.perf_counter()  # the command line itself: trec_eval's official measures, its output
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            code = cli(["trec", "-m", "official", qrels_path, run_path])
+        t2 = time.perf_counter()
+        if code != 0:
+            raise SystemExit(code)
+        rows = [line.split("\t") for line in printed.getvalue().splitlines()]
+        report["queries"] = int(next(r[2] for r in rows if r[0].strip() == "num_q"))
+        report["means"] = json.dumps({r[0].strip(): r[2] for r in rows if r[0].strip() != "runid"})
+    elif tool == "pytrec_eval-official":
+        import pytrec_eval
+
+        report["import_s"] = round(time.perf_counter() - t0, 3)
+        with open(qrels_path) as f:
+            qrels = pytrec_eval.parse_qrel(f)
+        with open(run_path) as f:
+            run = pytrec_eval.parse_run(f)
+        t1 = time.perf_counter()
+        evaluator = pytrec_eval.RelevanceEvaluator(qrels, set(OFFICIAL))
+        per_query = evaluator.evaluate(run)
+        t2 = time.perf_counter()
+        report["queries"] = len(per_query)
+        names = sorted(next(iter(per_query.values())))
+        means = {n: pytrec_eval.compute_aggregated_measure(n, [v[n] for v in per_query.values()]) for n in names}
+        report["means"] = json.dumps(
+            {n: (str(int(m)) if n.startswith("num_") else f"{m:.4f}") for n, m in means.items()}
+        )
     elif tool == "pytrec_eval":
         import pytrec_eval
 

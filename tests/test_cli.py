@@ -169,9 +169,9 @@ def test_trec_formats_and_gzip(tmp_path: Path) -> None:
     assert payload["means"]["RR"] == pytest.approx(1 / 3) and payload["queries"] == 3
     per_query = run("trec", str(qrels), str(run_file), "-m", "RR", "--per-query", "--format", "trec")
     assert per_query.stdout.splitlines() == [
-        "RR                      \tq1\t0.5000",
-        "RR                      \tq2\t0.5000",
-        "RR                      \tall\t0.5000",
+        "RR                    \tq1\t0.5000",
+        "RR                    \tq2\t0.5000",
+        "RR                    \tall\t0.5000",
     ]
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from ..evaluation import EvaluationResult
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the LLM stack loads only for the commands that use it
+    from ..evaluation import EvaluationResult
 
 
 def one_line(exc: BaseException) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from ..errors import ConfigurationError
-from ..evaluation import EvaluationResult, compare
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,6 +22,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..evaluation import EvaluationResult, compare
+
     a, b = EvaluationResult.from_jsonl(args.a), EvaluationResult.from_jsonl(args.b)
     shared = [m for m in a.metrics if m in b.metrics]
     metrics = list(dict.fromkeys(args.metric)) or shared

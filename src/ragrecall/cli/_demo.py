@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from .._files import check_output_path
-from ..evaluation import evaluate
 from ._common import print_rows
 
 
@@ -22,6 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from ..demo import demo_dataset, demo_metrics
+    from ..evaluation import evaluate
 
     if args.out:
         check_output_path(args.out, "--out")

@@ -6,13 +6,16 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .._files import check_output_path
 from ..errors import ConfigurationError
-from ..evaluation import EvaluationResult, evaluate
 from ..metric_specs import METRIC_HELP, needs_llm, parse_metric, resolve_metric_name
-from ..metrics.base import Metric
 from ._llm import add_llm_arguments, cache_file, llm_source
+
+if TYPE_CHECKING:  # the LLM stack loads only when a command uses it
+    from ..evaluation import EvaluationResult
+    from ..metrics.base import Metric
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,6 +57,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..evaluation import evaluate
+
     bounds = [_parse_bound(text) for text in args.fail_under]
     column_map = _parse_map(args.map)
     if args.max_failed < 0:
@@ -129,6 +134,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
 
 
 def _dry_run(args: argparse.Namespace, metrics: Sequence[Metric], column_map: dict[str, str]) -> int:
+    from ..evaluation import evaluate
     from ..llm import TokenCounter
 
     result = evaluate(args.data, metrics, max_concurrency=args.concurrency, show_progress=False, column_map=column_map)

@@ -6,8 +6,6 @@ import argparse
 import os
 
 from .._files import check_output_path
-from ..evaluation import EvaluationResult
-from ..report import write_report
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,6 +24,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..evaluation import EvaluationResult
+    from ..report import write_report
+
     inputs = [("results file", args.results), ("results file", args.new)]
     check_output_path(args.output, "-o", inputs)
     if args.new is None:

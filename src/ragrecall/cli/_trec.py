@@ -1,60 +1,266 @@
-"""``ragrecall trec``: a run against qrels, as trec_eval evaluates it."""
+"""``ragrecall trec``: a run against qrels, as trec_eval evaluates it, with trec_eval's command line.
+
+trec_eval's flags (``-q -c -l N -M N -m NAME -n -J -N N -R qrels``), names and output, byte for byte; and the
+measure strings of this package (``-m nDCG@10``) with a table or JSON output. See the README for where the two
+differ.
+"""
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import io
 import os
+import sys
+from dataclasses import dataclass
+from typing import IO, Any, Literal
+
+_FORMATS = ("table", "json", "trec")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    trec = sub.add_parser("trec", help="trec_eval-style evaluation of a run against qrels")
+    trec = sub.add_parser(
+        "trec",
+        help="evaluate a run against qrels: trec_eval's flags, measures and output",
+        description="Evaluate a TREC run against qrels. Takes trec_eval's flags and measure names "
+        "(-m official, -m all_trec, -m P.5,10 ...) and prints what trec_eval prints; also takes this "
+        "package's measure strings (-m nDCG@10) with --format table or json.",
+    )
     trec.add_argument("qrels", help="TREC qrels file (plain or .gz)")
-    trec.add_argument("run", help="TREC run file (plain or .gz)")
-    trec.add_argument("--measure", "-m", action="append", required=True, help="e.g. nDCG@10, Recall@100, AP")
-    trec.add_argument("--per-query", action="store_true", help="also print each query's values")
-    trec.add_argument("--format", choices=("table", "json", "trec"), default="table")
+    trec.add_argument("run", help="TREC run file (plain or .gz), or - for standard input")
+    trec.add_argument(
+        "--measure",
+        "-m",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a trec_eval name (map, P.5,10, ndcg_cut.10, official, all_trec ...) or a measure string "
+        "(nDCG@10, AP(rel=2)); repeatable; default: official",
+    )
+    trec.add_argument("--per-query", "-q", action="store_true", help="also print each query's values")
+    trec.add_argument(
+        "--format",
+        choices=_FORMATS,
+        default=None,
+        help="output layout (default: trec_eval's when a trec_eval name or flag is used, else table)",
+    )
     trec.add_argument(
         "--missing",
         choices=("skip", "zero"),
-        default="skip",
+        default=None,
         help="judged queries absent from the run: skipped (default, as trec_eval) or counted as 0 (trec_eval -c)",
     )
+    trec.add_argument("-c", dest="complete", action="store_true", help="as --missing zero (trec_eval's -c)")
+    trec.add_argument("-l", dest="level", type=int, default=None, metavar="N", help="lowest relevant grade (default 1)")
+    trec.add_argument(
+        "-M", dest="depth", type=int, default=None, metavar="N", help="use the first N documents per query"
+    )
+    trec.add_argument("-n", dest="nosummary", action="store_true", help="no summary (the 'all' rows)")
+    trec.add_argument("-J", dest="judged_only", action="store_true", help="drop unjudged documents before measuring")
+    trec.add_argument("-N", dest="n_docs", type=int, default=0, metavar="N", help="documents in the collection")
+    trec.add_argument("-R", dest="rel_format", default="qrels", metavar="FORMAT", help="judgments format: qrels")
+    trec.add_argument(
+        "-T", dest="results_format", default="trec_results", metavar="FORMAT", help="run format: trec_results"
+    )
+    trec.add_argument("-Z", dest="zscores", default=None, metavar="FILE", help=argparse.SUPPRESS)
     trec.set_defaults(handler=_run)
 
 
+@dataclass(frozen=True)
+class _Row:
+    label: str
+    measure: Any  # a Measure, or None for runid / relstring
+    kind: str  # "measure", "runid" or "relstring"
+    per_query: bool = True
+    summary: bool = True
+    length: int = 10
+
+
 def _run(args: argparse.Namespace) -> int:
+    from ..errors import ConfigurationError
+    from ..ranking import evaluate
+    from ..ranking.measures.relstring import relstrings
+
+    if args.rel_format != "qrels":
+        raise ConfigurationError(f"-R {args.rel_format}: only the qrels format is supported (trec_eval -R qrels)")
+    if args.results_format != "trec_results":
+        raise ConfigurationError(f"-T {args.results_format}: only the trec_results format is supported")
+    if args.zscores is not None:
+        raise ConfigurationError("-Z (scores as z-scores) is not supported")
+    if args.complete and args.missing == "skip":
+        raise ConfigurationError("-c and --missing skip contradict each other")
+    for flag, value in (("-l", args.level), ("-M", args.depth)):
+        if value is not None and value < 1:
+            raise ConfigurationError(f"{flag} takes a positive integer, got {value}")
+    missing: Literal["skip", "zero"] = "zero" if args.complete else args.missing or "skip"
+    rows = _rows(args.measure, args.level or 1, args.n_docs)
+    trec_style = any(r.kind != "measure" or r.label != str(r.measure) for r in rows) or _trec_flags(args)
+    fmt = args.format or ("trec" if trec_style or not args.measure else "table")
+    run_source, first_line = _open_run(args.run)
+    if not os.path.exists(args.qrels):
+        raise FileNotFoundError(f"no such file: {args.qrels}")
+    ranked, n_missing = evaluate.rank_run(
+        args.qrels, run_source, missing=missing, depth=args.depth, judged_only=args.judged_only
+    )
+    values = {r.label: r.measure.compute(ranked) for r in rows if r.kind == "measure"}
+    strings = {r.label: relstrings(ranked, r.length) for r in rows if r.kind == "relstring"}
+    runid = _runid(first_line)
+    out = sys.stdout
+    if fmt == "trec":
+        _print_trec(out, rows, ranked.query_ids, values, strings, runid, args.per_query, not args.nosummary)
+    elif fmt == "json":
+        _print_json(out, rows, ranked.query_ids, values, strings, runid, args.per_query, n_missing)
+    else:
+        _print_table(out, rows, ranked.query_ids, values, args.per_query, n_missing, missing)
+    return 0
+
+
+def _trec_flags(args: argparse.Namespace) -> bool:
+    return bool(args.level or args.depth or args.nosummary or args.judged_only or args.complete or args.n_docs)
+
+
+def _rows(specs: list[str], level: int, n_docs: int) -> list[_Row]:
+    """The printed rows: trec_eval names in its order, then measure strings in the order given."""
+    from ..ranking import parse_measure
+    from ..ranking.trec_names import is_trec_name, trec_columns
+
+    trec_specs = [s for s in specs if is_trec_name(s)] or ([] if specs else ["official"])
+    rows: list[_Row] = []
+    for column in trec_columns(trec_specs, rel=level, n_docs=n_docs) if trec_specs else []:
+        family = column.family
+        if family.name == "runid":
+            rows.append(_Row("runid", None, "runid", per_query=False))
+        elif family.name == "relstring":
+            rows.append(_Row(column.label, None, "relstring", summary=False, length=column.param))
+        else:
+            rows.append(_Row(column.label, column.measure, "measure", family.per_query, family.summary))
+    seen = {r.label for r in rows}
+    for spec in specs:
+        if is_trec_name(spec):
+            continue
+        measure = parse_measure(spec)
+        if level != 1 and "rel" in measure.__dataclass_fields__ and "rel" not in measure.params():
+            measure = measure(rel=level)
+        if str(measure) not in seen:
+            seen.add(str(measure))
+            rows.append(_Row(str(measure), measure, "measure"))
+    return rows
+
+
+def _open_run(path: str) -> tuple[Any, bytes]:
+    """The run to evaluate (a path, or standard input read once into memory) and its first non-blank line."""
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+        stream = io.BytesIO(data)
+        stream.name = "<stdin>"
+        return stream, _first_line(io.BytesIO(data))
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"no such file: {path}")
+    with open(path, "rb") as probe:
+        gz = probe.read(2) == b"\x1f\x8b"
+    with gzip.open(path, "rb") if gz else open(path, "rb") as handle:
+        return path, _first_line(handle)
+
+
+def _first_line(handle: Any) -> bytes:
+    try:
+        for line in handle:
+            if line.strip():
+                return bytes(line)
+    except (OSError, EOFError):  # a damaged file: the reader reports it
+        pass
+    return b""
+
+
+def _runid(line: bytes) -> str:
+    fields = line.split()
+    return fields[5].decode("utf-8", "replace") if len(fields) >= 6 else ""
+
+
+def _value(measure: Any, value: float) -> str:
+    return str(int(value)) if measure.INTEGER else f"{value:6.4f}"
+
+
+def _print_trec(
+    out: IO[str],
+    rows: list[_Row],
+    queries: tuple[str, ...],
+    values: dict[str, Any],
+    strings: dict[str, list[str]],
+    runid: str,
+    per_query: bool,
+    summary: bool,
+) -> None:
+    """trec_eval's layout: ``%-22s\\t%s\\t%6.4f`` (counts as integers), each query's rows, then the summary."""
+    lines: list[str] = []
+    if per_query:
+        for i, q in enumerate(queries):
+            for r in rows:
+                if r.kind == "relstring":
+                    lines.append(f"{r.label:<22}\t{q}\t'{strings[r.label][i]}'")
+                elif r.kind == "measure" and r.per_query:
+                    lines.append(f"{r.label:<22}\t{q}\t{_value(r.measure, float(values[r.label][i]))}")
+    if summary:
+        for r in rows:
+            if r.kind == "runid":
+                lines.append(f"{'runid':<22}\tall\t{runid}")
+            elif r.kind == "measure" and r.summary:
+                lines.append(f"{r.label:<22}\tall\t{_value(r.measure, r.measure.aggregate(values[r.label]))}")
+    if lines:
+        out.write("\n".join(lines) + "\n")
+
+
+def _print_json(
+    out: IO[str],
+    rows: list[_Row],
+    queries: tuple[str, ...],
+    values: dict[str, Any],
+    strings: dict[str, list[str]],
+    runid: str,
+    per_query: bool,
+    n_missing: int,
+) -> None:
     import json
 
-    from ..ranking import evaluate_run
+    means = {r.label: r.measure.aggregate(values[r.label]) for r in rows if r.kind == "measure"}
+    payload: dict[str, Any] = {"queries": len(queries), "missing": n_missing, "means": means}
+    if any(r.kind == "runid" for r in rows):
+        payload["runid"] = runid
+    if per_query:
+        table: dict[str, dict[str, Any]] = {}
+        for i, q in enumerate(queries):
+            entry: dict[str, Any] = {}
+            for r in rows:
+                if r.kind == "measure":
+                    entry[r.label] = float(values[r.label][i])
+                elif r.kind == "relstring":
+                    entry[r.label] = strings[r.label][i]
+            table[q] = entry
+        payload["per_query"] = table
+    out.write(json.dumps(payload, indent=2) + "\n")
 
-    for path in (args.qrels, args.run):
-        if not os.path.exists(path):
-            raise FileNotFoundError(f"no such file: {path}")
-    ev = evaluate_run(args.qrels, args.run, args.measure, per_query=args.per_query, missing=args.missing)
-    if args.format == "json":
-        payload = {"queries": len(ev.query_ids), "missing": ev.n_missing, "means": ev.means}
-        if ev.per_query is not None:
-            payload["per_query"] = ev.per_query
-        print(json.dumps(payload, indent=2))
-        return 0
-    if args.format == "trec":
-        for q in ev.query_ids if ev.per_query is not None else ():
-            for name, value in ev.per_query[q].items():  # type: ignore[index]
-                print(f"{name:<24}\t{q}\t{value:.4f}")
-        for name, value in ev.means.items():
-            print(f"{name:<24}\tall\t{value:.4f}")
-        return 0
-    width = max(len(name) for name in ev.means)
-    if ev.per_query is not None:
-        print("query".ljust(12) + "  " + "  ".join(n.rjust(max(len(n), 6)) for n in ev.means))
-        for q in ev.query_ids:
-            row = ev.per_query[q]
-            print(q.ljust(12) + "  " + "  ".join(f"{row[n]:.4f}".rjust(max(len(n), 6)) for n in ev.means))
-        print()
-    for name, value in ev.means.items():
-        print(f"{name.ljust(width)}  {value:.4f}")
-    skipped = (
-        f", {ev.n_missing} judged queries not in the run ({'counted as 0' if args.missing == 'zero' else 'skipped'})"
-    )
-    print(f"{len(ev.query_ids)} queries{skipped if ev.n_missing else ''}")
-    return 0
+
+def _print_table(
+    out: IO[str],
+    rows: list[_Row],
+    queries: tuple[str, ...],
+    values: dict[str, Any],
+    per_query: bool,
+    n_missing: int,
+    missing: str,
+) -> None:
+    measured = [r for r in rows if r.kind == "measure"]
+    means = {r.label: _value(r.measure, r.measure.aggregate(values[r.label])) for r in measured}
+    if per_query:
+        out.write("query".ljust(12) + "  " + "  ".join(r.label.rjust(max(len(r.label), 6)) for r in measured) + "\n")
+        for i, q in enumerate(queries):
+            cells = (_value(r.measure, float(values[r.label][i])).rjust(max(len(r.label), 6)) for r in measured)
+            out.write(q.ljust(12) + "  " + "  ".join(cells) + "\n")
+        out.write("\n")
+    width = max((len(label) for label in means), default=0)
+    for label, text in means.items():
+        out.write(f"{label.ljust(width)}  {text}\n")
+    skipped = f", {n_missing} judged queries not in the run ({'counted as 0' if missing == 'zero' else 'skipped'})"
+    out.write(f"{len(queries)} queries{skipped if n_missing else ''}\n")

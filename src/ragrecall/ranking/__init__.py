@@ -1,10 +1,11 @@
 """Ranking measures of the IR literature, computed as trec_eval computes them.
 
-Measures are small value objects (``nDCG@10``, ``AP``, ``Recall(rel=2)@100``, ``F(beta=2)@5``) that
-:func:`parse_measure` also reads from strings. :func:`evaluate_run` scores a whole run against judgments
-(dicts, or TREC files read by :func:`read_run` / :func:`read_qrels`); :class:`RankingMetric` scores one
-:class:`~ragrecall.Sample` like every other metric; :func:`parse_ranking` reads the ranking an LLM reranker
-wrote.
+Measures are small value objects (``nDCG@10``, ``AP``, ``Recall(rel=2)@100``, ``F(beta=2)@5``, ``Bpref``,
+``IPrec@0.5``, ``RBP(p=0.8)``, ``Judged@10``), one file each in :mod:`.measures`, that :func:`parse_measure`
+also reads from strings, trec_eval's names included (``ndcg_cut.10``, ``bpref``, ``iprec_at_recall_0.50``).
+:func:`evaluate_run` scores a whole run against judgments (dicts, or TREC files read by :func:`read_run` /
+:func:`read_qrels`); :class:`RankingMetric` scores one :class:`~ragrecall.Sample` like every other metric;
+:func:`parse_ranking` reads the ranking an LLM reranker wrote.
 
 :class:`RankingMetric` and :func:`parse_ranking` (with their evidence models) are imported on first use, so
 that evaluating runs and reading TREC files does not load pydantic and the Sample machinery.
@@ -16,50 +17,116 @@ from .._lazy import lazy_exports
 from ._measure import Measure
 from ._parse import MEASURES, parse_measure
 from ._table import Qrels, Run
-from .ap import AP, AveragePrecision
-from .err import ERR, ExpectedReciprocalRank
 from .evaluate import RunEvaluation, evaluate_run
-from .extrr import ExtendedReciprocalRank, ExtRR
-from .fmeasure import F, FMeasure
-from .ndcg import NDCG, nDCG
-from .precision import P, Precision
-from .recall import Recall, RecallMeasure
-from .rprec import Rprec, RPrecision
-from .rr import RR, ReciprocalRank
-from .success import Success, SuccessMeasure
+from .measures.ap import AP, AveragePrecision
+from .measures.bing import BinaryG, BinG
+from .measures.bpref import BinaryPreference, Bpref
+from .measures.err import ERR, ExpectedReciprocalRank
+from .measures.extrr import ExtendedReciprocalRank, ExtRR
+from .measures.fmeasure import F, FMeasure
+from .measures.g import G, NormalizedGain
+from .measures.gm_bpref import GeometricBpref, GMBpref
+from .measures.gmap import GMAP, GeometricMAP
+from .measures.infap import InferredAP, infAP
+from .measures.iprec import InterpolatedPrecision, IPrec
+from .measures.iprec_avg import InterpolatedPrecisionAverage, IPrecAvg
+from .measures.judged import Judged, JudgedShare
+from .measures.ndcg import NDCG, nDCG
+from .measures.ndcg_rel import NDCGRel, nDCGRel
+from .measures.num_nonrel_judged_ret import NumNonRelevantJudgedRetrieved, NumNonRelJudgedRet
+from .measures.num_q import NumQ, NumQueries
+from .measures.num_rel import NumRel, NumRelevant
+from .measures.num_rel_ret import NumRelevantRetrieved, NumRelRet
+from .measures.num_ret import NumRet, NumRetrieved
+from .measures.precision import P, Precision
+from .measures.rbp import RBP, RankBiasedPrecision
+from .measures.rbp_resid import RBPResid, RBPResidual
+from .measures.recall import Recall, RecallMeasure
+from .measures.relative_p import RelativeP, RelativePrecision
+from .measures.rndcg import RNDCG, RnDCG
+from .measures.rprec import Rprec, RPrecision
+from .measures.rr import RR, ReciprocalRank
+from .measures.set_ap import SetAP, SetAveragePrecision
+from .measures.success import Success, SuccessMeasure
+from .measures.unjudged import Unj, Unjudged
+from .measures.utility import Utility, UtilityMeasure
 from .trec_io import read_qrels, read_run, write_qrels, write_run
 
 __all__ = [
     "AP",
     "ERR",
+    "GMAP",
     "MEASURES",
     "NDCG",
+    "RBP",
+    "RNDCG",
     "RR",
     "AveragePrecision",
+    "BinG",
+    "BinaryG",
+    "BinaryPreference",
+    "Bpref",
     "ExpectedReciprocalRank",
     "ExtRR",
     "ExtendedReciprocalRank",
     "F",
     "FMeasure",
+    "G",
+    "GMBpref",
+    "GeometricBpref",
+    "GeometricMAP",
+    "IPrec",
+    "IPrecAvg",
+    "InferredAP",
+    "InterpolatedPrecision",
+    "InterpolatedPrecisionAverage",
+    "Judged",
+    "JudgedShare",
     "Measure",
+    "NDCGRel",
+    "NormalizedGain",
+    "NumNonRelJudgedRet",
+    "NumNonRelevantJudgedRetrieved",
+    "NumQ",
+    "NumQueries",
+    "NumRel",
+    "NumRelRet",
+    "NumRelevant",
+    "NumRelevantRetrieved",
+    "NumRet",
+    "NumRetrieved",
     "P",
     "ParsedRanking",
     "Precision",
     "Qrels",
+    "RBPResid",
+    "RBPResidual",
     "RPrecision",
+    "RankBiasedPrecision",
     "RankedItem",
     "RankingEvidence",
     "RankingMetric",
     "Recall",
     "RecallMeasure",
     "ReciprocalRank",
+    "RelativeP",
+    "RelativePrecision",
+    "RnDCG",
     "Rprec",
     "Run",
     "RunEvaluation",
+    "SetAP",
+    "SetAveragePrecision",
     "Success",
     "SuccessMeasure",
+    "Unj",
+    "Unjudged",
+    "Utility",
+    "UtilityMeasure",
     "evaluate_run",
+    "infAP",
     "nDCG",
+    "nDCGRel",
     "parse_measure",
     "parse_ranking",
     "read_qrels",

@@ -36,7 +36,8 @@ _SLICE_ROWS = 1 << 20
 
 @dataclass(frozen=True, eq=False)
 class RunPart:
-    """What a part of a run contributes: its queries, their depths, and its hits (judged query indices)."""
+    """What a part of a run contributes: its queries, their depths, and its judged documents ("hits", with
+    judged query indices)."""
 
     query_ids: list[str]
     """Every query of the part, judged or not."""
@@ -199,6 +200,8 @@ def finish(
                 hit_expected[i] = m
     ideal = remap[judged.ideal_query]
     keep = ideal >= 0
+    levels = remap[judged.level_query]
+    in_levels = levels >= 0
     return Ranked(
         query_ids=tuple(evaluated),
         n_ret=n_ret,
@@ -209,6 +212,9 @@ def finish(
         judged_query=ideal[keep],
         judged_grade=judged.ideal_grade[keep],
         judged_pos=judged.ideal_pos[keep],
+        level_query=levels[in_levels],
+        level_grade=judged.level_grade[in_levels],
+        level_count=judged.level_count[in_levels],
     )
 
 
@@ -229,7 +235,7 @@ def _together(values: NDArray[np.integer], heads: IntArray) -> bool:
 
 
 def _join(query: IntArray, doc: NDArray[np.int32], run: Run, judged: Judged) -> tuple[IntArray, IntArray]:
-    """Rows of the run whose (query, document) is judged with a positive grade, and that grade."""
+    """Rows of the run whose (query, document) is judged (with any grade), and that grade."""
     dmap = index_in(run.doc_vocab, judged.qrels.doc_vocab)
     r_doc = dmap[doc] if len(doc) else np.zeros(0, dtype=np.int32)
     candidates = np.flatnonzero(r_doc >= 0)
@@ -238,7 +244,8 @@ def _join(query: IntArray, doc: NDArray[np.int32], run: Run, judged: Judged) -> 
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     at = np.minimum(np.searchsorted(judged.key, c_key), len(judged.key) - 1)
     grades = np.where(judged.key[at] == c_key, judged.grade[at], 0)
-    return candidates[grades > 0].astype(np.int64), grades[grades > 0].astype(np.int64)
+    found = judged.key[at] == c_key
+    return candidates[found].astype(np.int64), grades[found].astype(np.int64)
 
 
 def _check_duplicates(doc: NDArray[np.int32], heads: IntArray, group_query: IntArray, run: Run, judged: Judged) -> None:

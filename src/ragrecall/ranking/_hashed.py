@@ -37,7 +37,7 @@ def hashed_hits(
     check_repeats: bool,
     source: str | None,
 ) -> tuple[IntArray, IntArray]:
-    """Rows whose document is judged with a positive grade for the row's query, and that grade.
+    """Rows whose document is judged (with any grade) for the row's query, and that grade.
 
     ``names`` holds one document ID per row (a pyarrow array); rows of a query are contiguous, starting at
     ``heads``, the query of each group being ``group_query`` (judged query indices, distinct).
@@ -54,10 +54,10 @@ def hashed_hits(
     low = np.uint64((1 << bits) - 1)
     if check_repeats:
         _check_repeats(keys, bits, heads, names, judged, group_query, source)
-    items, owner = judged.positive_rows(group_query)
+    items, owner = judged.judgment_rows(group_query)
     if not len(items):
         return empty, empty
-    target = judged.pos_doc_keys[items] & ~low
+    target = judged.row_doc_keys[items] & ~low
     start = heads[owner]
     end = start + lengths[owner]
     at = _leftmost(keys & ~low, target, start.copy(), end.copy())
@@ -73,8 +73,8 @@ def hashed_hits(
         found_items.append(pending)
         at[pending] += 1
     rows, which = np.concatenate(found_rows), np.concatenate(found_items)
-    same = same_ids(arrow_take(names, rows), arrow_take(judged.arrow_doc_vocab, judged.pos_doc[items[which]]))
-    return rows[same], judged.pos_grade[items[which[same]]]
+    same = same_ids(arrow_take(names, rows), arrow_take(judged.arrow_doc_vocab, judged.row_doc[items[which]]))
+    return rows[same], judged.row_grade[items[which[same]]]
 
 
 def _sorted_keys(names: Any, heads: IntArray, lengths: IntArray) -> tuple[Keys, int]:

@@ -25,8 +25,9 @@ class Judged:
     """Judgments indexed by judged query (0..n-1, query IDs sorted).
 
     ``key``/``grade`` cover every judgment, sorted by ``query * n_docs + doc code`` (for joining runs whose
-    document codes share the judgments' vocabulary). ``pos_*`` cover the positively graded judgments sorted by
-    (query, doc code); ``ideal_*`` cover the same in ideal order (query, grade descending).
+    document codes share the judgments' vocabulary); ``row_*`` hold the same rows as columns (query, document
+    code, grade). ``ideal_*`` cover the positively graded judgments in ideal order (query, grade descending);
+    ``level_*`` count each query's judgments at each grade (negative grades included).
     """
 
     qrels: Qrels
@@ -35,12 +36,15 @@ class Judged:
     n_docs: int
     key: IntArray
     grade: IntArray
-    pos_query: IntArray
-    pos_doc: IntArray
-    pos_grade: IntArray
+    row_query: IntArray
+    row_doc: IntArray
+    row_grade: IntArray
     ideal_query: IntArray
     ideal_grade: IntArray
     ideal_pos: IntArray
+    level_query: IntArray
+    level_grade: IntArray
+    level_count: IntArray
     repeated: dict[int, str]
     """Judged query index → a document its judgments list twice (an error once that query is evaluated)."""
 
@@ -53,11 +57,11 @@ class Judged:
                     f"{self.query_ids[q]!r}"
                 )
 
-    def positive_rows(self, queries: IntArray) -> tuple[IntArray, IntArray]:
-        """The positive judgments of ``queries`` (judged query indices): their indices into ``pos_*``, and for
-        each, the index into ``queries`` of its query."""
-        lo = np.searchsorted(self.pos_query, queries, side="left")
-        n = np.searchsorted(self.pos_query, queries, side="right") - lo
+    def judgment_rows(self, queries: IntArray) -> tuple[IntArray, IntArray]:
+        """The judgments of ``queries`` (judged query indices): their indices into ``row_*``, and for each, the
+        index into ``queries`` of its query."""
+        lo = np.searchsorted(self.row_query, queries, side="left")
+        n = np.searchsorted(self.row_query, queries, side="right") - lo
         total = int(n.sum())
         owner = np.repeat(np.arange(len(queries), dtype=np.int64), n)
         if total == 0:
@@ -66,9 +70,14 @@ class Judged:
         return np.arange(total, dtype=np.int64) - np.repeat(ends - n - lo, n), owner
 
     @functools.cached_property
+    def row_doc_keys(self) -> NDArray[np.uint64]:
+        """Per judgment (``row_*``), the hash of its document ID (see :func:`~._vocab.string_keys`)."""
+        return _vocab.string_keys(self.arrow_doc_vocab)[self.row_doc]
+
+    @property
     def pos_doc_keys(self) -> NDArray[np.uint64]:
-        """Per positive judgment, the hash of its document ID (see :func:`~._vocab.string_keys`)."""
-        return _vocab.string_keys(self.arrow_doc_vocab)[self.pos_doc]
+        """:attr:`row_doc_keys`, under the name the block scanner warms before it starts its threads."""
+        return self.row_doc_keys
 
     @functools.cached_property
     def arrow_doc_vocab(self) -> Any:
@@ -99,9 +108,10 @@ def prepare_judged(qrels: Qrels) -> Judged:
         for q, doc in zip(j_query[at].tolist(), take(qrels.doc_vocab, j_doc[at]), strict=True):
             repeated.setdefault(q, doc)
     positive = grade > 0
-    pos_query, pos_doc, pos_grade = j_query[positive], j_doc[positive], grade[positive]
+    pos_query, pos_grade = j_query[positive], grade[positive]
     ideal = np.lexsort((-pos_grade, pos_query))
     ideal_query, ideal_grade = pos_query[ideal], pos_grade[ideal]
+    level_query, level_grade, level_count = _levels(j_query, grade)
     ideal_pos = np.arange(len(ideal_query), dtype=np.int64) - first_index_of_group(ideal_query) + 1
     return Judged(
         qrels,
@@ -110,11 +120,25 @@ def prepare_judged(qrels: Qrels) -> Judged:
         n_docs,
         key,
         grade,
-        pos_query,
-        pos_doc,
-        pos_grade,
+        j_query,
+        j_doc,
+        grade,
         ideal_query,
         ideal_grade,
         ideal_pos,
+        level_query,
+        level_grade,
+        level_count,
         repeated,
     )
+
+
+def _levels(query: IntArray, grade: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """Per (query, grade) present, sorted by query then grade: the query, the grade and how many judgments."""
+    if not len(query):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    low = int(grade.min())
+    span = int(grade.max()) - low + 1
+    keys, counts = np.unique(query * span + (grade - low), return_counts=True)
+    return keys // span, keys % span + low, counts.astype(np.int64)

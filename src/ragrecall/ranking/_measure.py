@@ -22,6 +22,9 @@ __all__ = ["Measure", "RelMeasure", "check_rel"]
 
 M = TypeVar("M", bound="Measure")
 
+_GM_FLOOR = 1e-5
+"""trec_eval's MIN_GEO_MEAN: per-query values below it count as it in a geometric mean."""
+
 
 @dataclasses.dataclass(frozen=True)
 class Measure(ABC):
@@ -39,6 +42,13 @@ class Measure(ABC):
     """The name used in measure strings, e.g. ``"nDCG"``."""
     CUTOFF: ClassVar[str] = "optional"
     """``"optional"``, ``"required"`` or ``"none"`` (the measure takes no cutoff)."""
+    AGGREGATE: ClassVar[str] = "mean"
+    """How per-query values make the value over all queries: ``"mean"`` (arithmetic), ``"sum"`` (counts such
+    as ``NumRet``) or ``"gmean"`` (geometric mean with values floored at 1e-5, trec_eval's ``gm_map``)."""
+    INTEGER: ClassVar[bool] = False
+    """True for counts, which trec_eval prints as integers."""
+    AT: ClassVar[str] = "cutoff"
+    """The field that ``@`` sets: the cutoff for most measures, the recall level for ``IPrec@0.5``."""
 
     def __post_init__(self) -> None:
         if self.cutoff is not None:
@@ -51,11 +61,11 @@ class Measure(ABC):
     def _validate(self) -> None:  # noqa: B027 - optional hook, most measures only check rel
         """Check the parameters; raise ConfigurationError saying what was given and what was expected."""
 
-    def __matmul__(self: M, cutoff: int) -> M:
-        return dataclasses.replace(self, cutoff=cutoff)
+    def __matmul__(self: M, value: Any) -> M:
+        return dataclasses.replace(self, **{self.AT: value})
 
     def __call__(self: M, **params: Any) -> M:
-        names = {f.name for f in dataclasses.fields(self)} - {"cutoff"}
+        names = {f.name for f in dataclasses.fields(self)} - {"cutoff", self.AT}
         unknown = sorted(set(params) - names)
         if unknown:
             known = ", ".join(sorted(names)) or "none"
@@ -66,7 +76,7 @@ class Measure(ABC):
         """The parameters other than the cutoff whose value differs from the default."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
-            if f.name != "cutoff" and getattr(self, f.name) != f.default:
+            if f.name not in ("cutoff", self.AT) and getattr(self, f.name) != f.default:
                 out[f.name] = getattr(self, f.name)
         return out
 
@@ -75,8 +85,9 @@ class Measure(ABC):
         params = self.params()
         if params:
             text += "(" + ",".join(f"{k}={_format_value(v)}" for k, v in sorted(params.items())) + ")"
-        if self.cutoff is not None:
-            text += f"@{self.cutoff}"
+        at = getattr(self, self.AT)
+        if at is not None:
+            text += f"@{_format_value(at)}"
         return text
 
     def __repr__(self) -> str:
@@ -89,7 +100,23 @@ class Measure(ABC):
 
     @abstractmethod
     def compute(self, ranked: Ranked) -> NDArray[np.float64]:
-        """Per-query values, one per query of ``ranked``, each in [0, 1]."""
+        """Per-query values, one per query of ``ranked`` (in [0, 1] unless the measure says otherwise)."""
+
+    def aggregate(self, values: NDArray[np.float64]) -> float:
+        """The value over all queries, from the per-query ``values`` (0 when there are none).
+
+        Summed in query order, as trec_eval sums, so the printed digits agree with it.
+        """
+        total = 0.0
+        if self.AGGREGATE == "gmean":
+            for v in values.tolist():
+                total += math.log(max(v, _GM_FLOOR))
+            return math.exp(total / len(values)) if len(values) else 0.0
+        for v in values.tolist():
+            total += v
+        if self.AGGREGATE == "sum" or not len(values):
+            return total
+        return total / len(values)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -110,6 +137,12 @@ def check_rel(name: str, rel: Any) -> None:
 
 
 def _format_value(value: Any) -> str:
+    if isinstance(value, tuple):  # a list parameter, written quoted so that parse_measure reads it back
+        items = (
+            "=".join(_format_value(v) for v in item) if isinstance(item, tuple) else _format_value(item)
+            for item in value
+        )
+        return "'" + ",".join(items) + "'"
     if isinstance(value, float):
         if math.isfinite(value) and value == int(value):
             return str(int(value))

@@ -15,20 +15,18 @@ from typing import Any
 
 from ..errors import ConfigurationError
 from ._measure import Measure
-from .ap import AP
-from .err import ERR
-from .extrr import ExtRR
-from .fmeasure import F
-from .ndcg import nDCG
-from .precision import P
-from .recall import Recall
-from .rprec import Rprec
-from .rr import RR
-from .success import Success
+from .measures import REGISTRY
+from .measures.ap import AP
+from .measures.ndcg import nDCG
+from .measures.precision import P
+from .measures.recall import Recall
+from .measures.rr import RR
+from .measures.success import Success
+from .trec_names import GROUPS, TREC_FAMILIES, parse_trec_single
 
 __all__ = ["MEASURES", "parse_measure"]
 
-MEASURES: dict[str, Measure] = {m.NAME: m for m in (Recall, P, F, RR, Success, AP, nDCG, ERR, Rprec, ExtRR)}
+MEASURES: dict[str, Measure] = {m.NAME: m for m in REGISTRY}
 """Every measure by its canonical name, with default parameters."""
 
 # Other spellings people write; matched case-sensitively like the canonical names.
@@ -46,9 +44,9 @@ _ALIASES: dict[str, Measure] = {
     "set_recall": Recall,
 }
 
-# trec_eval's names with a cutoff suffix: P_10, P.10, recall_100, ndcg_cut_10, map_cut_100, success_1.
-_TREC_CUTOFF = {"P": P, "recall": Recall, "ndcg_cut": nDCG, "map_cut": AP, "success": Success}
-_TREC_RE = re.compile(r"^(P|recall|ndcg_cut|map_cut|success)[_.](\d+)$")
+# A trec_eval name: letters, digits and underscores, then its parameters after "." or "_" (P.10, P_10,
+# ndcg_cut.10, iprec_at_recall_0.50, set_F.0.5, ndcg.1=3,2=9).
+_TREC_SHAPE = re.compile(r"^[A-Za-z0-9_]+(?:[._][-+0-9.,=A-Za-z_]*)?$")
 
 _TOKEN_RE = re.compile(
     r"""\s*(?:
@@ -66,8 +64,9 @@ def parse_measure(text: str | Measure) -> Measure:
 
     Accepts the canonical form that ``str(measure)`` prints (``nDCG@10``, ``AP(rel=2)@100``,
     ``F(beta=0.5)@5``, ``nDCG(gain=exp)@10``, ``ERR(g_max=3)@20``), a few common aliases (``MRR``, ``MAP``,
-    ``R@10``, ``HitRate@10``) and trec_eval's names (``P_10``, ``recall_100``, ``ndcg_cut_10``, ``map``,
-    ``map_cut_100``, ``recip_rank``, ``success_10``).
+    ``R@10``, ``HitRate@10``) and trec_eval's names of one column (``P_10``, ``P.10``, ``recall_100``,
+    ``ndcg_cut_10``, ``map``, ``map_cut_100``, ``recip_rank``, ``success_10``, ``bpref``, ``infAP``,
+    ``iprec_at_recall_0.50``, ``Rprec_mult_2.00``, ``rbp.p=0.8``, ``ndcg.1=3,2=9``, ``num_rel_ret`` ...).
 
     Raises:
         ConfigurationError: the string is malformed, names an unknown measure or parameter, or gives a bad
@@ -78,11 +77,10 @@ def parse_measure(text: str | Measure) -> Measure:
     if not isinstance(text, str):
         raise ConfigurationError(f"expected a measure string such as 'nDCG@10', got {text!r}")
     source = text.strip()
-    trec = _TREC_RE.match(source)
-    if trec:
-        measure = _TREC_CUTOFF[trec.group(1)] @ int(trec.group(2))
-        measure.check_usable()
-        return measure
+    trec = parse_trec_single(source) if _TREC_SHAPE.match(source) else None
+    if trec is not None:
+        trec.check_usable()
+        return trec
     tokens = _tokenize(source)
     reader = _Reader(source, tokens)
     measure = reader.measure()
@@ -132,7 +130,10 @@ class _Reader:
         base = MEASURES.get(name) or _ALIASES.get(name)
         if base is None:
             known = ", ".join(MEASURES)
-            raise ConfigurationError(f"unknown measure {name!r} in {self.text!r}; known measures: {known}")
+            trec = ", ".join([*GROUPS, *(f.name for f in TREC_FAMILIES)])
+            raise ConfigurationError(
+                f"unknown measure {name!r} in {self.text!r}; known measures: {known}; trec_eval names: {trec}"
+            )
         params: dict[str, Any] = {}
         if self._peek("("):
             self.i += 1
@@ -151,19 +152,22 @@ class _Reader:
                     self.i += 1
                     break
                 raise self._fail("',' or ')'")
-        if "cutoff" in params:
-            raise ConfigurationError(f"write the cutoff as @k, not as a parameter, in {self.text!r}")
-        cutoff: int | None = None
+        if base.AT in params:
+            raise ConfigurationError(f"write the {base.AT} as @value, not as a parameter, in {self.text!r}")
+        at: Any = None
         if self._peek("@"):
             self.i += 1
-            raw = self._take("number", "an integer cutoff after '@'")
-            if not re.fullmatch(r"\d+", raw):
-                raise ConfigurationError(f"the cutoff must be a positive integer, got {raw!r} in {self.text!r}")
-            cutoff = int(raw)
+            if base.AT == "cutoff":
+                raw = self._take("number", "an integer cutoff after '@'")
+                if not re.fullmatch(r"\d+", raw):
+                    raise ConfigurationError(f"the cutoff must be a positive integer, got {raw!r} in {self.text!r}")
+                at = int(raw)
+            else:
+                at = float(self._take("number", f"a {base.AT} after '@'"))
         if self.i != len(self.tokens):
             raise self._fail("the end of the measure")
         measure = base(**params) if params else base
-        return dataclasses.replace(measure, cutoff=cutoff) if cutoff is not None else measure
+        return dataclasses.replace(measure, **{base.AT: at}) if at is not None else measure
 
     def _value(self) -> Any:
         if self.i >= len(self.tokens):

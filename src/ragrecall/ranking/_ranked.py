@@ -1,16 +1,17 @@
 """The compact form every ranking measure is computed from.
 
 After a run has been ordered (see :mod:`._order`) and joined with the judgments, only the retrieved documents
-with a positive grade ("hits") can change any measure this package defines: a non-relevant or unjudged document
-adds nothing to a count, a gain or a stopping probability, it only takes up a position. So a :class:`Ranked`
-keeps, per query, the number of documents retrieved, and, per hit, its query, position and grade; plus, per
-query, the positively graded judged documents in ideal order. That is a few rows per query however long the
-run is, which is what keeps the kernels fast and small.
+that are in the judgments ("hits") can change any measure this package defines: a document absent from the
+judgments adds nothing to a count, a gain or a stopping probability, it only takes up a position. So a
+:class:`Ranked` keeps, per query, the number of documents retrieved, and, per hit, its query, position and
+grade (relevant, judged not relevant, or negative: in the pool but not judged, as trec_eval reads it); plus,
+per query, the positively graded judged documents in ideal order and the number of judgments at each grade.
+That is a few rows per query however long the run is, which is what keeps the kernels fast and small.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,7 +27,9 @@ class Ranked:
     """A judged, ordered run in compact form. All arrays are int64; queries are indexed 0..n_queries-1.
 
     Invariants: hit rows are sorted by (query, position); judged rows by (query, grade descending), and
-    ``judged_pos`` is each judged document's 1-based position in that ideal order.
+    ``judged_pos`` is each judged document's 1-based position in that ideal order. Hits hold every retrieved
+    document found in the judgments, whatever its grade; measures select the relevant ones with
+    :meth:`hit_mask`.
     """
 
     query_ids: tuple[str, ...]
@@ -47,6 +50,11 @@ class Ranked:
     """Per positively graded judgment: its grade (>= 1)."""
     judged_pos: IntArray
     """Per positively graded judgment: its 1-based position in the ideal ranking of its query."""
+    level_query: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    level_grade: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    level_count: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """Per (query, grade) judged, sorted by query then grade: how many judgments of that query have that grade
+    (every grade, zero and negative ones too)."""
 
     @property
     def n_queries(self) -> int:
@@ -57,6 +65,41 @@ class Ranked:
         """Per query: the number of judged documents with grade >= ``rel`` (as float, for division)."""
         mask = self.judged_grade >= rel
         return np.bincount(self.judged_query[mask], minlength=self.n_queries).astype(np.float64)
+
+    def num_judged(self, low: int, high: int | None = None) -> FloatArray:
+        """Per query: the number of judgments with ``low <= grade`` (``< high`` when given), as float."""
+        mask = self.level_grade >= low
+        if high is not None:
+            mask &= self.level_grade < high
+        weights = self.level_count[mask].astype(np.float64)
+        return np.bincount(self.level_query[mask], weights=weights, minlength=self.n_queries).astype(np.float64)
+
+    def truncated(self, depth: int) -> Ranked:
+        """The same run cut after ``depth`` documents per query (trec_eval's ``-M``)."""
+        keep = self.hit_pos <= depth
+        return replace(
+            self,
+            n_ret=np.minimum(self.n_ret, depth),
+            hit_query=self.hit_query[keep],
+            hit_pos=self.hit_pos[keep],
+            hit_grade=self.hit_grade[keep],
+            hit_expected=self.hit_expected[keep],
+        )
+
+    def judged_only(self) -> Ranked:
+        """The run with every document not judged (absent from the judgments, or with a negative grade) taken
+        out before anything is measured, the others moving up (trec_eval's ``-J``)."""
+        keep = self.hit_grade >= 0
+        query = self.hit_query[keep]
+        nth = np.arange(len(query), dtype=np.int64) - first_index_of_group(query) + 1
+        return replace(
+            self,
+            n_ret=np.bincount(query, minlength=self.n_queries).astype(np.int64),
+            hit_query=query,
+            hit_pos=nth,
+            hit_grade=self.hit_grade[keep],
+            hit_expected=self.hit_expected[keep],
+        )
 
     def hit_mask(self, rel: int, cutoff: int | None) -> NDArray[np.bool_]:
         """Hits with grade >= ``rel`` within the first ``cutoff`` positions (all positions when None)."""

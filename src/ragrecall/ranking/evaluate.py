@@ -15,11 +15,12 @@ from ._build import Missing, finish, rank_slices
 from ._judged import prepare_judged
 from ._measure import Measure
 from ._parse import parse_measure
+from ._ranked import Ranked
 from ._scan import scan_run
 from ._table import Qrels, Run
 from .trec_io import read_qrels, read_run
 
-__all__ = ["RunEvaluation", "evaluate_run"]
+__all__ = ["RunEvaluation", "evaluate_run", "rank_run"]
 
 QrelsLike = Qrels | Mapping[Any, Mapping[Any, int]] | str | os.PathLike[str] | IO[Any]
 """Judgments: a :class:`Qrels`, ``{query: {doc: grade}}``, a TREC qrels path (``.gz`` too) or file object."""
@@ -36,7 +37,8 @@ class RunEvaluation:
     query_ids: tuple[str, ...]
     """The evaluated queries, sorted."""
     means: dict[str, float]
-    """Measure string (``str(measure)``) → mean over the evaluated queries."""
+    """Measure string (``str(measure)``) → value over the evaluated queries: the mean, or what the measure's
+    ``AGGREGATE`` says (a sum for counts such as ``NumRet``, a geometric mean for ``GMAP``)."""
     per_query: dict[str, dict[str, float]] | None
     """``{query_id: {measure: value}}`` when ``per_query=True``, else None."""
     missing: Missing
@@ -59,6 +61,8 @@ def evaluate_run(
     per_query: bool = False,
     missing: Missing = "skip",
     expected_positions: Mapping[str, Mapping[str, int]] | None = None,
+    depth: int | None = None,
+    judged_only: bool = False,
 ) -> RunEvaluation:
     """Evaluate ``run`` against ``qrels`` with trec_eval's semantics.
 
@@ -81,7 +85,10 @@ def evaluate_run(
         per_query: also return ``{query: {measure: value}}``.
         missing: ``"skip"`` or ``"zero"``, see above.
         expected_positions: for ExtRR, ``{query: {doc: maximum expected position}}``; documents without an
-            entry use the grade rule (see :class:`~ragrecall.ranking.extrr.ExtendedReciprocalRank`).
+            entry use the grade rule (see :class:`~ragrecall.ranking.measures.extrr.ExtendedReciprocalRank`).
+        depth: look at the first ``depth`` documents of each query only (trec_eval's ``-M``).
+        judged_only: take every document absent from the judgments (or judged with a negative grade) out of
+            the run before measuring, the others moving up (trec_eval's ``-J``); applied after ``depth``.
 
     Raises:
         ConfigurationError: a measure string cannot be read, or ``missing`` is not "skip" or "zero".
@@ -90,13 +97,38 @@ def evaluate_run(
             that answers none of the judged queries is the wrong run or the wrong judgments, not a score of 0).
         InputError: a document is listed twice for one query, or a score is NaN.
     """
-    if missing not in ("skip", "zero"):
-        raise ConfigurationError(f"missing must be 'skip' or 'zero', got {missing!r}")
     if isinstance(measures, (str, Measure)):
         measures = [measures]
     parsed = tuple(dict.fromkeys(parse_measure(m) for m in measures))
     if not parsed:
         raise ConfigurationError("give at least one measure, e.g. ['nDCG@10', 'AP']")
+    ranked, n_missing = rank_run(
+        qrels, run, missing=missing, expected_positions=expected_positions, depth=depth, judged_only=judged_only
+    )
+    values = {str(m): m.compute(ranked) for m in parsed}
+    means = {str(m): m.aggregate(values[str(m)]) for m in parsed}
+    table = None
+    if per_query:
+        columns = {name: v.tolist() for name, v in values.items()}
+        table = {q: {name: col[i] for name, col in columns.items()} for i, q in enumerate(ranked.query_ids)}
+    return RunEvaluation(parsed, ranked.query_ids, means, table, missing, n_missing, values)
+
+
+def rank_run(
+    qrels: QrelsLike,
+    run: RunLike,
+    *,
+    missing: Missing = "skip",
+    expected_positions: Mapping[str, Mapping[str, int]] | None = None,
+    depth: int | None = None,
+    judged_only: bool = False,
+) -> tuple[Ranked, int]:
+    """``run`` joined with ``qrels`` and ordered, as :func:`evaluate_run` measures it, and the number of judged
+    queries absent from the run. The arguments and errors are those of :func:`evaluate_run`."""
+    if missing not in ("skip", "zero"):
+        raise ConfigurationError(f"missing must be 'skip' or 'zero', got {missing!r}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise ConfigurationError(f"depth must be a positive integer, got {depth!r}")
     judged = prepare_judged(_as_qrels(qrels))
     want_docs = bool(expected_positions)
     parts = scan_run(run, judged, hit_docs=want_docs) if isinstance(run, (str, os.PathLike)) else None
@@ -109,13 +141,11 @@ def evaluate_run(
             f"there is nothing to evaluate ({len(judged.query_ids)} judged queries)"
         )
     ranked = finish(judged, parts, missing=missing, expected_positions=expected_positions)
-    values = {str(m): m.compute(ranked) for m in parsed}
-    means = {name: float(v.mean()) if len(v) else 0.0 for name, v in values.items()}
-    table = None
-    if per_query:
-        columns = {name: v.tolist() for name, v in values.items()}
-        table = {q: {name: col[i] for name, col in columns.items()} for i, q in enumerate(ranked.query_ids)}
-    return RunEvaluation(parsed, ranked.query_ids, means, table, missing, n_missing, values)
+    if depth is not None:
+        ranked = ranked.truncated(depth)
+    if judged_only:
+        ranked = ranked.judged_only()
+    return ranked, n_missing
 
 
 def _label(source: QrelsLike | RunLike, what: str) -> str:

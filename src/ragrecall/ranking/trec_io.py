@@ -114,9 +114,9 @@ def _read_plain(source: Source, kind: str, name: str | None) -> Qrels | Run:
             else:
                 line = raw
             fields = line.split()
-            if not fields:
+            if not fields or (kind == "qrels" and line.startswith("#")):  # trec_eval skips qrels comment lines
                 continue
-            if len(fields) != width:
+            if len(fields) != width and not (kind == "run" and len(fields) > width):  # extra run fields: ignored
                 raise FileFormatError(
                     f"expected {width} fields ({layout}), got {len(fields)}: {line.strip()[:80]!r}",
                     path=name,

@@ -8,9 +8,9 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ..errors import ConfigurationError
-from ._measure import Measure
-from ._ranked import Ranked, first_index_of_group
+from ...errors import ConfigurationError
+from .._measure import Measure
+from .._ranked import Ranked, first_index_of_group
 
 __all__ = ["ERR", "ExpectedReciprocalRank"]
 

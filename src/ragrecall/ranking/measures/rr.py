@@ -8,8 +8,8 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._measure import RelMeasure
-from ._ranked import Ranked
+from .._measure import RelMeasure
+from .._ranked import Ranked
 
 __all__ = ["RR", "ReciprocalRank"]
 

@@ -9,9 +9,9 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ..errors import ConfigurationError
-from ._measure import RelMeasure
-from ._ranked import Ranked, safe_divide
+from ...errors import ConfigurationError
+from .._measure import RelMeasure
+from .._ranked import Ranked, safe_divide
 from .precision import Precision
 from .recall import RecallMeasure
 
