@@ -104,10 +104,14 @@ class MetricSummary(BaseModel):
 class EvaluationResult:
     """Everything an evaluation produced, in input order."""
 
-    def __init__(self, rows: Sequence[SampleRow], metrics: Sequence[str], *, wall_time_s: float = 0.0) -> None:
+    def __init__(
+        self, rows: Sequence[SampleRow], metrics: Sequence[str], *, wall_time_s: float = 0.0, backend: str = "live"
+    ) -> None:
         self.rows: tuple[SampleRow, ...] = tuple(rows)
         self.metrics: tuple[str, ...] = tuple(metrics)
         self.wall_time_s = wall_time_s
+        self.backend = backend
+        """Which backend ran the LLM requests: ``"live"`` or ``"batch"``."""
 
     # -- views ------------------------------------------------------------------------------------------
 
@@ -263,6 +267,8 @@ class EvaluationResult:
         text.extend(f"{s.metric}: {s.counts_text()}" for s in self.summary.values() if s.counts)
         usage = self.usage
         cost = f", cost ${usage.cost_usd:.4f}" if usage.cost_usd is not None else ""
+        if self.backend != "live":
+            cost += f" (backend {self.backend}, batch prices)"
         text.append(
             f"{len(self.rows)} samples in {self.wall_time_s:.2f}s; {usage.requests} LLM requests "
             f"({usage.cached_requests} cached), {usage.prompt_tokens} prompt + "
