@@ -73,9 +73,12 @@ _EXPORTS = {
     "EvaluationResult": ".evaluation",
     "Comparison": ".evaluation",
     "compare": ".evaluation",
+    "BatchBackend": ".batch",
+    "RoundExported": ".batch",
 }
 
 __all__ = [
+    "BatchBackend",
     "CacheMissError",
     "CheckpointError",
     "ClaimRecallEvidence",
@@ -115,6 +118,7 @@ __all__ = [
     "RankingMetric",
     "ResponseCache",
     "RetryPolicy",
+    "RoundExported",
     "Sample",
     "SingleTurnSample",
     "StringRecallEvidence",
@@ -137,6 +141,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names resolve lazily
+    from .batch import BatchBackend, RoundExported
     from .dataset import Dataset
     from .demo import demo_dataset
     from .errors import (

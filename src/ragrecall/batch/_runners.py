@@ -196,7 +196,7 @@ class FileRunner:
     async def upload(self, lines: Sequence[bytes], round_no: int, model: str) -> dict[str, Any]:
         if self.export_to is None:
             raise InputError("this round's requests have no file to go to: give a request file to export to")
-        target = self.export_to
+        target = self.export_to.replace("{round}", str(round_no))
         if os.path.exists(target) and os.path.getsize(target) > 0:
             raise InputError(f"the request file {target} exists; give a new name (it is never overwritten)")
         with atomic_binary(target) as out:

@@ -8,8 +8,10 @@ import sys
 from collections.abc import Sequence
 
 from .._files import check_output_path
+from ..batch import BatchBackend
 from ..errors import ConfigurationError
 from ..evaluation import EvaluationResult, evaluate
+from ..evaluation._run import Backend
 from ..metric_specs import METRIC_HELP, needs_llm, parse_metric
 from ..metrics.base import Metric
 from ._llm import add_llm_arguments, cache_file, llm_source
@@ -17,12 +19,32 @@ from ._llm import add_llm_arguments, cache_file, llm_source
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ev = sub.add_parser("eval", help="score a JSONL or CSV dataset")
+    add_eval_arguments(ev)
+    ev.add_argument("--dry-run", action="store_true", help="count LLM calls, tokens and cost without sending anything")
+    ev.add_argument(
+        "--backend",
+        choices=("live", "batch"),
+        default="live",
+        help="live: requests sent as samples need them (default); batch: rounds of batch files through the "
+        "endpoint's Batch API, at the batch price (use with --checkpoint, so that a stopped run collects its "
+        "batches instead of submitting them again)",
+    )
+    ev.add_argument(
+        "--poll-interval",
+        type=float,
+        metavar="S",
+        help="--backend batch: seconds before a batch's first status check, growing to 10 minutes (default 30)",
+    )
+    ev.set_defaults(handler=_run)
+
+
+def add_eval_arguments(ev: argparse.ArgumentParser, *, checkpoint_required: bool = False) -> None:
+    """The dataset, metric, LLM, checkpoint, output and exit-code arguments of ``eval`` (shared with ``batch``)."""
     ev.add_argument("data", help="dataset file (.jsonl or .csv, optionally .gz)")
     ev.add_argument("--metric", "-m", action="append", required=True, help=METRIC_HELP)
     add_llm_arguments(ev)
-    ev.add_argument("--dry-run", action="store_true", help="count LLM calls, tokens and cost without sending anything")
     ev.add_argument("--concurrency", type=int, default=16, help="requests in flight at once (default 16)")
-    ev.add_argument("--checkpoint", help="resumable checkpoint file (JSONL)")
+    ev.add_argument("--checkpoint", required=checkpoint_required, help="resumable checkpoint file (JSONL)")
     ev.add_argument("--out", help="write per-sample results to this JSONL file")
     ev.add_argument(
         "--fail-under",
@@ -39,10 +61,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="exit 2 when more than N sample-metric pairs failed (default 0: any failure fails the run)",
     )
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
-    ev.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
+    return run_eval(args)
+
+
+def run_eval(args: argparse.Namespace, batch: BatchBackend | None = None) -> int:
+    """Score ``args.data`` as ``ragrecall eval`` does (with ``batch``: on those batch settings); the exit code."""
     bounds = [_parse_bound(text) for text in args.fail_under]
     if args.max_failed < 0:
         raise ConfigurationError(f"--max-failed must be 0 or more, got {args.max_failed}")
@@ -50,20 +76,27 @@ def _run(args: argparse.Namespace) -> int:
     if not os.path.exists(args.data):
         raise FileNotFoundError(f"no such dataset file: {args.data}")
     _check_outputs(args)
-    llm = llm_source(args) if any(needs_llm(spec) for spec in args.metric) else None
+    files_only = batch is not None and batch.files
+    llm = llm_source(args, files_only=files_only) if any(needs_llm(spec) for spec in args.metric) else None
     metrics: list[Metric] = [parse_metric(spec, llm=llm) for spec in args.metric]
     names = [m.name for m in metrics]
     for name, _ in bounds:
         if name not in names:
             raise ConfigurationError(f"--fail-under names {name!r}, which is not among the metrics: {', '.join(names)}")
-    if args.dry_run:
+    if getattr(args, "dry_run", False):
         return _dry_run(args, metrics)
+    backend: Backend = batch if batch is not None else getattr(args, "backend", "live")
+    poll_interval = getattr(args, "poll_interval", None)
+    if poll_interval is not None and backend == "live":
+        raise ConfigurationError("--poll-interval applies to --backend batch only")
     result = evaluate(
         args.data,
         metrics,
         max_concurrency=args.concurrency,
         show_progress=not args.no_progress,
         checkpoint=args.checkpoint,
+        backend=backend,
+        poll_interval=poll_interval,
     )
     if args.out:  # written before printing: a reader of stdout that goes away must not lose the file
         result.to_jsonl(args.out)
