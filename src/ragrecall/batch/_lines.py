@@ -68,6 +68,8 @@ def read_result_line(line: Mapping[str, Any]) -> tuple[str, LineOutcome] | None:
     error = line.get("error")
     status = response.get("status_code") if isinstance(response, Mapping) else None
     body = response.get("body") if isinstance(response, Mapping) else None
+    if status is None and isinstance(response, Mapping) and "choices" in response and not error:
+        return custom_id, LineOutcome(body=response)  # a runner that writes the completion itself
     if status == 200 and isinstance(body, Mapping) and not error:
         return custom_id, LineOutcome(body=body)
     code, message = None, None

@@ -157,6 +157,11 @@ def _dry_run(args: argparse.Namespace, metrics: Sequence[Metric]) -> int:
         f"prompt tokens: {usage.prompt_tokens}; completion tokens (estimated): {usage.completion_tokens} ({counting})"
     )
     print(f"estimated cost for {args.model or 'gpt-4o-mini'}: {cost}")
+    if getattr(args, "backend", "live") == "batch":
+        from ..llm._pricing import cost_usd
+
+        batch = cost_usd(args.model or "gpt-4o-mini", usage.prompt_tokens, usage.completion_tokens, batch=True)
+        print(f"at the batch price (--backend batch): {f'${batch:.4f}' if batch is not None else 'unknown'}")
     return 0
 
 

@@ -34,7 +34,7 @@ from typing import Any, Literal
 from ._offline import OfflineJudge
 from ._prompts import read_data_blocks
 
-__all__ = ["BatchFault", "FakeOpenAIServer", "ServerReply", "answer_batch_file", "offline_responder"]
+__all__ = ["BatchFault", "FakeOpenAIServer", "Responder", "ServerReply", "answer_batch_file", "offline_responder"]
 
 _HOST = "127.0.0.1"
 
