@@ -130,6 +130,16 @@ def test_rounds_are_split_at_the_provider_limits(server: FakeOpenAIServer) -> No
     assert [len(lines) for lines in batch_lines(server)] == [1] * 6
 
 
+def test_a_bound_on_samples_in_flight_spreads_them_over_more_rounds(server: FakeOpenAIServer) -> None:
+    backend = BatchBackend(poll_interval=0, max_samples_in_flight=2)
+    result = evaluate(DATA, [ContextRecall(make_llm(server))], show_progress=False, backend=backend)
+    with FakeOpenAIServer() as other:
+        live = evaluate(DATA, [ContextRecall(make_llm(other))], show_progress=False)
+    assert outcomes(result) == outcomes(live)
+    sizes = [len(lines) for lines in batch_lines(server)]
+    assert max(sizes) <= 2 and sum(sizes) == 2 * LLM_SAMPLES and len(sizes) > 2
+
+
 def test_an_invalid_reply_is_repaired_in_the_next_round(server: FakeOpenAIServer) -> None:
     server.enqueue(ServerReply("this is not JSON"))  # the first line of round 1
     result = evaluate(

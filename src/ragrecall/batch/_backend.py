@@ -42,6 +42,9 @@ class BatchBackend:
         max_requests: requests per batch file (OpenAI: 50,000); more are split into several batches.
         max_bytes: bytes per batch file (OpenAI: 200 MB); more are split.
         completion_window: the window asked of the provider (OpenAI accepts ``"24h"``).
+        max_samples_in_flight: samples scored at once (None: all). Every sample in flight can put its next request
+            in the coming round, so all of them at once gives the fewest rounds; a bound caps memory (each
+            waiting sample holds its prompts), and the samples beyond it start as others finish, in later rounds.
         export_to: instead of submitting, write the next round's request file here and stop (for vLLM's
             ``run_batch`` or any runner of the OpenAI batch format); needs a checkpoint.
         imports: result files of earlier exports, read before the run continues; needs a checkpoint.
@@ -53,6 +56,7 @@ class BatchBackend:
     max_requests: int = 50_000
     max_bytes: int = 200_000_000
     completion_window: str = "24h"
+    max_samples_in_flight: int | None = None
     export_to: str | os.PathLike[str] | None = None
     imports: tuple[str | os.PathLike[str], ...] = ()
 
@@ -61,8 +65,10 @@ class BatchBackend:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
                 raise ConfigurationError(f"{name} must be a number of seconds >= 0, got {value!r}")
-        for name in ("max_attempts", "max_requests", "max_bytes"):
+        for name in ("max_attempts", "max_requests", "max_bytes", "max_samples_in_flight"):
             value = getattr(self, name)
+            if value is None and name == "max_samples_in_flight":
+                continue
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ConfigurationError(f"{name} must be an integer >= 1, got {value!r}")
         if not isinstance(self.imports, tuple):

@@ -68,6 +68,7 @@ class BatchRun:
                     max_requests=backend.max_requests,
                     max_bytes=backend.max_bytes,
                 )
+        self.backend = backend
         self.driver = RoundDriver(
             runner,
             journal,

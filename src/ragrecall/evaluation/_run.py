@@ -137,8 +137,11 @@ async def aevaluate(
 
     # One bound on LLM requests in flight for the whole run, however a metric fans its requests out; the
     # tasks created below inherit it (stacks read it in their concurrency layer).
-    # On the batch backend every pair is in flight at once: a round carries every request that is ready.
-    workers = max_concurrency if run_batch is None else max(1, len(jobs))
+    # On the batch backend every pair is in flight at once (unless bounded): a round carries every request
+    # that is ready.
+    workers = max_concurrency
+    if run_batch is not None:
+        workers = max(1, min(len(jobs), run_batch.backend.max_samples_in_flight or len(jobs)))
     limit_token = REQUEST_LIMIT.set(asyncio.Semaphore(max_concurrency))
     try:
         tasks: list[asyncio.Future[None]] = [asyncio.ensure_future(run_pool(jobs, workers, llm_pair))]
