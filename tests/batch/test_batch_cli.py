@@ -53,10 +53,19 @@ def test_eval_backend_batch_matches_live(data: Path, tmp_path: Path) -> None:
         )  # fmt: skip
         assert batch.returncode == 0, batch.stderr
         assert server.batch_creations == 2
+        bounded = cli(
+            "eval", str(data), *llm_args(server), "--backend", "batch", "--poll-interval", "0",
+            "--max-samples-in-flight", "2", "--out", str(tmp_path / "bounded.jsonl"),
+        )  # fmt: skip
+        assert bounded.returncode == 0, bounded.stderr
+        assert server.batch_creations == 2 + 4  # two samples at a time: two waves of two rounds
     assert values(tmp_path / "batch.jsonl") == values(tmp_path / "live.jsonl")
+    assert values(tmp_path / "bounded.jsonl") == values(tmp_path / "live.jsonl")
     assert "backend batch" in batch.stdout
     wrong = cli("eval", str(data), "-m", "context_recall", "--offline", "--poll-interval", "5")
     assert wrong.returncode == 2 and wrong.stderr.startswith("ragrecall: error: --poll-interval applies to --backend")
+    wrong = cli("eval", str(data), "-m", "context_recall", "--offline", "--max-samples-in-flight", "5")
+    assert wrong.returncode == 2 and "--max-samples-in-flight applies to --backend batch" in wrong.stderr
     offline = cli("eval", str(data), "-m", "context_recall", "--offline", "--backend", "batch")
     assert offline.returncode == 2 and "OpenAI adapter" in offline.stderr and "Traceback" not in offline.stderr
 

@@ -35,6 +35,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="S",
         help="--backend batch: seconds before a batch's first status check, growing to 10 minutes (default 30)",
     )
+    ev.add_argument(
+        "--max-samples-in-flight",
+        type=int,
+        metavar="N",
+        help="--backend batch: samples scored at once (default: all, the fewest rounds); a bound caps memory",
+    )
     ev.set_defaults(handler=_run)
 
 
@@ -87,8 +93,12 @@ def run_eval(args: argparse.Namespace, batch: BatchBackend | None = None) -> int
         return _dry_run(args, metrics)
     backend: Backend = batch if batch is not None else getattr(args, "backend", "live")
     poll_interval = getattr(args, "poll_interval", None)
-    if poll_interval is not None and backend == "live":
-        raise ConfigurationError("--poll-interval applies to --backend batch only")
+    in_flight = getattr(args, "max_samples_in_flight", None)
+    if backend == "live" and (poll_interval is not None or in_flight is not None):
+        flag = "--poll-interval" if poll_interval is not None else "--max-samples-in-flight"
+        raise ConfigurationError(f"{flag} applies to --backend batch only")
+    if backend == "batch":
+        backend = BatchBackend(max_samples_in_flight=in_flight)
     result = evaluate(
         args.data,
         metrics,
