@@ -232,6 +232,10 @@ def test_stopped_after_submission_resumes_without_submitting_again(
     asyncio.run(stop_after_submission())
     first = next(iter(server.batches))
     assert f"batches left running: {first}; run again with the checkpoint" in capfd.readouterr().err
+    copy = tmp_path / "copy.ckpt"
+    copy.write_bytes(checkpoint.read_bytes())
+    evaluate(DATA, [ContextRecall(make_llm(server))], show_progress=False, checkpoint=copy)  # live
+    assert "records batches that may still be running; a live run does not collect them" in capfd.readouterr().err
     if forget_start:  # as if killed after the batch was created but before its id was written
         lines = checkpoint.read_text().splitlines(keepends=True)
         checkpoint.write_text("".join(line for line in lines if '"batch_start"' not in line))

@@ -109,6 +109,8 @@ async def aevaluate(
             if store is not None:
                 store.close()
             raise
+    elif store is not None:
+        _warn_of_batches(store.journal, checkpoint)
     scoring = run_batch.metrics if run_batch is not None else by_name
 
     def finish(index: int, name: str, result: MetricResult) -> None:
@@ -224,6 +226,19 @@ def _batch_settings(backend: Backend, poll_interval: float | None) -> BatchBacke
     if poll_interval is not None:
         settings = replace(settings, poll_interval=poll_interval)
     return settings
+
+
+def _warn_of_batches(journal: list[dict[str, Any]], checkpoint: str | os.PathLike[str] | None) -> None:
+    """Warn a live run that the checkpoint records provider batches that may still be running (and billed)."""
+    ended = {r.get("input_file") for r in journal if r.get("kind") == "batch_end"}
+    running = [r for r in journal if r.get("kind") == "batch" and r.get("runner") == "openai"]
+    if any(r.get("input_file") not in ended for r in running):
+        print(
+            f"ragrecall: warning: {os.fspath(checkpoint or '')} records batches that may still be running; a live "
+            "run does not collect them. Run with backend 'batch' to use them, or cancel them with: ragrecall batch "
+            f"cancel --checkpoint {os.fspath(checkpoint or '')}",
+            file=sys.stderr,
+        )
 
 
 def _left_running(run: BatchRun, checkpoint: str | os.PathLike[str] | None) -> None:
