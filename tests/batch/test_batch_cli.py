@@ -120,6 +120,8 @@ def test_ctrl_c_leaves_batches_running_then_cancel_and_resume(data: Path, tmp_pa
         assert f"batches left running: {batch_id}" in err and "ragrecall batch cancel --checkpoint" in err
         assert server.batches[batch_id]["status"] in ("validating", "in_progress")
 
+        status = cli("batch", "status", "--checkpoint", str(state))
+        assert status.returncode == 0 and f"round 1: {batch_id}: in_progress, 0/4 done" in status.stdout
         cancelled = cli("batch", "cancel", "--checkpoint", str(state))
         assert cancelled.returncode == 0, cancelled.stderr
         assert f"{batch_id}: cancelled" in cancelled.stdout
@@ -132,3 +134,6 @@ def test_ctrl_c_leaves_batches_running_then_cancel_and_resume(data: Path, tmp_pa
         assert values(tmp_path / "out.jsonl") == [0.5, 0.5, 0.5, 0.5]  # as live (the offline judge's values)
         nothing = cli("batch", "cancel", "--checkpoint", str(state))
         assert "is left running" in nothing.stdout
+        status = cli("batch", "status", "--checkpoint", str(state))
+        assert f"round 1: {batch_id}: cancelled, 4 requests" in status.stdout
+        assert status.stdout.count(": completed,") == 2  # the retried round 1, then round 2

@@ -1,5 +1,5 @@
 """``ragrecall batch``: run the batch rounds through files (export, then import what any OpenAI-batch runner
-produced), and cancel the batches a run left running."""
+produced), and show or cancel the batches a run recorded."""
 
 from __future__ import annotations
 
@@ -40,13 +40,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     imp.add_argument("--requests", metavar="PATH", help=_REQUESTS_HELP)
     imp.set_defaults(handler=_import)
 
-    cancel = commands.add_parser("cancel", help="cancel the provider batches a run recorded and left running")
-    cancel.add_argument("--checkpoint", required=True, help="the run's checkpoint")
-    cancel.add_argument("--base-url", help="Batch API URL (default: the endpoint recorded with each batch)")
-    cancel.add_argument(
-        "--api-key-env", metavar="VAR", default="OPENAI_API_KEY", help="variable holding the key (OPENAI_API_KEY)"
-    )
-    cancel.set_defaults(handler=_cancel)
+    for name, handler, text in (
+        ("status", _status, "show the batches a run recorded, asking the provider about those still running"),
+        ("cancel", _cancel, "cancel the provider batches a run recorded and left running"),
+    ):
+        command = commands.add_parser(name, help=text)
+        command.add_argument("--checkpoint", required=True, help="the run's checkpoint")
+        command.add_argument("--base-url", help="Batch API URL (default: the endpoint recorded with each batch)")
+        command.add_argument(
+            "--api-key-env", metavar="VAR", default="OPENAI_API_KEY", help="variable holding the key (OPENAI_API_KEY)"
+        )
+        command.set_defaults(handler=handler)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -97,43 +101,56 @@ def _unimported(checkpoint: str) -> dict[str, Any] | None:
 
 
 def _cancel(args: argparse.Namespace) -> int:
+    return _visit(args, cancel=True)
+
+
+def _status(args: argparse.Namespace) -> int:
+    return _visit(args, cancel=False)
+
+
+def _visit(args: argparse.Namespace, *, cancel: bool) -> int:
+    """Print every recorded batch of the checkpoint with its status; with ``cancel``, cancel those still
+    running at the provider first."""
     import openai
 
     if not os.path.exists(args.checkpoint):
         raise InputError(f"no such checkpoint: {args.checkpoint}")
     journal = read_journal(args.checkpoint)
-    ended = {r.get("input_file") for r in journal if r.get("kind") == "batch_end"}
+    ended = {r.get("input_file"): r.get("status") for r in journal if r.get("kind") == "batch_end"}
     started = {r.get("input_file"): r.get("id") for r in journal if r.get("kind") == "batch_start"}
-    running = [
-        {**r, "id": started.get(r.get("input_file"))}
-        for r in journal
-        if r.get("kind") == "batch" and r.get("runner") == "openai" and r.get("input_file") not in ended
-    ]
+    batches = [{**r, "id": started.get(r.get("input_file"))} for r in journal if r.get("kind") == "batch"]
+    running = [r for r in batches if r.get("runner") == "openai" and r.get("input_file") not in ended]
+    if not cancel:
+        for r in batches:
+            if r.get("runner") == "file" or r.get("input_file") in ended:
+                label = r.get("path") if r.get("runner") == "file" else r.get("id")
+                state = ended.get(r.get("input_file"), "exported")
+                print(f"round {r.get('round')}: {label}: {state}, {len(r.get('custom_ids', ()))} requests")
     if not running:
-        print(f"no batch of {args.checkpoint} is left running")
+        if cancel or not batches:
+            print(f"no batch of {args.checkpoint} is left running")
         return 0
     key = os.environ.get(args.api_key_env)
     if not key:
         raise ConfigurationError(f"no API key: set the environment variable {args.api_key_env}")
 
-    async def cancel_all() -> list[str]:
+    async def visit_all() -> list[str]:
         lines = []
         for record in running:
             client = openai.AsyncOpenAI(api_key=key, base_url=args.base_url or record.get("endpoint"))
             runner = OpenAIBatchRunner(client)
             batch_id = record["id"] or await runner.find(record)
             if batch_id is None:
-                lines.append(f"file {record['input_file']}: no batch was started on it")
+                lines.append(f"round {record.get('round')}: file {record['input_file']}: no batch was started on it")
                 continue
             status = await runner.status({"id": batch_id})
-            if not status.terminal:
+            if cancel and not status.terminal:
                 status = await runner.cancel(batch_id)
-            lines.append(f"{batch_id}: {status.text()}")
+            lines.append(f"round {record.get('round')}: {batch_id}: {status.text()}")
         return lines
 
-    for line in run_sync(cancel_all()):
+    for line in run_sync(visit_all()):
         print(line)
-    print(
-        f"run the same command with --checkpoint {args.checkpoint} to keep what the batches answered", file=sys.stderr
-    )
+    if cancel:
+        print(f"run the same command with --checkpoint {args.checkpoint} to keep what they answered", file=sys.stderr)
     return 0
