@@ -117,6 +117,8 @@ def test_identical_requests_go_out_once(server: FakeOpenAIServer) -> None:
     result = evaluate(twins, [ContextRecall(make_llm(server))], show_progress=False, backend="batch", poll_interval=0)
     assert [len(lines) for lines in batch_lines(server)] == [1, 1]
     assert result.values("context_recall") == [0.5, 0.5]
+    assert result.usage.requests == 2 and result.usage.cached_requests == 2  # paid once, not twice
+    assert outcomes(result)[0] == {**outcomes(result)[1], "sample_id": "paris"}
 
 
 def test_rounds_are_split_at_the_provider_limits(server: FakeOpenAIServer) -> None:

@@ -17,15 +17,18 @@ from ..llm._cache import document_key
 from ..llm._cached import Cached
 from ..llm._meter import Metered
 from ..llm._openai import OpenAITransport
-from ..llm._protocol import LLM, LLMReply, LLMRequest, OutputT
+from ..llm._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, OutputT
 from ..llm._stack import LLMStack, _Named
 from ..metrics.base import Metric
+from ..usage import Usage
 from ._driver import RoundDriver
 
 __all__ = ["CURRENT_SAMPLE", "BatchBackend", "BatchLLM", "batch_metric", "openai_stack_of"]
 
 CURRENT_SAMPLE: contextvars.ContextVar[int | None] = contextvars.ContextVar("ragrecall_batch_sample", default=None)
 """The index of the sample whose metric is asking, so that each batch records the samples it carries."""
+
+_SHARED = Usage(cached_requests=1)
 
 
 @dataclass(frozen=True)
@@ -118,11 +121,18 @@ class _Deferred:
                 failed = outcome.error
                 continue
             try:
-                return self.transport.read_reply(outcome.body, request, document)
+                reply = self.transport.read_reply(outcome.body, request, document)
+            except InvalidReplyError as exc:
+                if outcome.shared:
+                    exc.usage = _SHARED
+                raise
             except TransportError as exc:
                 if not exc.retryable:
                     raise LLMRequestError(f"batch request failed (not retryable): {exc}") from exc
                 failed = str(exc)
+                continue
+            # A request several samples asked went out once: the others count it as a cached request.
+            return dataclasses.replace(reply, usage=_SHARED) if outcome.shared else reply
 
 
 class BatchLLM:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import LLMRequestError
@@ -280,9 +280,9 @@ class RoundDriver:
                 continue
             del self._pending[custom_id]
             outcome = outcomes.get(custom_id, missing)
-            for future in pending.futures:
+            for number, future in enumerate(pending.futures):
                 if not future.done():
-                    future.set_result(outcome)
+                    future.set_result(outcome if number == 0 else replace(outcome, shared=True))
 
     # -- bookkeeping ------------------------------------------------------------------------------------
 

@@ -33,6 +33,8 @@ class LineOutcome:
     body: Mapping[str, Any] | None = None
     error: str | None = None
     retryable: bool = True
+    shared: bool = False
+    """True for every sample but the first that asked this same request: its reply was paid once."""
 
 
 def request_line(custom_id: str, body: Mapping[str, Any]) -> bytes:
