@@ -22,7 +22,9 @@ _REQUESTS_HELP = (
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    batch = sub.add_parser("batch", help="batch rounds through files (vLLM run_batch, Ray) and batch cancellation")
+    batch = sub.add_parser(
+        "batch", help="batch rounds through files (vLLM run_batch, Ray); status and cancellation of batches"
+    )
     commands = batch.add_subparsers(dest="batch_command", required=True, metavar="ACTION")
 
     export = commands.add_parser(
