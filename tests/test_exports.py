@@ -5,6 +5,8 @@ from __future__ import annotations
 import ragrecall
 
 EXPECTED = {
+    "BatchBackend",
+    "RoundExported",
     "CacheMissError",
     "CalibrationResult",
     "EndpointDownError",

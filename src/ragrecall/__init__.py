@@ -77,9 +77,12 @@ _EXPORTS = {
     # calibration against human labels
     "calibrate": ".calibration",
     "CalibrationResult": ".calibration",
+    "BatchBackend": ".batch",
+    "RoundExported": ".batch",
 }
 
 __all__ = [
+    "BatchBackend",
     "CacheMissError",
     "CalibrationResult",
     "CheckpointError",
@@ -121,6 +124,7 @@ __all__ = [
     "RankingMetric",
     "ResponseCache",
     "RetryPolicy",
+    "RoundExported",
     "Sample",
     "SingleTurnSample",
     "StringRecallEvidence",
@@ -144,6 +148,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names resolve lazily
+    from .batch import BatchBackend, RoundExported
     from .calibration import CalibrationResult, calibrate
     from .dataset import Dataset, EvaluationDataset
     from .demo import demo_dataset

@@ -20,6 +20,8 @@ __all__ = ["on_runner_loop", "run_sync"]
 T = TypeVar("T")
 
 _lock = threading.Lock()
+_UNWIND_SECONDS = 5.0
+"""How long a Ctrl-C waits for the cancelled run to clean up before it propagates."""
 _loop: asyncio.AbstractEventLoop | None = None
 
 
@@ -49,11 +51,22 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
     if running is loop:
         coro.close()
         raise RuntimeError("run_sync() was called from ragrecall's own event loop; await the coroutine instead")
-    future: concurrent.futures.Future[T] = asyncio.run_coroutine_threadsafe(coro, loop)
+    unwound = threading.Event()
+
+    async def tracked() -> T:
+        try:
+            return await coro
+        finally:
+            unwound.set()
+
+    future: concurrent.futures.Future[T] = asyncio.run_coroutine_threadsafe(tracked(), loop)
     try:
         return future.result()
     except KeyboardInterrupt:
         future.cancel()
+        # Let the cancelled coroutine's own cleanup (closing a checkpoint, saying which batches keep running)
+        # finish before the caller goes on, within a bound; a second Ctrl-C stops the wait.
+        unwound.wait(_UNWIND_SECONDS)
         raise
 
 

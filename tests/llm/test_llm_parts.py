@@ -126,8 +126,8 @@ def test_shipped_follow_up_prompts_are_one_user_message_naming_the_reply_format(
 
 
 def test_prices_match_dated_snapshots_and_user_tables_win() -> None:
-    assert price_for("gpt-4o-mini-2024-07-18") == ModelPrice(0.15, 0.60)
-    assert price_for("gpt-4o-2024-08-06") == ModelPrice(2.50, 10.00)
+    assert price_for("gpt-4o-mini-2024-07-18") == ModelPrice(0.15, 0.60, 0.075, 0.30)
+    assert price_for("gpt-4o-2024-08-06") == ModelPrice(2.50, 10.00, 1.25, 5.00)
     assert price_for("my-local-model") is None
     assert cost_usd("my-local-model", 10, 10) is None
     mine = {"my-local-model": ModelPrice(1.0, 2.0), "gpt-4o-mini": ModelPrice(0.0, 0.0)}
@@ -135,6 +135,16 @@ def test_prices_match_dated_snapshots_and_user_tables_win() -> None:
     assert cost_usd("gpt-4o-mini", 1000, 1000, mine) == 0.0
     with pytest.raises(ConfigurationError):
         ModelPrice(-1.0, 0.0)
+
+
+def test_batch_prices_come_from_the_batch_column_else_the_live_price() -> None:
+    assert cost_usd("gpt-4o-mini", 1_000_000, 1_000_000, batch=True) == pytest.approx(0.375)
+    assert cost_usd("gpt-4o-mini", 1_000_000, 1_000_000) == pytest.approx(0.75)
+    mine = {"my-model": ModelPrice(1.0, 2.0), "cheap-batch": ModelPrice(1.0, 2.0, 0.1, 0.2)}
+    assert cost_usd("my-model", 1_000_000, 1_000_000, mine, batch=True) == pytest.approx(3.0)  # no batch column
+    assert cost_usd("cheap-batch", 1_000_000, 1_000_000, mine, batch=True) == pytest.approx(0.3)
+    with pytest.raises(ConfigurationError, match="batch_input_per_million"):
+        ModelPrice(1.0, 1.0, -0.5, 0.5)
 
 
 def test_cache_key_covers_what_changes_the_answer() -> None:

@@ -14,12 +14,41 @@ from ..metric_specs import METRIC_HELP, needs_llm, parse_metric, resolve_metric_
 from ._llm import add_llm_arguments, cache_file, llm_source
 
 if TYPE_CHECKING:  # the LLM stack loads only when a command uses it
+    from ..batch import BatchBackend
     from ..evaluation import EvaluationResult
+    from ..evaluation._run import Backend
     from ..metrics.base import Metric
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ev = sub.add_parser("eval", help="score a JSONL or CSV dataset")
+    add_eval_arguments(ev)
+    ev.add_argument("--dry-run", action="store_true", help="count LLM calls, tokens and cost without sending anything")
+    ev.add_argument(
+        "--backend",
+        choices=("live", "batch"),
+        default="live",
+        help="live: requests sent as samples need them (default); batch: rounds of batch files through the "
+        "endpoint's Batch API, at the batch price (use with --checkpoint, so that a stopped run collects its "
+        "batches instead of submitting them again)",
+    )
+    ev.add_argument(
+        "--poll-interval",
+        type=float,
+        metavar="S",
+        help="--backend batch: seconds before a batch's first status check, growing to 10 minutes (default 30)",
+    )
+    ev.add_argument(
+        "--max-samples-in-flight",
+        type=int,
+        metavar="N",
+        help="--backend batch: samples scored at once (default: all, the fewest rounds); a bound caps memory",
+    )
+    ev.set_defaults(handler=_run)
+
+
+def add_eval_arguments(ev: argparse.ArgumentParser, *, checkpoint_required: bool = False) -> None:
+    """The dataset, metric, LLM, checkpoint, output and exit-code arguments of ``eval`` (shared with ``batch``)."""
     ev.add_argument(
         "data",
         help="dataset: .jsonl or .csv (optionally .gz), .parquet (DataFrame.to_parquet) or a Hugging Face "
@@ -34,9 +63,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="read the dataset's column COLUMN as the Sample field FIELD, e.g. --map question=user_input (repeatable)",
     )
     add_llm_arguments(ev)
-    ev.add_argument("--dry-run", action="store_true", help="count LLM calls, tokens and cost without sending anything")
     ev.add_argument("--concurrency", type=int, default=16, help="requests in flight at once (default 16)")
-    ev.add_argument("--checkpoint", help="resumable checkpoint file (JSONL)")
+    ev.add_argument("--checkpoint", required=checkpoint_required, help="resumable checkpoint file (JSONL)")
     ev.add_argument("--out", help="write per-sample results to this JSONL file")
     ev.add_argument(
         "--fail-under",
@@ -53,10 +81,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="exit 2 when more than N sample-metric pairs failed (default 0: any failure fails the run)",
     )
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
-    ev.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
+    return run_eval(args)
+
+
+def run_eval(args: argparse.Namespace, batch: BatchBackend | None = None) -> int:
+    """Score ``args.data`` as ``ragrecall eval`` does (with ``batch``: on those batch settings); the exit code."""
+    from ..batch import BatchBackend
     from ..evaluation import evaluate
 
     bounds = [_parse_bound(text) for text in args.fail_under]
@@ -67,7 +100,8 @@ def _run(args: argparse.Namespace) -> int:
     if not os.path.exists(args.data):
         raise FileNotFoundError(f"no such dataset file: {args.data}")
     _check_outputs(args)
-    llm = llm_source(args) if any(needs_llm(spec) for spec in args.metric) else None
+    files_only = batch is not None and batch.files
+    llm = llm_source(args, files_only=files_only) if any(needs_llm(spec) for spec in args.metric) else None
     metrics: list[Metric] = [parse_metric(spec, llm=llm) for spec in args.metric]
     names = [m.name for m in metrics]
     resolved = []
@@ -77,8 +111,16 @@ def _run(args: argparse.Namespace) -> int:
             raise ConfigurationError(f"--fail-under names {name!r}, which is not among the metrics: {', '.join(names)}")
         resolved.append((found, bound))
     bounds = resolved
-    if args.dry_run:
+    if getattr(args, "dry_run", False):
         return _dry_run(args, metrics, column_map)
+    backend: Backend = batch if batch is not None else getattr(args, "backend", "live")
+    poll_interval = getattr(args, "poll_interval", None)
+    in_flight = getattr(args, "max_samples_in_flight", None)
+    if backend == "live" and (poll_interval is not None or in_flight is not None):
+        flag = "--poll-interval" if poll_interval is not None else "--max-samples-in-flight"
+        raise ConfigurationError(f"{flag} applies to --backend batch only")
+    if backend == "batch":
+        backend = BatchBackend(max_samples_in_flight=in_flight)
     result = evaluate(
         args.data,
         metrics,
@@ -86,6 +128,8 @@ def _run(args: argparse.Namespace) -> int:
         show_progress=not args.no_progress,
         checkpoint=args.checkpoint,
         column_map=column_map,
+        backend=backend,
+        poll_interval=poll_interval,
     )
     if args.out:  # written before printing: a reader of stdout that goes away must not lose the file
         result.to_jsonl(args.out)
@@ -147,6 +191,11 @@ def _dry_run(args: argparse.Namespace, metrics: Sequence[Metric], column_map: di
         f"prompt tokens: {usage.prompt_tokens}; completion tokens (estimated): {usage.completion_tokens} ({counting})"
     )
     print(f"estimated cost for {args.model or 'gpt-4o-mini'}: {cost}")
+    if getattr(args, "backend", "live") == "batch":
+        from ..llm._pricing import cost_usd
+
+        batch = cost_usd(args.model or "gpt-4o-mini", usage.prompt_tokens, usage.completion_tokens, batch=True)
+        print(f"at the batch price (--backend batch): {f'${batch:.4f}' if batch is not None else 'unknown'}")
     return 0
 
 

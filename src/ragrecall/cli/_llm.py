@@ -66,8 +66,11 @@ def add_llm_arguments(parser: argparse.ArgumentParser, title: str = "LLM (for co
     store.add_argument("--replay", metavar="PATH", help="response cache, replay only: a request not in it is an error")
 
 
-def llm_source(args: argparse.Namespace) -> Callable[[], LLM]:
-    """What LLM metrics get: a counting stand-in (--dry-run), the lexical stand-in (--offline), or an endpoint."""
+def llm_source(args: argparse.Namespace, *, files_only: bool = False) -> Callable[[], LLM]:
+    """What LLM metrics get: a counting stand-in (--dry-run), the lexical stand-in (--offline), or an endpoint.
+
+    With ``files_only`` (batch files exported and imported, nothing sent) no API key is needed.
+    """
     from ..llm import DryRunLLM, OfflineJudge, OpenAILLM, ResponseCache, RetryPolicy
 
     if getattr(args, "dry_run", False):
@@ -80,6 +83,8 @@ def llm_source(args: argparse.Namespace) -> Callable[[], LLM]:
         raise ConfigurationError("context_recall needs a model: give --model (and --base-url), or --offline")
     key_env = args.api_key_env or ("ANTHROPIC_API_KEY" if args.provider == "anthropic" else "OPENAI_API_KEY")
     api_key = os.environ.get(key_env)
+    if not api_key and files_only:
+        api_key = "unused-nothing-is-sent"
     if not api_key:
         if not args.replay:
             raise ConfigurationError(

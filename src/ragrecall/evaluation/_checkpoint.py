@@ -11,6 +11,10 @@ lock on ``<checkpoint>.lock`` names its pid, host and start time); a record that
 (edited or damaged), and one pair recorded twice with different results. Format ``ragrecall-checkpoint/2``
 carries a checksum on every line; ``/1`` files (no checksums) are still resumed, their old lines taken as
 written and new lines checksummed.
+
+A run on the batch backend also writes journal records (``"kind"``: ``"batch"`` for an uploaded or exported
+request file with the requests (``custom_id``) and samples it carries, ``"batch_start"`` with the batch id,
+``"batch_end"``, ``"import"``), so that a resumed run collects those batches instead of submitting them again.
 """
 
 from __future__ import annotations
@@ -26,7 +30,10 @@ from ..results import MetricResult
 from ..schema import Sample
 from ._lock import FileLock
 
-__all__ = ["Checkpoint", "sample_fingerprint"]
+__all__ = ["JOURNAL_KINDS", "Checkpoint", "read_journal", "sample_fingerprint"]
+
+JOURNAL_KINDS = frozenset({"batch", "batch_start", "batch_end", "import"})
+"""The ``"kind"`` of the batch backend's journal records."""
 
 _FORMAT = "ragrecall-checkpoint/2"
 _FORMAT_1 = "ragrecall-checkpoint/1"
@@ -54,6 +61,8 @@ class Checkpoint:
         self.metrics = {name: dict(settings) for name, settings in metrics.items()}
         self._handle: IO[str] | None = None
         self._lock = FileLock(self.path + ".lock", self.path)
+        self.journal: list[dict[str, Any]] = []
+        """The batch backend's journal records, in file order (filled by :meth:`load`)."""
 
     def load(self, fingerprints: list[str]) -> dict[tuple[int, str], MetricResult]:
         """Lock the checkpoint, then read what an earlier run finished; creates the file (with its header) when
@@ -85,6 +94,13 @@ class Checkpoint:
                 "result": result.model_dump(mode="json", exclude={"failure": {"traceback"}}),
             }
         )
+
+    def append_journal(self, record: Mapping[str, Any]) -> None:
+        """Record one batch-backend journal record (its ``"kind"`` one of :data:`JOURNAL_KINDS`) and flush it."""
+        if record.get("kind") not in JOURNAL_KINDS:
+            raise ValueError(f"not a journal record: {record.get('kind')!r}")
+        self._write(dict(record))
+        self.journal.append(dict(record))
 
     def close(self) -> None:
         """Close the file and release the lock; later appends are an error."""
@@ -119,7 +135,10 @@ class Checkpoint:
                     break  # torn by a kill mid-write (each record is one write, newline last): drop it
                 raise FileFormatError(f"malformed checkpoint line: {exc}", path=self.path, line=line_no) from exc
             self._verify(record, version, line_no)
-            self._apply(record, fingerprints, done, finals, line_no)
+            if isinstance(record.get("kind"), str) and record["kind"] in JOURNAL_KINDS:
+                self.journal.append({k: v for k, v in record.items() if k != "checksum"})
+            else:
+                self._apply(record, fingerprints, done, finals, line_no)
             good_end += len(raw)
         self._handle = open(self.path, "r+", encoding="utf-8")  # noqa: SIM115 - kept open for appends
         self._handle.seek(good_end)
@@ -215,6 +234,35 @@ class Checkpoint:
         if result.status != "failed":
             done[key] = result
             finals[key] = line_no
+
+
+def read_journal(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The batch journal records of the checkpoint at ``path``, read without taking its lock (for commands
+    that only look at the batches, such as ``ragrecall batch cancel``).
+
+    Raises:
+        CheckpointError: the file is not a checkpoint, or a journal record does not match its checksum.
+    """
+    records: list[dict[str, Any]] = []
+    with open(path, "rb") as handle:
+        first = handle.readline()
+        try:
+            header = json.loads(first)
+        except (ValueError, RecursionError):
+            header = None
+        if not isinstance(header, dict) or header.get("format") not in (_FORMAT, _FORMAT_1):
+            raise CheckpointError(f"{os.fspath(path)} is not a ragrecall checkpoint (its first line is not a header)")
+        for line_no, raw in enumerate(handle, start=2):
+            try:
+                record = json.loads(raw)
+            except (ValueError, RecursionError):
+                continue  # a torn last line
+            if not isinstance(record, dict) or record.get("kind") not in JOURNAL_KINDS:
+                continue
+            if record.get("checksum") != _checksum(record):
+                raise CheckpointError(f"{os.fspath(path)}:{line_no}: the record does not match its checksum")
+            records.append({k: v for k, v in record.items() if k != "checksum"})
+    return records
 
 
 def _checksum(record: Mapping[str, Any]) -> str:

@@ -129,12 +129,15 @@ class EvaluationResult:
         *,
         wall_time_s: float = 0.0,
         run: RunInfo | None = None,
+        backend: str = "live",
     ) -> None:
         self.rows: tuple[SampleRow, ...] = tuple(rows)
         self.metrics: tuple[str, ...] = tuple(metrics)
         self.wall_time_s = wall_time_s
         self.run = run
         """When, with which version and which metric settings the run was made; None when not recorded."""
+        self.backend = backend
+        """Which backend ran the LLM requests: ``"live"`` or ``"batch"``."""
 
     # -- views ------------------------------------------------------------------------------------------
 
@@ -264,7 +267,8 @@ class EvaluationResult:
         finally:
             if handle is not source:
                 handle.close()
-        return cls(rows, list(metrics), wall_time_s=run.wall_time_s if run else 0.0, run=run)
+        wall_time_s = run.wall_time_s if run else 0.0
+        return cls(rows, list(metrics), wall_time_s=wall_time_s, run=run, backend=run.backend if run else "live")
 
     def to_records(self) -> list[dict[str, Any]]:
         """Flat rows: index, sample_id, and per metric its value, status and detail (reason or failure)."""
@@ -340,6 +344,8 @@ class EvaluationResult:
         text.extend(self._agreement_lines())
         usage = self.usage
         cost = f", cost ${usage.cost_usd:.4f}" if usage.cost_usd is not None else ""
+        if self.backend != "live":
+            cost += f" (backend {self.backend}, batch prices)"
         text.append(
             f"{len(self.rows)} samples in {self.wall_time_s:.2f}s; {usage.requests} LLM requests "
             f"({usage.cached_requests} cached), {usage.prompt_tokens} prompt + "

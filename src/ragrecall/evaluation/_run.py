@@ -6,15 +6,19 @@ import asyncio
 import dataclasses
 import json
 import os
+import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Literal
 
 from .._files import check_output_path
 from .._inputs import ColumnMap, collection_rows, rename_columns, resolve_column_map
 from .._pool import run_pool
 from .._sync import run_sync
+from ..batch._backend import CURRENT_SAMPLE, BatchBackend, openai_stack_of
+from ..batch._setup import BatchRun, say_on_stderr
 from ..dataset import Dataset
 from ..errors import ConfigurationError, InputError, NothingToEvaluateError
 from ..llm._limit import REQUEST_LIMIT
@@ -27,7 +31,11 @@ from ._progress import Progress
 from ._result import EvaluationResult, SampleRow
 from ._run_info import RunInfo
 
-__all__ = ["DatasetLike", "aevaluate", "evaluate"]
+__all__ = ["Backend", "DatasetLike", "aevaluate", "evaluate"]
+
+Backend = Literal["live", "batch"] | BatchBackend
+"""``"live"`` (requests sent as the samples need them), ``"batch"`` (rounds of batch files through the
+provider's Batch API, default :class:`~ragrecall.batch.BatchBackend` settings) or a ``BatchBackend``."""
 
 DatasetLike = Dataset | Iterable[SampleLike] | str | os.PathLike[str] | Any
 """A Dataset, a list of Samples or dicts, a pandas DataFrame, a Hugging Face ``datasets.Dataset``, or the path
@@ -44,6 +52,8 @@ async def aevaluate(
     checkpoint: str | os.PathLike[str] | None = None,
     on_error: OnError = "record",
     column_map: ColumnMap | None = None,
+    backend: Backend = "live",
+    poll_interval: float | None = None,
 ) -> EvaluationResult:
     """Score every sample with every metric; results in input order.
 
@@ -67,6 +77,14 @@ async def aevaluate(
     uninterrupted run. A checkpoint written for other metrics, settings or samples is refused, and so is
     one that another run holds (it is locked while a run uses it) or whose records were edited or damaged.
 
+    With ``backend="batch"`` the LLM requests go out as rounds of OpenAI batch files (every sample's first
+    request in round 1, the requests their replies lead to in the next, and so on), through the Batch API of
+    the metrics' OpenAI adapter; replies are checked by the live checks, fill the same response cache and
+    are priced at the table's batch price. ``poll_interval`` is the wait before a new batch's first status
+    check (growing to :attr:`BatchBackend.max_poll_interval`). With a checkpoint, the batches submitted are
+    recorded in it, so that a run stopped or killed after a submission collects those batches when run
+    again instead of paying for them twice; Ctrl-C leaves them running.
+
     Raises:
         TypeError: ``dataset`` is not a collection of samples (one sample, a mapping, a number...).
         NothingToEvaluateError: the dataset has no samples.
@@ -74,11 +92,17 @@ async def aevaluate(
             arguments.
         InputError: the checkpoint's folder is missing or not writable, or the checkpoint is the dataset.
         CheckpointError: the checkpoint is not one, is held by another run, or does not belong to this run.
+        RoundExported: a batch backend with ``export_to`` wrote the next round's requests and stopped.
     """
     started, started_at = time.perf_counter(), datetime.now(timezone.utc)
     by_name = _check_metrics(metrics, llm)
     samples = _load(dataset, resolve_column_map(column_map))
     check_batch_args(max_concurrency, on_error)
+    batch = _batch_settings(backend, poll_interval)
+    if batch is not None:
+        for metric in by_name.values():
+            if not isinstance(metric, SyncMetric):
+                openai_stack_of(metric)  # the batch backend's ConfigurationError, before any file is touched
     if not samples:
         named = f" ({os.fspath(dataset)})" if isinstance(dataset, (str, os.PathLike)) else ""
         raise NothingToEvaluateError(f"the dataset{named} is empty: there is nothing to evaluate")
@@ -91,19 +115,40 @@ async def aevaluate(
     results: dict[tuple[int, str], MetricResult] = store.load(fingerprints) if store else {}
     progress = Progress(len(samples) * len(by_name), initial=len(results), enabled=show_progress)
 
+    run_batch: BatchRun | None = None
+    if batch is not None:
+        try:
+            run_batch = BatchRun(
+                batch,
+                by_name,
+                store.journal if store is not None else None,
+                store.append_journal if store is not None else None,
+                say_on_stderr if show_progress else None,
+            )
+        except BaseException:
+            if store is not None:
+                store.close()
+            raise
+    elif store is not None:
+        _warn_of_batches(store.journal, checkpoint)
+    scoring = run_batch.metrics if run_batch is not None else by_name
+
     def finish(index: int, name: str, result: MetricResult) -> None:
         results[(index, name)] = result
         if store is not None:
             store.append(index, fingerprints[index], name, result)
         progress.update(result)
+        if run_batch is not None:
+            run_batch.driver.touch()
 
     # LLM pairs, sample by sample so that each sample's results land together; a fixed pool of workers
     # takes them in turn, so a large run holds max_concurrency coroutines rather than one per pair.
-    llm_metrics = [(n, m) for n, m in by_name.items() if not isinstance(m, SyncMetric)]
+    llm_metrics = [(n, m) for n, m in scoring.items() if not isinstance(m, SyncMetric)]
     jobs = [(i, n, m) for i in range(len(samples)) for n, m in llm_metrics if (i, n) not in results]
 
     async def llm_pair(job: tuple[int, str, Metric]) -> None:
         index, name, metric = job
+        CURRENT_SAMPLE.set(index)
         finish(index, name, await metric._ascore_item(samples[index], f"sample {index}", on_error))
 
     async def pure_metric(name: str, metric: SyncMetric, pending: list[int]) -> None:
@@ -114,17 +159,28 @@ async def aevaluate(
 
     # One bound on LLM requests in flight for the whole run, however a metric fans its requests out; the
     # tasks created below inherit it (stacks read it in their concurrency layer).
+    # On the batch backend every pair is in flight at once (unless bounded): a round carries every request
+    # that is ready.
+    workers = max_concurrency
+    if run_batch is not None:
+        workers = max(1, min(len(jobs), run_batch.backend.max_samples_in_flight or len(jobs)))
     limit_token = REQUEST_LIMIT.set(asyncio.Semaphore(max_concurrency))
     try:
-        tasks: list[asyncio.Future[None]] = [asyncio.ensure_future(run_pool(jobs, max_concurrency, llm_pair))]
+        tasks: list[asyncio.Future[None]] = [asyncio.ensure_future(run_pool(jobs, workers, llm_pair))]
     finally:
         REQUEST_LIMIT.reset(limit_token)
+    if run_batch is not None:
+        tasks.append(asyncio.ensure_future(run_batch.driver.run(tasks[0])))
     for name, metric in by_name.items():
         pending = [i for i in range(len(samples)) if (i, name) not in results]
         if pending and isinstance(metric, SyncMetric):
             tasks.append(asyncio.ensure_future(pure_metric(name, metric, pending)))
     try:
         await asyncio.gather(*tasks)
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        if run_batch is not None:
+            _left_running(run_batch, checkpoint)
+        raise
     finally:
         for task in tasks:  # left running only when one raised (on_error="raise") or on cancellation
             task.cancel()
@@ -149,8 +205,9 @@ async def aevaluate(
         dataset=os.fspath(dataset) if isinstance(dataset, (str, os.PathLike)) else None,
         # JSON-safe whatever a user's metric puts in its settings, so the results can always be written.
         metrics=json.loads(json.dumps({n: _identity(m) for n, m in by_name.items()}, default=repr)),
+        backend="live" if run_batch is None else "batch",
     )
-    return EvaluationResult(rows, list(by_name), wall_time_s=wall_time_s, run=run)
+    return EvaluationResult(rows, list(by_name), wall_time_s=wall_time_s, run=run, backend=run.backend)
 
 
 def evaluate(
@@ -163,6 +220,8 @@ def evaluate(
     checkpoint: str | os.PathLike[str] | None = None,
     on_error: OnError = "record",
     column_map: ColumnMap | None = None,
+    backend: Backend = "live",
+    poll_interval: float | None = None,
 ) -> EvaluationResult:
     """Synchronous :func:`aevaluate`; works in scripts and inside a running event loop (notebooks)."""
     return run_sync(
@@ -175,8 +234,56 @@ def evaluate(
             checkpoint=checkpoint,
             on_error=on_error,
             column_map=column_map,
+            backend=backend,
+            poll_interval=poll_interval,
         )
     )
+
+
+def _batch_settings(backend: Backend, poll_interval: float | None) -> BatchBackend | None:
+    """The batch settings ``backend`` and ``poll_interval`` ask for; None for the live backend."""
+    if isinstance(backend, BatchBackend):
+        settings = backend
+    elif backend == "batch":
+        settings = BatchBackend()
+    elif backend == "live":
+        if poll_interval is not None:
+            raise ConfigurationError("poll_interval applies to backend='batch' only")
+        return None
+    else:
+        raise ConfigurationError(f"backend must be 'live', 'batch' or a BatchBackend, got {backend!r}")
+    if poll_interval is not None:
+        settings = replace(settings, poll_interval=poll_interval)
+    return settings
+
+
+def _warn_of_batches(journal: list[dict[str, Any]], checkpoint: str | os.PathLike[str] | None) -> None:
+    """Warn a live run that the checkpoint records provider batches that may still be running (and billed)."""
+    ended = {r.get("input_file") for r in journal if r.get("kind") == "batch_end"}
+    running = [r for r in journal if r.get("kind") == "batch" and r.get("runner") == "openai"]
+    if any(r.get("input_file") not in ended for r in running):
+        print(
+            f"ragrecall: warning: {os.fspath(checkpoint or '')} records batches that may still be running; a live "
+            "run does not collect them. Run with backend 'batch' to use them, or cancel them with: ragrecall batch "
+            f"cancel --checkpoint {os.fspath(checkpoint or '')}",
+            file=sys.stderr,
+        )
+
+
+def _left_running(run: BatchRun, checkpoint: str | os.PathLike[str] | None) -> None:
+    """Say which batches keep running at the provider after a stop, and how to resume or cancel them."""
+    running = run.driver.in_flight()
+    if not running:
+        return
+    if checkpoint:
+        where = os.fspath(checkpoint)
+        hint = (
+            f"run again with the checkpoint {where} to collect them (nothing is submitted twice), or cancel "
+            f"them with: ragrecall batch cancel --checkpoint {where}"
+        )
+    else:
+        hint = "without a checkpoint they cannot be collected by a later run; cancel them at the provider"
+    print(f"ragrecall: batches left running: {', '.join(running)}; {hint}", file=sys.stderr, flush=True)
 
 
 def _load(dataset: DatasetLike, renames: Mapping[str, str]) -> list[SampleLike]:

@@ -29,3 +29,5 @@ class RunInfo(BaseModel):
     metrics: dict[str, dict[str, Any]] = Field(default_factory=dict)
     """Metric name → ``{"class": class name, "settings": metric.settings()}``: for an LLM metric, the model,
     sampling parameters and prompt versions."""
+    backend: str = "live"
+    """Which backend ran the LLM requests: ``"live"`` or ``"batch"`` (priced at the batch price)."""

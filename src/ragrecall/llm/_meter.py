@@ -15,17 +15,19 @@ __all__ = ["Metered"]
 
 class Metered(Layer):
     """Adds the cost (from the built-in price table, with ``prices`` merged over it) to every usage that
-    counts sent requests and carries no cost yet, valid replies and invalid ones alike."""
+    counts sent requests and carries no cost yet, valid replies and invalid ones alike; with ``batch``, at the
+    table's batch price."""
 
-    def __init__(self, inner: LLM, prices: Mapping[str, ModelPrice] | None = None) -> None:
+    def __init__(self, inner: LLM, prices: Mapping[str, ModelPrice] | None = None, *, batch: bool = False) -> None:
         super().__init__(inner)
         self.prices = dict(prices or {})
+        self.batch = batch
 
     def priced(self, usage: Usage) -> Usage:
         """``usage`` with its cost filled in when it sent requests and has none."""
         if usage.requests == 0 or usage.cost_usd is not None:
             return usage
-        cost = cost_usd(self.model_name, usage.prompt_tokens, usage.completion_tokens, self.prices)
+        cost = cost_usd(self.model_name, usage.prompt_tokens, usage.completion_tokens, self.prices, batch=self.batch)
         return usage.model_copy(update={"cost_usd": cost})
 
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:

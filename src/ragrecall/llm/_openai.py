@@ -6,9 +6,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 import openai
+from openai._models import construct_type
 from openai.types.chat import ChatCompletion
 from pydantic import BaseModel
 
@@ -93,6 +94,11 @@ class OpenAITransport:
         """The model name, as recorded in results."""
         return self.model
 
+    @property
+    def client(self) -> openai.AsyncOpenAI:
+        """The client requests go through (the SDK's own retries off)."""
+        return self._client
+
     def settings(self) -> dict[str, Any]:
         """What changes this transport's answers besides the model, and the endpoint asked."""
         return {
@@ -146,6 +152,44 @@ class OpenAITransport:
             **request.identity_extra(),
         }
 
+    def request_body(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        """The JSON body of the chat-completions request that ``document`` identifies, as the SDK sends it
+        (the body of a batch-input line is exactly this)."""
+        params = document["params"]
+        body: dict[str, Any] = {
+            "model": document["model"],
+            "messages": document["messages"],
+            "response_format": params["response_format"],
+            **self.sampling_params(),
+        }
+        body.update(self.extra_body)
+        return body
+
+    def read_reply(
+        self, completion: Any, request: LLMRequest[OutputT], document: Mapping[str, Any]
+    ) -> LLMReply[OutputT]:
+        """The checked reply in ``completion`` (a ``ChatCompletion``, or its JSON body from a batch output line),
+        by the same checks for live and batch replies.
+
+        Raises:
+            InvalidReplyError: the reply is empty, refused, cut off, or fails the output schema or the request's
+                invariants.
+            TransportError: the body is not a chat completion (retryable).
+        """
+        if isinstance(completion, Mapping):
+            completion = _completion_from_json(completion)
+        scrub = self._scrubber
+        read = read_body(_read_completion, completion, endpoint=self.endpoint, scrubber=scrub)
+        content, refusal, finish_reason, usage = read
+        return accept_reply(
+            scrub.scrub_reply(content) if content else content,
+            request,
+            usage,
+            finish_reason=finish_reason,
+            refusal=scrub.scrub_reply(refusal) if refusal else None,
+            sent=document,
+        )
+
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
         """Send ``request`` once and check the reply.
 
@@ -183,16 +227,16 @@ class OpenAITransport:
             if failure is None:
                 raise
             raise failure from exc
-        read = read_body(_read_completion, completion, endpoint=self.endpoint, scrubber=scrub)
-        content, refusal, finish_reason, usage = read
-        return accept_reply(
-            scrub.scrub_reply(content) if content else content,
-            request,
-            usage,
-            finish_reason=finish_reason,
-            refusal=scrub.scrub_reply(refusal) if refusal else None,
-            sent=document,
-        )
+        return self.read_reply(completion, request, document)
+
+
+def _completion_from_json(body: Mapping[str, Any]) -> ChatCompletion | str:
+    """A ``ChatCompletion`` built from a JSON body the way the SDK builds one from an HTTP reply (without
+    validating it: :func:`_read_completion` checks every field), or a description of what it is instead."""
+    try:
+        return cast(ChatCompletion, construct_type(type_=ChatCompletion, value=dict(body)))
+    except Exception as exc:  # the SDK's builder on a body of another shape
+        return f"a body that is not a chat completion ({type(exc).__name__}: {exc})"[:300]
 
 
 def _read_completion(completion: Any) -> tuple[str | None, str | None, str | None, Usage] | str:

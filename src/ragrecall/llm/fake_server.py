@@ -1,7 +1,10 @@
 """A local OpenAI-compatible HTTP server, for tests and benchmarks that use a real ``AsyncOpenAI`` client.
 
 It serves ``POST /v1/chat/completions`` (OpenAI) and ``POST /v1/messages`` (Anthropic, tool-use replies) on
-127.0.0.1 only. Each request is answered by the next scripted
+127.0.0.1 only, and the OpenAI Batch API: ``POST /v1/files``, ``GET /v1/files/{id}/content``,
+``POST /v1/batches``, ``GET /v1/batches[/{id}]`` and ``POST /v1/batches/{id}/cancel`` (a batch completes
+``batch_delay`` seconds after it is created; :class:`BatchFault` injects per-line errors, missing lines, an
+expired or a failed batch). Each request is answered by the next scripted
 :class:`ServerReply` when there is one (status, headers, body, delay: for 429/500/hangs), else by the
 responder, by default the :class:`~ragrecall.llm.OfflineJudge` reading ragrecall's own prompts. Every request
 body is recorded.
@@ -16,7 +19,11 @@ then point a client at ``http://127.0.0.1:8765/v1``.
 from __future__ import annotations
 
 import argparse
+import email.parser
+import email.policy
+import itertools
 import json
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -27,7 +34,7 @@ from typing import Any, Literal
 from ._offline import OfflineJudge
 from ._prompts import read_data_blocks
 
-__all__ = ["FakeOpenAIServer", "ServerReply", "offline_responder"]
+__all__ = ["BatchFault", "FakeOpenAIServer", "Responder", "ServerReply", "answer_batch_file", "offline_responder"]
 
 _HOST = "127.0.0.1"
 
@@ -63,6 +70,24 @@ class ServerReply:
 Responder = Callable[[Mapping[str, Any]], ServerReply]
 
 
+@dataclass(frozen=True)
+class BatchFault:
+    """How the next batch created ends (faults are used one per batch, in order).
+
+    ``status`` ``"completed"``, ``"expired"`` (only the first ``answered`` lines are answered; the others get a
+    ``batch_expired`` line in the error file) or ``"failed"`` (no output at all; ``message`` in the batch's
+    errors). In a completed or expired batch the first ``error_lines`` lines get an HTTP ``error_status`` line
+    in the error file, and the next ``missing_lines`` lines are in no file at all.
+    """
+
+    status: Literal["completed", "expired", "failed"] = "completed"
+    error_lines: int = 0
+    error_status: int = 500
+    missing_lines: int = 0
+    answered: int = 0
+    message: str = "the batch input file failed validation"
+
+
 class _Server(ThreadingHTTPServer):
     # socketserver's default listen backlog of 5 resets connections when many clients connect at once.
     request_queue_size = 1024
@@ -77,6 +102,8 @@ class FakeOpenAIServer:
         replies: scripted replies, used first and in order.
         latency: seconds added before every answer.
         port: the port to bind on 127.0.0.1 (0: any free port).
+        batch_delay: seconds from a batch's creation to its end.
+        batch_faults: how the first batches created end (see :class:`BatchFault`); later ones complete.
 
     Use as a context manager, or call :meth:`start` and :meth:`stop`. Hung requests are released at stop.
     """
@@ -88,11 +115,23 @@ class FakeOpenAIServer:
         replies: Iterable[ServerReply] = (),
         latency: float = 0.0,
         port: int = 0,
+        batch_delay: float = 0.0,
+        batch_faults: Iterable[BatchFault] = (),
     ) -> None:
         self.responder: Responder = responder or offline_responder()
         self.latency = latency
         self.requests: list[dict[str, Any]] = []
-        """Every request body received (JSON-decoded), in arrival order."""
+        """Every request body received (JSON-decoded), in arrival order; batch lines included when answered."""
+        self.batch_delay = batch_delay
+        self.batches: dict[str, dict[str, Any]] = {}
+        """Every batch created, by id (the Batch API's batch objects)."""
+        self.batch_creations = 0
+        """How many times ``POST /v1/batches`` created a batch."""
+        self.files: dict[str, bytes] = {}
+        """Uploaded and generated files, by id."""
+        self._batch_faults: list[BatchFault] = list(batch_faults)
+        self._batch_fault_of: dict[str, BatchFault] = {}
+        self._ids = itertools.count(1)
         self._script: list[ServerReply] = list(replies)
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -146,6 +185,103 @@ class FakeOpenAIServer:
         if seconds > 0:
             self._stopping.wait(seconds)
 
+    # -- the Batch API ----------------------------------------------------------------------------------
+
+    def enqueue_batch_faults(self, *faults: BatchFault) -> None:
+        """Script how the next batches end (after any already queued)."""
+        with self._lock:
+            self._batch_faults.extend(faults)
+
+    def _new_id(self, prefix: str) -> str:
+        return f"{prefix}-fake-{next(self._ids)}"
+
+    def _create_file(self, data: bytes) -> dict[str, Any]:
+        file_id = self._new_id("file")
+        with self._lock:
+            self.files[file_id] = data
+        return {
+            "id": file_id,
+            "object": "file",
+            "bytes": len(data),
+            "created_at": int(time.time()),
+            "filename": "input.jsonl",
+            "purpose": "batch",
+            "status": "processed",
+        }
+
+    def _create_batch(self, params: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
+        input_file = str(params.get("input_file_id"))
+        if input_file not in self.files:
+            return 404, _error_body(404, f"no file {input_file}")
+        batch_id = self._new_id("batch")
+        lines = [line for line in self.files[input_file].decode("utf-8").splitlines() if line.strip()]
+        batch = {
+            "id": batch_id,
+            "object": "batch",
+            "endpoint": params.get("endpoint"),
+            "errors": None,
+            "input_file_id": input_file,
+            "completion_window": params.get("completion_window"),
+            "status": "validating",
+            "output_file_id": None,
+            "error_file_id": None,
+            "created_at": int(time.time()),
+            "metadata": params.get("metadata"),
+            "request_counts": {"total": len(lines), "completed": 0, "failed": 0},
+            "_created": time.monotonic(),
+        }
+        with self._lock:
+            self.batch_creations += 1
+            self.batches[batch_id] = batch
+            self._batch_fault_of[batch_id] = self._batch_faults.pop(0) if self._batch_faults else BatchFault()
+        return 200, _public(batch)
+
+    def _batch(self, batch_id: str, *, cancel: bool = False) -> tuple[int, dict[str, Any]]:
+        batch = self.batches.get(batch_id)
+        if batch is None:
+            return 404, _error_body(404, f"no batch {batch_id}")
+        if batch["status"] in ("validating", "in_progress"):
+            if cancel:
+                batch.update(status="cancelled", cancelled_at=int(time.time()))
+            elif time.monotonic() - batch["_created"] >= self.batch_delay:
+                self._finish(batch)
+            else:
+                batch["status"] = "in_progress"
+        return 200, _public(batch)
+
+    def _finish(self, batch: dict[str, Any]) -> None:
+        fault = self._batch_fault_of[batch["id"]]
+        if fault.status == "failed":
+            batch.update(
+                status="failed",
+                failed_at=int(time.time()),
+                errors={"object": "list", "data": [{"code": "invalid_file", "message": fault.message}]},
+            )
+            return
+        lines = [json.loads(line) for line in self.files[batch["input_file_id"]].decode().splitlines() if line.strip()]
+        output: list[dict[str, Any]] = []
+        errors: list[dict[str, Any]] = []
+        for number, line in enumerate(lines):
+            if number < fault.error_lines:
+                status = fault.error_status
+                errors.append(_result_line(line, status, _error_body(status, f"scripted error {status}"), None))
+            elif number < fault.error_lines + fault.missing_lines:
+                continue
+            elif fault.status == "expired" and number >= fault.answered:
+                expired = {
+                    "code": "batch_expired",
+                    "message": "This request could not be executed before the completion window expired.",
+                }
+                errors.append(_result_line(line, None, None, expired))
+            else:
+                output.append(_answer_line(line, lambda body: self._next_reply(body)))
+        for name, content in (("output_file_id", output), ("error_file_id", errors)):
+            if content:
+                data = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in content).encode()
+                batch[name] = self._create_file(data)["id"]
+        batch["request_counts"] = {"total": len(lines), "completed": len(output), "failed": len(errors)}
+        batch.update(status=fault.status, completed_at=int(time.time()))
+
 
 _OPENAI_ROUTES = ("/v1/chat/completions", "/chat/completions")
 _ANTHROPIC_ROUTES = ("/v1/messages", "/messages")
@@ -156,10 +292,51 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
         protocol_version = "HTTP/1.1"
         timeout = 10  # an idle keep-alive connection is closed after this many seconds
 
+        def do_GET(self) -> None:
+            parts = self.path.split("?")[0].rstrip("/").split("/")
+            if len(parts) == 5 and parts[1:3] == ["v1", "files"] and parts[4] == "content":
+                data = server.files.get(parts[3])
+                if data is None:
+                    self._send(404, _error_body(404, f"no file {parts[3]}"), ServerReply())
+                else:
+                    self._send(200, {}, ServerReply(raw_body=data, content_type="application/octet-stream"))
+                return
+            if parts[1:] == ["v1", "batches"]:
+                listed = [_public(b) for b in reversed(list(server.batches.values()))]
+                self._send(200, {"object": "list", "data": listed, "has_more": False}, ServerReply())
+                return
+            if len(parts) == 4 and parts[1:3] == ["v1", "batches"]:
+                status, payload = server._batch(parts[3])
+                self._send(status, payload, ServerReply())
+                return
+            self._send(404, _error_body(404, f"no route {self.path}"), ServerReply())
+
+        def _batch_post(self, route: str, raw: bytes) -> bool:
+            """Answer a Batch API POST; False when ``route`` is not one."""
+            parts = route.split("/")
+            if route == "/v1/files":
+                data = _multipart_file(str(self.headers.get("Content-Type") or ""), raw)
+                if data is None:
+                    self._send(400, _error_body(400, "expected a multipart upload with a file"), ServerReply())
+                else:
+                    self._send(200, server._create_file(data), ServerReply())
+                return True
+            if route == "/v1/batches":
+                status, payload = server._create_batch(json.loads(raw or b"{}"))
+                self._send(status, payload, ServerReply())
+                return True
+            if len(parts) == 5 and parts[1:3] == ["v1", "batches"] and parts[4] == "cancel":
+                status, payload = server._batch(parts[3], cancel=True)
+                self._send(status, payload, ServerReply())
+                return True
+            return False
+
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length) if length else b""
             route = self.path.rstrip("/")
+            if self._batch_post(route, raw):
+                return
             anthropic = route in _ANTHROPIC_ROUTES
             if route not in _OPENAI_ROUTES and not anthropic:
                 self._send(404, _error_body(404, f"no route {self.path}", anthropic), ServerReply())
@@ -303,6 +480,60 @@ def _error_body(status: int, message: str, anthropic: bool = False) -> dict[str,
         return {"type": "error", "error": {"type": kind, "message": message}}
     kind = "rate_limit_error" if status == 429 else "server_error" if status >= 500 else "invalid_request_error"
     return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+
+
+def _public(batch: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in batch.items() if not k.startswith("_")}
+
+
+def _multipart_file(content_type: str, raw: bytes) -> bytes | None:
+    """The bytes of the ``file`` field of a multipart/form-data body."""
+    head = f"Content-Type: {content_type}\r\n\r\n".encode()
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(head + raw)
+    if not message.is_multipart():
+        return None
+    for part in message.iter_parts():
+        if part.get_param("name", header="content-disposition") == "file":
+            payload = part.get_payload(decode=True)
+            return payload if isinstance(payload, bytes) else None
+    return None
+
+
+def _result_line(
+    line: Mapping[str, Any], status: int | None, body: Mapping[str, Any] | None, error: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    response = (
+        None if status is None else {"status_code": status, "request_id": f"req-{time.monotonic_ns()}", "body": body}
+    )
+    return {
+        "id": f"batch_req_{time.monotonic_ns()}",
+        "custom_id": line.get("custom_id"),
+        "response": response,
+        "error": error,
+    }
+
+
+def _answer_line(line: Mapping[str, Any], answer: Callable[[dict[str, Any]], ServerReply]) -> dict[str, Any]:
+    """The result line for one batch-input line, answered as ``POST /v1/chat/completions`` would be."""
+    body = dict(line.get("body") or {})
+    reply = answer(body)
+    if reply.status != 200:
+        return _result_line(line, reply.status, _error_body(reply.status, reply.content or "scripted error"), None)
+    return _result_line(line, 200, reply.body or _completion_for(reply, str(body.get("model", "fake"))), None)
+
+
+def answer_batch_file(
+    input_path: str | os.PathLike[str], output_path: str | os.PathLike[str], responder: Responder | None = None
+) -> int:
+    """Answer a batch-input JSONL file into a result file, as ``python -m vllm.entrypoints.openai.run_batch
+    -i INPUT -o OUTPUT`` does (by default with the offline judge); returns the number of lines answered."""
+    respond = responder or offline_responder()
+    with open(input_path, encoding="utf-8") as source:
+        lines = [json.loads(text) for text in source if text.strip()]
+    with open(output_path, "w", encoding="utf-8") as out:
+        for line in lines:
+            out.write(json.dumps(_answer_line(line, respond), ensure_ascii=False) + "\n")
+    return len(lines)
 
 
 # -- answering ragrecall's prompts ---------------------------------------------------------------------------
