@@ -70,6 +70,13 @@ def test_calibrate_prints_the_figures_json_and_an_html_page(tmp_path: Path) -> N
     html = page.read_text(encoding="utf-8")
     assert html.startswith("<!doctype html>") and "<section class='calibration'>" in html
     assert "Lyon has two rivers." in html and "<script" not in html
+    # The whole report of the judge's run, the calibration first after the failures: every verdict beside
+    # the passages it is about, and the votes of each claim.
+    order = [
+        html.index(s) for s in ("<section id='failures'>", "<section class='calibration'>", "<section id='samples'>")
+    ]
+    assert order == sorted(order) and "name='viewport'" in html
+    assert "<h4>Retrieved passages" in html and "votes " in html
 
 
 def test_a_label_count_not_matching_its_claims_exits_2_naming_the_line(tmp_path: Path) -> None:

@@ -149,7 +149,7 @@ def test_compare_takes_several_metrics_all_by_default(tmp_path: Path, capsys: py
     lines = out.splitlines()
     assert [line.split(":")[0] for line in lines] == [
         "context_recall",
-        "non_llm_context_recall",
+        "partial_string_recall",
         "id_based_context_recall",
         "nDCG@10",
         "Recall@3",
@@ -159,6 +159,15 @@ def test_compare_takes_several_metrics_all_by_default(tmp_path: Path, capsys: py
     assert code == 0 and [line.split(":")[0] for line in out.splitlines()] == ["nDCG@10", "Recall@3"]
     code, _, err = cli(capsys, "compare", str(a), str(b), "-m", "ndcg@10")
     assert code == 2 and err.startswith("ragrecall: error: run A has no metric 'ndcg@10'; it has context_recall,")
+    # A metric only one run has is named, never skipped in silence.
+    samples, c = tmp_path / "samples.jsonl", tmp_path / "c.jsonl"
+    assert cli(capsys, "demo", "--samples", str(samples))[0] == 0
+    assert cli(capsys, "eval", str(samples), "-m", "nDCG@10", "--out", str(c), "--no-progress")[0] == 0
+    code, out, _ = cli(capsys, "compare", str(a), str(c))
+    assert code == 0 and out.splitlines()[0].startswith("nDCG@10:")
+    assert out.splitlines()[-1] == (
+        "only in A, not compared: context_recall, partial_string_recall, id_based_context_recall, Recall@3"
+    )
 
 
 def test_a_hugging_face_folder_and_the_demo_samples_as_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,7 +19,8 @@ __all__ = ["METRIC_HELP", "needs_llm", "parse_metric", "resolve_metric_name"]
 
 METRIC_HELP = (
     "a metric: context_recall[(mode=claims|single,language=auto|en|zh,quote_threshold=0.9,"
-    "unverified=unsupported|supported|fail,coverage=true)], id_based_context_recall[@K], "
+    "unverified=unsupported|supported|fail,coverage=true,votes=1,judging=together|per_context,seed=0)], "
+    "id_based_context_recall[@K], "
     "non_llm_context_recall[(threshold=0.5,scorer=levenshtein,normalize=false,max_chars=100000)], or a ranking "
     "measure such as nDCG@10, Recall@100, AP, RR(rel=2) (repeatable)"
 )
@@ -113,6 +114,7 @@ def _choices() -> dict[str, tuple[str, ...]]:
     return {
         "mode": ("claims", "single"),
         "unverified": ("unsupported", "supported", "fail"),
+        "judging": ("together", "per_context"),
         "language": ("auto", *LANGUAGES),
         "scorer": tuple(SCORERS),
     }

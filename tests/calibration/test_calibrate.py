@@ -266,3 +266,19 @@ def test_a_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ImportError, match=r"pip install 'ragrecall\[calibrate\]'"):
         ragrecall.calibrate(ContextRecall(llm), table_samples())
     assert llm.requests == []
+
+
+def test_disagreements_number_passages_from_1_as_the_judge_does() -> None:
+    from ragrecall.calibration._html import _claim
+    from ragrecall.calibration._result import ClaimDisagreement
+    from ragrecall.calibration._text import describe_disagreement
+    from ragrecall.metrics.context_recall import Quote
+
+    quote = Quote(context=0, cited=0, quote="Paris is the capital", match="exact", start=0, end=20, passage="Paris")
+    item = ClaimDisagreement(
+        index=3, sample_id="q", claim_index=0, claim="Paris is the capital.", human=False, judge=True,
+        reason="Context 1 says so.", quotes=[quote],
+    )  # fmt: skip
+    text = describe_disagreement(item)
+    assert "quote (passage 1, exact)" in text and "#0" not in text
+    assert "passage 1 (exact)" in _claim(item) and "#0" not in _claim(item)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragrecall import MetricResult, MissingFieldError, Sample
+from ragrecall import ConfigurationError, MetricResult, MissingFieldError, Sample
 from ragrecall.ranking import RankingEvidence, RankingMetric, evaluate_run, nDCG
 
 
@@ -75,3 +75,9 @@ def test_a_sample_with_nothing_judged_is_unscorable_with_the_reason(
         [{"retrieved_context_ids": ["a"], **fields}, {"retrieved_context_ids": ["a"], "reference_context_ids": ["a"]}]
     )
     assert [r.status for r in batch] == ["unscorable", "scored"] and (batch[1].value or 0) > 0
+
+
+@pytest.mark.parametrize("measure", ["NumRet", "NumRel", "NumRelRet", "Utility", "NumQ"])
+def test_counts_and_utility_are_refused_as_metric_values(measure: str) -> None:
+    with pytest.raises(ConfigurationError, match=f"{measure}.* not a score in \\[0, 1\\].*evaluate_run"):
+        RankingMetric(measure)

@@ -46,6 +46,7 @@ def q1(measure: str, **options: object) -> float:
         ("Unj@5", 2 / 5),  # d7 and d4
         ("Unj@10", 3 / 10),  # d7, d4, d8; the 4 missing ranks count as judged
         ("Judged@5", 3 / 5),
+        ("Judged@10", 3 / 6),  # 6 retrieved: divided by 6, not 10, as ir_measures does
         ("RBP", 0.1 * (1.0 * 0.9 + 0.5 * 0.9**4)),  # grades 0..2 scaled by 2
         ("RBP(p=0.5)", 0.5 * (1.0 * 0.5 + 0.5 * 0.5**4)),
         ("RBPResid", 0.9**6 + 0.1 * (1 + 0.9**3 + 0.9**5)),  # unjudged at ranks 1, 4, 6

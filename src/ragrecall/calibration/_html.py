@@ -39,6 +39,7 @@ def render_calibration_page(result: CalibrationResult, *, title: str = "ragrecal
     """A self-contained HTML document holding :func:`calibration_section`."""
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>"
         f"<h1>{_e(title)}</h1>{calibration_section(result)}</body></html>"
     )
@@ -115,7 +116,7 @@ def _claim(d: ClaimDisagreement) -> str:
     label = "supported" if d.human else "unsupported"
     said = "supported" if d.judge else "unsupported"
     quotes = "".join(
-        f"<blockquote><span class='muted'>retrieved #{q.context} ({_e(q.match)}):</span> "
+        f"<blockquote><span class='muted'>passage {q.context + 1} ({_e(q.match)}):</span> "
         f"{_e(q.passage or q.quote)}</blockquote>"
         for q in d.quotes
     )

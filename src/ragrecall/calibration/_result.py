@@ -3,12 +3,15 @@ out and why, and every disagreement with the judge's evidence."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, computed_field
 
 from ..metrics.context_recall import Quote
 from ..usage import Usage
+
+if TYPE_CHECKING:
+    from ..evaluation import EvaluationResult
 
 __all__ = [
     "KAPPA_BANDS",
@@ -138,6 +141,14 @@ class CalibrationResult(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True)
+    _evaluation: Any = PrivateAttr(default=None)
+
+    @property
+    def evaluation(self) -> EvaluationResult | None:
+        """The run the figures come from (every sample's verdicts and evidence), for a report; not serialised,
+        so None for a result read back from JSON."""
+        run: EvaluationResult | None = self._evaluation
+        return run
 
     metric: str
     """The metric's name, e.g. ``"context_recall"``."""

@@ -107,7 +107,9 @@ async def acalibrate(
     result = calibration_of(run, metric.name, n_resamples=n_resamples, seed=seed, score_tolerance=score_tolerance)
     llm = getattr(metric, "llm", None)
     model = result.model or getattr(llm, "model_name", None)  # also when every sample failed
-    return result.model_copy(update={"settings": metric.settings(), "model": model})
+    out = result.model_copy(update={"settings": metric.settings(), "model": model})
+    out._evaluation = run
+    return out
 
 
 def labelled_dataset(samples: DatasetLike) -> Dataset:

@@ -96,7 +96,7 @@ def describe_disagreement(item: ClaimDisagreement | ScoreDisagreement) -> str:
     text = f"{where}, claim {item.claim_index + 1}: {item.claim!r}\n    label {label}, judge {said}: {item.reason}"
     for quote in item.quotes:
         shown = quote.passage or quote.quote
-        text += f"\n    quote (retrieved #{quote.context}, {quote.match}): {shown!r}"
+        text += f"\n    quote (passage {quote.context + 1}, {quote.match}): {shown!r}"
     if item.votes:
         text += f"\n    votes: {''.join('S' if v else '-' for v in item.votes)}"
     return text

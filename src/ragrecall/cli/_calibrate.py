@@ -46,7 +46,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     cal.add_argument("--show", type=int, default=5, metavar="N", help="disagreements printed of each kind (default 5)")
     cal.add_argument("--json", action="store_true", help="print the whole calibration as JSON instead of the table")
-    cal.add_argument("--report", metavar="FILE.html", help="also write a self-contained HTML page of the calibration")
+    cal.add_argument(
+        "--report",
+        metavar="FILE.html",
+        help="also write the HTML report of the judge's run, opening with the calibration (figures, intervals, "
+        "every disagreement with its evidence), beside each sample's inputs",
+    )
     cal.add_argument("--concurrency", type=int, default=16, help="requests in flight at once (default 16)")
     cal.add_argument("--checkpoint", help="resumable checkpoint file (JSONL) of the judge's run")
     cal.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -56,6 +61,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _run(args: argparse.Namespace) -> int:
     from ..calibration import calibrate, calibration_table, write_calibration_page
     from ..metrics import ContextRecall
+    from ..report import write_report
 
     _judge_flags(args)
     if not os.path.exists(args.labels):
@@ -80,7 +86,11 @@ def _run(args: argparse.Namespace) -> int:
         score_tolerance=args.score_tolerance,
     )
     if args.report:  # written before printing: a reader of stdout that goes away must not lose the file
-        write_calibration_page(result, args.report, title=f"ragrecall calibration: {os.path.basename(args.labels)}")
+        title = f"ragrecall calibration: {os.path.basename(args.labels)}"
+        if result.evaluation is not None:  # the whole report of the judge's run, opening with the calibration
+            write_report(result.evaluation, args.report, title=title, calibration=result)
+        else:
+            write_calibration_page(result, args.report, title=title)
     print(result.model_dump_json(indent=2) if args.json else calibration_table(result, show=args.show))
     if result.failed:
         first = next(n for n in result.not_compared if n.status == "failed")

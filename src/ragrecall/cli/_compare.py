@@ -37,4 +37,9 @@ def _run(args: argparse.Namespace) -> int:
             raise ConfigurationError(f"run {run} has no metric {metric!r}; it has {', '.join(other.metrics)}")
     for metric in metrics:
         print(compare(a, b, metric))
+    if not args.metric:  # every shared metric was compared: say which were not, and why
+        for run, mine, other in (("A", a, b), ("B", b, a)):
+            alone = [m for m in mine.metrics if m not in other.metrics]
+            if alone:
+                print(f"only in {run}, not compared: {', '.join(alone)}")
     return 0

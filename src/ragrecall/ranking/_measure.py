@@ -47,6 +47,9 @@ class Measure(ABC):
     as ``NumRet``) or ``"gmean"`` (geometric mean with values floored at 1e-5, trec_eval's ``gm_map``)."""
     INTEGER: ClassVar[bool] = False
     """True for counts, which trec_eval prints as integers."""
+    BOUNDED: ClassVar[bool] = True
+    """True when every value lies in [0, 1]; False for counts and ``Utility``, which a
+    :class:`~ragrecall.RankingMetric` refuses (a metric's value is a score in [0, 1])."""
     AT: ClassVar[str] = "cutoff"
     """The field that ``@`` sets: the cutoff for most measures, the recall level for ``IPrec@0.5``."""
 

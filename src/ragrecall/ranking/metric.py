@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ..errors import MissingFieldError
+from ..errors import ConfigurationError, MissingFieldError
 from ..metrics.base import SyncMetric
 from ..results import Evidence, MetricResult
 from ..schema import Sample, describe_record, id_key
@@ -69,7 +69,13 @@ class RankingMetric(SyncMetric):
     metric_name: ClassVar[str] = "ranking"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "measure", parse_measure(self.measure))
+        measure = parse_measure(self.measure)
+        object.__setattr__(self, "measure", measure)
+        if not measure.BOUNDED:
+            raise ConfigurationError(
+                f"{measure} is not a score in [0, 1] (a count or a utility), so it cannot be a metric's value; "
+                "compute it over a run with evaluate_run() or `ragrecall trec`"
+            )
         self._set_name(self.name)
 
     def default_name(self) -> str:
@@ -128,7 +134,7 @@ class RankingMetric(SyncMetric):
                 reason = _nothing_to_rank(sample, threshold)
                 results.append(MetricResult.unscorable(self.name, reason, evidence, sample_id=sample.id))
             else:
-                value = min(max(float(values[row]), 0.0), 1.0)
+                value = min(max(float(values[row]), 0.0), 1.0)  # bounded measures only: a hair outside is rounding
                 results.append(MetricResult.scored(self.name, value, evidence, sample_id=sample.id))
         return results
 

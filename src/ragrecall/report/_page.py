@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from .._files import atomic_text
 from ..evaluation import EvaluationResult, SampleRow, paired_rows
@@ -14,6 +15,9 @@ from ._html import e, sample_anchor, sample_label, scroll_table, value_cell
 from ._inputs import inputs_html
 from ._run import run_facts, run_section
 from ._stability import stability_section
+
+if TYPE_CHECKING:
+    from ..calibration import CalibrationResult
 
 __all__ = ["OPEN_SAMPLES", "render_report", "write_report"]
 
@@ -30,10 +34,11 @@ def write_report(
     title: str = _TITLE,
     base: EvaluationResult | None = None,
     names: tuple[str, str] = ("base", "new"),
+    calibration: CalibrationResult | None = None,
 ) -> None:
     """Write :func:`render_report` to ``path`` (UTF-8), atomically: the file holds its old content or the whole
     report, never part of it."""
-    page = render_report(result, title=title, base=base, names=names)
+    page = render_report(result, title=title, base=base, names=names, calibration=calibration)
     with atomic_text(path) as out:
         out.write(page)
 
@@ -44,6 +49,7 @@ def render_report(
     title: str = _TITLE,
     base: EvaluationResult | None = None,
     names: tuple[str, str] = ("base", "new"),
+    calibration: CalibrationResult | None = None,
 ) -> str:
     """The report as one HTML document.
 
@@ -51,7 +57,9 @@ def render_report(
     ``result`` against it (per-metric paired deltas with bootstrap intervals, samples better and worse);
     Summary with histograms; with repeated judgements, Stability (agreement and every unstable claim); Run
     (date, model, prompt versions, settings, tokens, cost); Samples, lowest
-    score first, each with its inputs and every metric's evidence. ``names`` label the two runs.
+    score first, each with its inputs and every metric's evidence. ``names`` label the two runs. With
+    ``calibration`` (the figures of :func:`ragrecall.calibrate` on this run), a Calibration section follows
+    Failures: how far the judge agrees with people's labels, and every disagreement with its evidence.
 
     Raises:
         InputError: ``base`` cannot be paired with ``result`` (samples lack unique ids and the runs differ
@@ -70,6 +78,7 @@ def render_report(
         f"<h1>{e(title)}</h1>",
         f"<p class='muted'>{run_facts(result)}{compared}</p>",
         failures_section(result),
+        _calibration(calibration),
         comparison_section(base, result, pairs, names) if base is not None else "",
         "<section id='summary'><h2>Summary</h2>",
         _summary_table(result),
@@ -190,3 +199,11 @@ def _delta(row: SampleRow, old: SampleRow | None, metric: str) -> str:
 def _breakable(name: str) -> str:
     """A metric name that may wrap after its underscores (``non_llm_context_recall``) in a narrow column."""
     return e(name).replace("_", "_<wbr>")
+
+
+def _calibration(calibration: CalibrationResult | None) -> str:
+    if calibration is None:
+        return ""
+    from ..calibration import calibration_section
+
+    return calibration_section(calibration)

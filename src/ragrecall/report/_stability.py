@@ -22,9 +22,10 @@ def stability_section(result: EvaluationResult) -> str:
         return ""
     parts = ["<section id='stability'><h2>Stability of the judge</h2>"]
     parts.append(
-        "<p class='muted'>Each claim was judged more than once, each judgement showing the retrieved passages in "
-        "another order; its verdict is the majority of the votes (a tie counts as not supported). Agreement is "
-        "the share of claims whose votes were unanimous, averaged over samples.</p>"
+        "<p class='muted'>Each claim was judged more than once, each judgement after the first showing the "
+        "retrieved passages in another order (or, judged one passage at a time, asking again); its verdict is "
+        "the majority of the votes (a tie counts as not supported). Agreement is the share of claims whose votes "
+        "were unanimous, averaged over samples.</p>"
     )
     for s in judged:
         unstable = s.counts.get("unstable_claims", 0)

@@ -130,6 +130,8 @@ def test_judging_each_context_alone_is_immune_to_position_bias() -> None:
     e = evidence_of(result)
     assert [c.supported for c in e.claims] == [True, True, False]
     assert [c.supporting_contexts for c in e.claims] == [[0], [1], []]
+    # The judge's reason numbers the one passage it saw as 1: the verdict says which passage that was.
+    assert "[passage 2 shown alone]" in e.claims[1].reason and "shown alone" not in e.claims[0].reason
     assert e.agreement == 1.0 and e.judging == "per_context"
     assert len(llm.requests) == 2 * 3  # votes × contexts, all claims in one request each
     assert all(len(r.inputs["contexts"]) == 1 for r in llm.requests)

@@ -137,10 +137,18 @@ def _shown(contexts: Contexts, order: list[int]) -> Contexts:
 
 
 def _renumbered(judged: Judged, order: list[int]) -> Judged:
-    """``judged`` with its quotes' context indices taken from the order shown back to the original one."""
+    """``judged`` with its quotes' context indices taken from the order shown back to the original one.
+
+    The judge's reason numbers passages as it saw them; when that is not the original numbering, the reason
+    says what was shown (free text is not rewritten: a number in it may mean something else)."""
     checked = judged.checked
     quotes = [q.model_copy(update={"context": order[q.context], "cited": order[q.cited]}) for q in checked.quotes]
-    return Judged(judged.reason, Checked(quotes, checked.verification, checked.problem, checked.feedback))
+    reason = judged.reason
+    if len(order) == 1 and order != [0]:
+        reason = f"{reason} [passage {order[0] + 1} shown alone]"
+    elif order != sorted(order):
+        reason = f"{reason} [passages shown in the order {', '.join(str(i + 1) for i in order)}]"
+    return Judged(reason, Checked(quotes, checked.verification, checked.problem, checked.feedback))
 
 
 def claim_verdict(claim: Claim, judged: Judged, policy: UnverifiedPolicy) -> ClaimVerdict:

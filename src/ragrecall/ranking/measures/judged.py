@@ -16,9 +16,11 @@ __all__ = ["Judged", "JudgedShare"]
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class JudgedShare(Measure):
-    """``Judged@k = |judged in the first k| / k``: precision at k with every judged document counted, whatever
-    its grade (judged means in the judgments with a grade >= 0). ``1 − Judged@k`` is trec_eval's ``unj_k``
-    (:class:`~.unjudged.Unjudged`) when at least k documents were retrieved.
+    """``Judged@k = |judged in the first k| / min(k, retrieved)``: the share of the first k positions (of all
+    positions when fewer were retrieved, as ir_measures divides) taken by judged documents, whatever their
+    grade (judged means in the judgments with a grade >= 0: a negative grade is trec_eval's "in the pool, not
+    judged"; ir_measures counts it as judged). 0 when nothing was retrieved. ``1 − Judged@k`` is trec_eval's
+    ``unj_k`` (:class:`~.unjudged.Unjudged`) when at least k documents were retrieved.
 
     Cite: ir_measures' ``Judged`` (MacAvaney, Macdonald and Ounis, "Streamlining Evaluation with ir-measures",
     ECIR 2022).
@@ -30,7 +32,8 @@ class JudgedShare(Measure):
     def compute(self, ranked: Ranked) -> NDArray[np.float64]:
         self.check_usable()
         judged = (ranked.hit_grade >= 0) & (ranked.hit_pos <= (self.cutoff or 0))
-        return ranked.per_query_sum(judged) / float(self.cutoff or 1)
+        shown = np.minimum(ranked.n_ret, self.cutoff or 0).astype(np.float64)
+        return np.divide(ranked.per_query_sum(judged), shown, out=np.zeros_like(shown), where=shown > 0)
 
 
 Judged = JudgedShare()

@@ -25,6 +25,7 @@ class NumNonRelevantJudgedRetrieved(RelMeasure):
     """
 
     NAME: ClassVar[str] = "NumNonRelJudgedRet"
+    BOUNDED: ClassVar[bool] = False
     CUTOFF: ClassVar[str] = "none"
     AGGREGATE: ClassVar[str] = "sum"
     INTEGER: ClassVar[bool] = True

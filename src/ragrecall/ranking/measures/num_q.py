@@ -24,6 +24,7 @@ class NumQueries(Measure):
     """
 
     NAME: ClassVar[str] = "NumQ"
+    BOUNDED: ClassVar[bool] = False
     CUTOFF: ClassVar[str] = "none"
     AGGREGATE: ClassVar[str] = "sum"
     INTEGER: ClassVar[bool] = True

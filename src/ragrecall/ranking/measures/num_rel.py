@@ -25,6 +25,7 @@ class NumRelevant(RelMeasure):
     """
 
     NAME: ClassVar[str] = "NumRel"
+    BOUNDED: ClassVar[bool] = False
     CUTOFF: ClassVar[str] = "none"
     AGGREGATE: ClassVar[str] = "sum"
     INTEGER: ClassVar[bool] = True

@@ -25,6 +25,7 @@ class NumRelevantRetrieved(RelMeasure):
     """
 
     NAME: ClassVar[str] = "NumRelRet"
+    BOUNDED: ClassVar[bool] = False
     AGGREGATE: ClassVar[str] = "sum"
     INTEGER: ClassVar[bool] = True
 

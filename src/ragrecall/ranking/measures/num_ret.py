@@ -24,6 +24,7 @@ class NumRetrieved(Measure):
     """
 
     NAME: ClassVar[str] = "NumRet"
+    BOUNDED: ClassVar[bool] = False
     CUTOFF: ClassVar[str] = "none"
     AGGREGATE: ClassVar[str] = "sum"
     INTEGER: ClassVar[bool] = True

@@ -35,6 +35,7 @@ class UtilityMeasure(RelMeasure):
     n_docs: int = 0
     """Documents in the collection (only the ``d`` term needs it)."""
     NAME: ClassVar[str] = "Utility"
+    BOUNDED: ClassVar[bool] = False
     CUTOFF: ClassVar[str] = "none"
 
     def _validate(self) -> None:
