@@ -59,6 +59,7 @@ def evaluate_run(
     per_query: bool = False,
     missing: Missing = "skip",
     expected_positions: Mapping[str, Mapping[str, int]] | None = None,
+    threads: int | None = None,
 ) -> RunEvaluation:
     """Evaluate ``run`` against ``qrels`` with trec_eval's semantics.
 
@@ -82,6 +83,7 @@ def evaluate_run(
         missing: ``"skip"`` or ``"zero"``, see above.
         expected_positions: for ExtRR, ``{query: {doc: maximum expected position}}``; documents without an
             entry use the grade rule (see :class:`~ragrecall.ranking.extrr.ExtendedReciprocalRank`).
+        threads: most threads that read files (default: ``$RAGRECALL_THREADS``, else one per core up to 4).
 
     Raises:
         ConfigurationError: a measure string cannot be read, or ``missing`` is not "skip" or "zero".
@@ -97,11 +99,12 @@ def evaluate_run(
     parsed = tuple(dict.fromkeys(parse_measure(m) for m in measures))
     if not parsed:
         raise ConfigurationError("give at least one measure, e.g. ['nDCG@10', 'AP']")
-    judged = prepare_judged(_as_qrels(qrels))
+    judged = prepare_judged(_as_qrels(qrels, threads))
     want_docs = bool(expected_positions)
-    parts = scan_run(run, judged, hit_docs=want_docs) if isinstance(run, (str, os.PathLike)) else None
+    by_path = isinstance(run, (str, os.PathLike))
+    parts = scan_run(run, judged, hit_docs=want_docs, threads=threads) if by_path else None  # type: ignore[arg-type]
     if parts is None:
-        parts = rank_slices(judged, _as_run(run), hit_docs=want_docs)
+        parts = rank_slices(judged, _as_run(run, threads), hit_docs=want_docs)
     n_missing = len(set(judged.query_ids).difference(*(p.query_ids for p in parts)))
     if n_missing == len(judged.query_ids):
         raise NothingToEvaluateError(
@@ -126,21 +129,21 @@ def _label(source: QrelsLike | RunLike, what: str) -> str:
     return name if isinstance(name, str) else f"{what} given in memory"
 
 
-def _as_qrels(qrels: QrelsLike) -> Qrels:
+def _as_qrels(qrels: QrelsLike, threads: int | None) -> Qrels:
     if isinstance(qrels, Qrels):
         return qrels
     if isinstance(qrels, Mapping):
         return Qrels.from_dict(qrels)
     if isinstance(qrels, (str, os.PathLike)) or hasattr(qrels, "read"):
-        return read_qrels(qrels)
+        return read_qrels(qrels, threads=threads)
     raise InputError(f"qrels: expected a Qrels, a mapping, a path or a file object, got {type(qrels).__name__}")
 
 
-def _as_run(run: RunLike) -> Run:
+def _as_run(run: RunLike, threads: int | None) -> Run:
     if isinstance(run, Run):
         return run
     if isinstance(run, Mapping):
         return Run.from_dict(run)
     if isinstance(run, (str, os.PathLike)) or hasattr(run, "read"):
-        return read_run(run)
+        return read_run(run, threads=threads)
     raise InputError(f"run: expected a Run, a mapping, a path or a file object, got {type(run).__name__}")

@@ -1,26 +1,38 @@
 """Read and write TREC qrels and run files.
 
-Formats (whitespace-separated, one record per line, blank lines ignored)::
+Formats (one record per line, fields separated by spaces or tabs, blank lines ignored)::
 
     qrels:  query_id  iteration  doc_id  grade          e.g.  "301 0 FBIS3-10082 1"
     run:    query_id  Q0  doc_id  rank  score  tag      e.g.  "301 Q0 FBIS3-10082 1 12.5 bm25"
 
-IDs are kept as strings, never parsed as numbers. The rank column is read past, never used: the order of a
-run comes from its scores (see :func:`~ragrecall.ranking.evaluate_run`). Paths may be gzip-compressed (detected
-from the content). A malformed line, or truncated or corrupt gzip data, raises
-:class:`~ragrecall.errors.FileFormatError` with the path and the line number. Files are written atomically (a
-temporary file renamed over the target).
+What is read, whichever reader reads it:
 
-Two readers: a fast one built on pyarrow's CSV reader (the ``fast`` extra, :mod:`._arrow_read`) for files
-separated by single spaces or single tabs, and a plain Python one for everything else. ``engine="auto"``
-tries the fast one and falls back to the plain one when pyarrow is missing, the separators are irregular,
-or a line is malformed (the plain reader then reports the line). :func:`~ragrecall.ranking.evaluate_run`
-given a path reads a run in blocks instead (see :mod:`._scan`), with the same reading options.
+- Lines end with ``\\n``, ``\\r\\n`` or a lone ``\\r``. A UTF-8 byte-order mark at the very start of the
+  file is dropped (anywhere else it is part of an ID). Fields are separated by runs of spaces and tabs only:
+  a non-breaking space, or any other character, is part of the ID it sits in.
+- IDs are kept as strings, never parsed as numbers, and must be UTF-8; the other fields may be any bytes.
+- A run line has at least 6 fields; fields past the sixth are read past, as trec_eval does. The rank column
+  is read past too: the order of a run comes from its scores (see :func:`~ragrecall.ranking.evaluate_run`).
+  A qrels line has exactly 4 fields.
+- A score is a decimal number in ASCII (``12.5``, ``-3``, ``.5``, ``1e-3``, ``2.5E+10``), or ``inf``/
+  ``infinity`` with a sign or not, in any case; NaN is refused. A grade is a whole number in ASCII
+  (``-1``, ``0``, ``+2``) that fits in 64 bits. Digit separators (``1_000``) are refused.
+
+Sources: a path (gzip data is recognised from its content, whatever the name), ``-`` for standard input, a
+pipe or a process substitution (read once, into memory), or a text or binary file object. Malformed lines,
+and truncated or corrupt gzip data, raise :class:`~ragrecall.errors.FileFormatError` with the file's name
+and the line number. Files are written atomically (a temporary file renamed over the target).
+
+Two readers: a fast one built on pyarrow's CSV reader (:mod:`._arrow_read`) for files whose fields are
+separated by single spaces or single tabs, and a plain Python one for everything else, which defines what is
+read: the fast one takes only files it reads to the same table, and hands any other file (or a malformed
+line) to the plain one. ``engine="auto"`` and ``engine="arrow"`` try the fast one first; ``"plain"`` skips
+it. :func:`~ragrecall.ranking.evaluate_run` given a path reads a run in blocks instead (see :mod:`._scan`),
+with the same rules.
 """
 
 from __future__ import annotations
 
-import gzip
 import io
 import math
 import os
@@ -32,8 +44,9 @@ import numpy as np
 
 from .._files import atomic_text, gzip_checked
 from ..errors import ConfigurationError, FileFormatError
-from ._arrow_read import QRELS_FIELDS, RUN_FIELDS, is_gzip, read_arrow
+from ._arrow_read import BOM, QRELS_FIELDS, RUN_FIELDS, read_arrow
 from ._order import order as trec_order
+from ._source import Input, open_input, reader_threads
 from ._table import Qrels, Run
 from ._vocab import arrow, encode, take
 
@@ -42,114 +55,140 @@ __all__ = ["Engine", "read_qrels", "read_run", "write_qrels", "write_run"]
 Engine = Literal["auto", "arrow", "plain"]
 Source = str | os.PathLike[str] | IO[Any]
 
+_INT64 = (-(2**63), 2**63 - 1)
 
-def read_run(source: Source, *, engine: Engine = "auto") -> Run:
-    """Read a TREC run file (a path, a ``.gz`` path, or a text or binary file object).
+
+def read_run(source: Source, *, engine: Engine = "auto", threads: int | None = None) -> Run:
+    """Read a TREC run: a path (``.gz`` too), ``-`` for standard input, a pipe, or a file object.
+
+    Args:
+        source: where to read (see the module docstring for what is read).
+        engine: ``"auto"`` (the fast reader where it applies), ``"arrow"`` (the same, but pyarrow must be
+            installed), ``"plain"``.
+        threads: most threads the fast reader uses (default: ``$RAGRECALL_THREADS``, else one per core up
+            to four).
 
     Raises:
-        FileFormatError: a line does not have 6 fields, or its score is not a finite-or-infinite number.
-        ConfigurationError: ``engine="arrow"`` without pyarrow installed, or an unknown engine.
+        FileFormatError: a line has fewer than 6 fields, its score is not a number or is NaN, an ID is not
+            UTF-8, or gzip data is truncated or corrupt.
+        ConfigurationError: ``engine="arrow"`` without pyarrow installed, an unknown engine, or ``threads``
+            not a whole number >= 1.
     """
-    return _read(source, "run", engine)  # type: ignore[return-value]
+    return _read(source, "run", engine, threads)  # type: ignore[return-value]
 
 
-def read_qrels(source: Source, *, engine: Engine = "auto") -> Qrels:
-    """Read a TREC qrels file (a path, a ``.gz`` path, or a text or binary file object).
+def read_qrels(source: Source, *, engine: Engine = "auto", threads: int | None = None) -> Qrels:
+    """Read TREC judgments (qrels): a path (``.gz`` too), ``-`` for standard input, a pipe, or a file object.
+
+    Arguments as for :func:`read_run`.
 
     Raises:
-        FileFormatError: a line does not have 4 fields, or its grade is not an integer.
-        ConfigurationError: ``engine="arrow"`` without pyarrow installed, or an unknown engine.
+        FileFormatError: a line does not have 4 fields, its grade is not a whole number, an ID is not UTF-8,
+            or gzip data is truncated or corrupt.
+        ConfigurationError: as for :func:`read_run`.
     """
-    return _read(source, "qrels", engine)  # type: ignore[return-value]
+    return _read(source, "qrels", engine, threads)  # type: ignore[return-value]
 
 
-def _read(source: Source, kind: str, engine: Engine) -> Qrels | Run:
+def _read(source: Source, kind: str, engine: Engine, threads: int | None) -> Qrels | Run:
     if engine not in ("auto", "arrow", "plain"):
         raise ConfigurationError(f"engine must be 'auto', 'arrow' or 'plain', got {engine!r}")
     if engine == "arrow" and arrow() is None:
-        raise ConfigurationError("engine='arrow' needs pyarrow: pip install 'ragrecall[fast]'")
-    name = _name(source)
+        raise ConfigurationError("engine='arrow' needs pyarrow: pip install pyarrow")
+    workers = reader_threads(threads)
+    given = open_input(source)
     if engine != "plain" and arrow() is not None:
-        table = read_arrow(source, kind, name)
+        table = read_arrow(given, kind, workers)
         if table is not None:
             return table
-        if hasattr(source, "seek"):
-            source.seek(0)
-    return _read_plain(source, kind, name)
-
-
-def _name(source: Source) -> str | None:
-    if isinstance(source, (str, os.PathLike)):
-        return os.fspath(source)
-    name = getattr(source, "name", None)
-    return name if isinstance(name, str) else None
-
-
-@contextmanager
-def _binary_lines(source: Source) -> Iterator[Iterator[bytes | str]]:
-    if isinstance(source, (str, os.PathLike)):
-        opener = gzip.open if is_gzip(source) else open
-        with opener(source, "rb") as handle:
-            yield gzip_checked(handle, os.fspath(source))
-    else:
-        yield iter(source)
+    return read_plain(given, kind)
 
 
 # -- plain reader -------------------------------------------------------------------------------------------
 
 
-def _read_plain(source: Source, kind: str, name: str | None) -> Qrels | Run:
-    width = len(RUN_FIELDS) if kind == "run" else len(QRELS_FIELDS)
-    layout = " ".join(RUN_FIELDS if kind == "run" else QRELS_FIELDS)
+def _lines(given: Input) -> Iterator[bytes]:
+    """The lines of ``given``, ended by LF, CRLF or a lone CR, without their ends; a byte-order mark at the
+    start dropped."""
+    with given.open() as handle:
+        first = True
+        for raw in gzip_checked(handle, given.name):
+            if first:
+                raw, first = raw.removeprefix(BOM), False
+            line = raw[:-1] if raw.endswith(b"\n") else raw
+            if b"\r" not in line:
+                yield line
+            else:
+                pieces = line.split(b"\r")
+                if not pieces[-1] and raw.endswith(b"\n"):  # CRLF
+                    pieces.pop()
+                yield from pieces
+
+
+def _fields(line: bytes) -> list[bytes]:
+    return [f for f in line.replace(b"\t", b" ").split(b" ") if f]
+
+
+def read_plain(given: Input, kind: str) -> Qrels | Run:
+    """Read ``given`` line by line in Python: the definition of what is read (see the module docstring)."""
+    name = given.name
+    run = kind == "run"
+    width = len(RUN_FIELDS) if run else len(QRELS_FIELDS)
+    layout = " ".join(RUN_FIELDS if run else QRELS_FIELDS)
     queries: list[str] = []
     docs: list[str] = []
     values: list[float] | list[int] = []
-    with _binary_lines(source) as lines:
-        for number, raw in enumerate(lines, start=1):
-            if isinstance(raw, bytes):
-                try:
-                    line = raw.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise FileFormatError(f"not valid UTF-8 ({exc.reason})", path=name, line=number) from exc
-            else:
-                line = raw
-            fields = line.split()
-            if not fields:
-                continue
-            if len(fields) != width:
-                raise FileFormatError(
-                    f"expected {width} fields ({layout}), got {len(fields)}: {line.strip()[:80]!r}",
-                    path=name,
-                    line=number,
-                )
-            queries.append(fields[0])
-            docs.append(fields[2])
-            if kind == "run":
-                values.append(_score(fields[4], name, number))  # type: ignore[arg-type]
-            else:
-                values.append(_grade(fields[3], name, number))
+    for number, line in enumerate(_lines(given), start=1):
+        fields = _fields(line)
+        if not fields:
+            continue
+        if len(fields) < width or (len(fields) > width and not run):
+            shown = line.decode("utf-8", "replace").strip()[:80]
+            expected = f"at least {width}" if run else str(width)
+            raise FileFormatError(
+                f"expected {expected} fields ({layout}), got {len(fields)}: {shown!r}", path=name, line=number
+            )
+        try:
+            query, doc = fields[0].decode("utf-8"), fields[2].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise FileFormatError(f"not valid UTF-8 ({exc.reason})", path=name, line=number) from exc
+        queries.append(query)
+        docs.append(doc)
+        if run:
+            values.append(_score(fields[4], name, number))  # type: ignore[arg-type]
+        else:
+            values.append(_grade(fields[3], name, number))
     qcodes, qvocab = encode(queries)
     dcodes, dvocab = encode(docs)
-    if kind == "run":
+    if run:
         return Run(qcodes, qvocab, dcodes, dvocab, np.asarray(values, dtype=np.float64), name)
     return Qrels(qcodes, qvocab, dcodes, dvocab, np.asarray(values, dtype=np.int64), name)
 
 
-def _score(text: str, name: str | None, number: int) -> float:
+def _score(text: bytes, name: str | None, number: int) -> float:
     try:
-        value = float(text)
+        if b"_" in text:
+            raise ValueError(text)
+        value = float(text)  # bytes: ASCII only, so no other script's digits
     except ValueError:
-        raise FileFormatError(f"score {text!r} is not a number", path=name, line=number) from None
+        shown = text.decode("utf-8", "replace")
+        raise FileFormatError(f"score {shown!r} is not a number", path=name, line=number) from None
     if math.isnan(value):
         raise FileFormatError("score is NaN", path=name, line=number)
     return value
 
 
-def _grade(text: str, name: str | None, number: int) -> int:
+def _grade(text: bytes, name: str | None, number: int) -> int:
+    shown = text.decode("utf-8", "replace")
     try:
-        return int(text)
+        if b"_" in text:
+            raise ValueError(text)
+        value = int(text)
     except ValueError:
-        raise FileFormatError(f"grade {text!r} is not an integer", path=name, line=number) from None
+        raise FileFormatError(f"grade {shown!r} is not an integer", path=name, line=number) from None
+    if not _INT64[0] <= value <= _INT64[1]:
+        raise FileFormatError(f"grade {shown!r} does not fit in 64 bits", path=name, line=number)
+    return value
 
 
 # -- writers ------------------------------------------------------------------------------------------------
