@@ -42,7 +42,7 @@ from typing import IO, Any, Literal
 
 import numpy as np
 
-from .._files import atomic_text, gzip_checked
+from .._files import GZIP_ERRORS, atomic_text, gzip_checked
 from ..errors import ConfigurationError, FileFormatError
 from ._arrow_read import BOM, QRELS_FIELDS, RUN_FIELDS, read_arrow
 from ._order import order as trec_order
@@ -107,57 +107,115 @@ def _read(source: Source, kind: str, engine: Engine, threads: int | None) -> Qre
 # -- plain reader -------------------------------------------------------------------------------------------
 
 
-def _lines(given: Input) -> Iterator[bytes]:
-    """The lines of ``given``, ended by LF, CRLF or a lone CR, without their ends; a byte-order mark at the
-    start dropped."""
+_CHUNK = 1 << 23
+"""Bytes the plain reader reads at a time."""
+
+
+def _chunks(given: Input) -> Iterator[list[bytes]]:
+    """The lines of ``given`` in lists, one per chunk of about :data:`_CHUNK` bytes: ended by LF, CRLF or a
+    lone CR (``bytes.splitlines`` knows exactly these), without their ends, a byte-order mark at the start of
+    the data dropped.
+
+    Raises:
+        FileFormatError: truncated or corrupt gzip data, naming the line where it stops.
+    """
+    carry = b""
+    first = True
     with given.open() as handle:
-        first = True
-        for raw in gzip_checked(handle, given.name):
+        while True:
+            try:
+                data = handle.read(max(_CHUNK, len(carry)))
+            except GZIP_ERRORS:
+                _find_gzip_failure(given)  # again line by line, to name the line where the data stops
+                raise
             if first:
-                raw, first = raw.removeprefix(BOM), False
-            line = raw[:-1] if raw.endswith(b"\n") else raw
-            if b"\r" not in line:
-                yield line
-            else:
-                pieces = line.split(b"\r")
-                if not pieces[-1] and raw.endswith(b"\n"):  # CRLF
-                    pieces.pop()
-                yield from pieces
+                data, first = data.removeprefix(BOM), False
+            if not data:
+                if carry:
+                    yield carry.splitlines()
+                return
+            data = carry + data
+            cut = data.rfind(b"\n") + 1  # a CR at the end may be half of a CRLF: cut after an LF only
+            if cut == 0:
+                carry = data
+                continue
+            lines = data[:cut].splitlines()
+            carry = data[cut:]
+            yield lines
 
 
-def _fields(line: bytes) -> list[bytes]:
-    return [f for f in line.replace(b"\t", b" ").split(b" ") if f]
+def _find_gzip_failure(given: Input) -> None:
+    """Raise the FileFormatError of truncated or corrupt gzip data, naming the line where it stops."""
+    with given.open() as handle:
+        for _ in gzip_checked(handle, given.name):
+            pass
+
+
+def records(given: Input, names: tuple[str, ...], *, more: bool = False) -> Iterator[tuple[int, list[bytes]]]:
+    """The line number and fields of each non-blank line of ``given``, which must have one field per name
+    (``more``: at least that many, the rest read past). Fields are split on spaces and tabs only.
+
+    Raises:
+        FileFormatError: a line has another number of fields, or gzip data is truncated or corrupt.
+    """
+    width = len(names)
+    number = 0
+    for lines in _chunks(given):
+        odd = any(b"\x0b" in line or b"\x0c" in line for line in lines)  # ASCII whitespace that is no separator
+        for line in lines:
+            number += 1
+            fields = [f for f in line.replace(b"\t", b" ").split(b" ") if f] if odd else line.split()
+            if not fields:
+                continue
+            n = len(fields)
+            if n != width and (n < width or not more):
+                shown = line.decode("utf-8", "replace").strip()[:80]
+                expected = f"at least {width}" if more else str(width)
+                raise FileFormatError(
+                    f"expected {expected} fields ({' '.join(names)}), got {n}: {shown!r}",
+                    path=given.name,
+                    line=number,
+                )
+            yield number, fields
+
+
+def text_field(field: bytes, name: str | None, number: int) -> str:
+    """An ID field as text.
+
+    Raises:
+        FileFormatError: it is not UTF-8.
+    """
+    try:
+        return field.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(f"not valid UTF-8 ({exc.reason})", path=name, line=number) from exc
 
 
 def read_plain(given: Input, kind: str) -> Qrels | Run:
     """Read ``given`` line by line in Python: the definition of what is read (see the module docstring)."""
     name = given.name
     run = kind == "run"
-    width = len(RUN_FIELDS) if run else len(QRELS_FIELDS)
-    layout = " ".join(RUN_FIELDS if run else QRELS_FIELDS)
     queries: list[str] = []
     docs: list[str] = []
-    values: list[float] | list[int] = []
-    for number, line in enumerate(_lines(given), start=1):
-        fields = _fields(line)
-        if not fields:
-            continue
-        if len(fields) < width or (len(fields) > width and not run):
-            shown = line.decode("utf-8", "replace").strip()[:80]
-            expected = f"at least {width}" if run else str(width)
-            raise FileFormatError(
-                f"expected {expected} fields ({layout}), got {len(fields)}: {shown!r}", path=name, line=number
-            )
+    values: list[float | int] = []
+    add_query, add_doc, add_value = queries.append, docs.append, values.append
+    for number, fields in records(given, RUN_FIELDS if run else QRELS_FIELDS, more=run):
         try:
-            query, doc = fields[0].decode("utf-8"), fields[2].decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise FileFormatError(f"not valid UTF-8 ({exc.reason})", path=name, line=number) from exc
-        queries.append(query)
-        docs.append(doc)
+            add_query(fields[0].decode("utf-8"))
+            add_doc(fields[2].decode("utf-8"))
+        except UnicodeDecodeError:
+            text_field(fields[0], name, number)
+            text_field(fields[2], name, number)
         if run:
-            values.append(_score(fields[4], name, number))  # type: ignore[arg-type]
+            try:  # the common case in few steps; parse_score words every refusal
+                score = float(fields[4])
+                if score != score or b"_" in fields[4]:
+                    raise ValueError
+            except ValueError:
+                score = parse_score(fields[4], name, number)
+            add_value(score)
         else:
-            values.append(_grade(fields[3], name, number))
+            add_value(parse_grade(fields[3], name, number))
     qcodes, qvocab = encode(queries)
     dcodes, dvocab = encode(docs)
     if run:
@@ -165,7 +223,12 @@ def read_plain(given: Input, kind: str) -> Qrels | Run:
     return Qrels(qcodes, qvocab, dcodes, dvocab, np.asarray(values, dtype=np.int64), name)
 
 
-def _score(text: bytes, name: str | None, number: int) -> float:
+def parse_score(text: bytes, name: str | None, number: int) -> float:
+    """A score field as a number (see the module docstring).
+
+    Raises:
+        FileFormatError: it is not a number, or is NaN.
+    """
     try:
         if b"_" in text:
             raise ValueError(text)
@@ -178,7 +241,12 @@ def _score(text: bytes, name: str | None, number: int) -> float:
     return value
 
 
-def _grade(text: bytes, name: str | None, number: int) -> int:
+def parse_grade(text: bytes, name: str | None, number: int) -> int:
+    """A grade field as a whole number (see the module docstring).
+
+    Raises:
+        FileFormatError: it is not a whole number in ASCII, or does not fit in 64 bits.
+    """
     shown = text.decode("utf-8", "replace")
     try:
         if b"_" in text:
