@@ -28,7 +28,28 @@ from ragrecall.ranking._vocab import take
 
 pytest.importorskip("pyarrow")
 
-ID_CHARS = st.sampled_from(["a", "B", "7", "-", ".", "_", "#", "é", "\u00a0", "\ufeff", "\x0b", "\x0c", "語", '"', "'"])
+ID_CHARS = st.sampled_from(
+    [
+        "a",
+        "B",
+        "7",
+        "-",
+        ".",
+        "_",
+        "#",
+        "é",
+        "\u00a0",
+        "\ufeff",
+        "\x0b",
+        "\x0c",
+        "\x1c",
+        "\x85",
+        "\u2028",
+        "語",
+        '"',
+        "'",
+    ]
+)
 IDS = st.text(ID_CHARS, min_size=1, max_size=6)
 GOOD_SCORES = st.one_of(
     st.floats(allow_nan=False, width=64).map(repr),

@@ -41,6 +41,7 @@ from contextlib import contextmanager
 from typing import IO, Any, Literal
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .._files import GZIP_ERRORS, atomic_text, gzip_checked
 from ..errors import ConfigurationError, FileFormatError
@@ -48,7 +49,7 @@ from ._arrow_read import BOM, QRELS_FIELDS, RUN_FIELDS, read_arrow
 from ._order import order as trec_order
 from ._source import Input, open_input, reader_threads
 from ._table import Qrels, Run
-from ._vocab import arrow, encode, take
+from ._vocab import arrow, encode_utf8, take
 
 __all__ = ["Engine", "read_qrels", "read_run", "write_qrels", "write_run"]
 
@@ -111,10 +112,11 @@ _CHUNK = 1 << 23
 """Bytes the plain reader reads at a time."""
 
 
-def _chunks(given: Input) -> Iterator[list[bytes]]:
-    """The lines of ``given`` in lists, one per chunk of about :data:`_CHUNK` bytes: ended by LF, CRLF or a
-    lone CR (``bytes.splitlines`` knows exactly these), without their ends, a byte-order mark at the start of
-    the data dropped.
+def _chunks(given: Input) -> Iterator[tuple[bytes, list[bytes], bool]]:
+    """The data of ``given`` in chunks of about :data:`_CHUNK` bytes of whole lines, a byte-order mark at the
+    start dropped: each chunk, its lines (ended by LF, CRLF or a lone CR, which ``bytes.splitlines`` knows
+    exactly, without their ends), and whether it holds a vertical tab or a form feed (ASCII whitespace that
+    ``bytes.split`` would split on, and that is no separator here).
 
     Raises:
         FileFormatError: truncated or corrupt gzip data, naming the line where it stops.
@@ -132,16 +134,19 @@ def _chunks(given: Input) -> Iterator[list[bytes]]:
                 data, first = data.removeprefix(BOM), False
             if not data:
                 if carry:
-                    yield carry.splitlines()
+                    yield carry, carry.splitlines(), _odd(carry)
                 return
             data = carry + data
             cut = data.rfind(b"\n") + 1  # a CR at the end may be half of a CRLF: cut after an LF only
             if cut == 0:
                 carry = data
                 continue
-            lines = data[:cut].splitlines()
-            carry = data[cut:]
-            yield lines
+            chunk, carry = data[:cut], data[cut:]
+            yield chunk, chunk.splitlines(), _odd(chunk)
+
+
+def _odd(data: bytes) -> bool:
+    return b"\x0b" in data or b"\x0c" in data
 
 
 def _find_gzip_failure(given: Input) -> None:
@@ -151,6 +156,25 @@ def _find_gzip_failure(given: Input) -> None:
             pass
 
 
+def _split(lines: list[bytes], odd: bool) -> list[list[bytes]]:
+    """Each line's fields: split on runs of spaces and tabs."""
+    if odd:
+        return [[f for f in line.replace(b"\t", b" ").split(b" ") if f] for line in lines]
+    return [line.split() for line in lines]
+
+
+def _check_width(
+    fields: list[bytes], line: bytes, names: tuple[str, ...], more: bool, name: str | None, number: int
+) -> None:
+    n, width = len(fields), len(names)
+    if n != width and (n < width or not more):
+        shown = line.decode("utf-8", "replace").strip()[:80]
+        expected = f"at least {width}" if more else str(width)
+        raise FileFormatError(
+            f"expected {expected} fields ({' '.join(names)}), got {n}: {shown!r}", path=name, line=number
+        )
+
+
 def records(given: Input, names: tuple[str, ...], *, more: bool = False) -> Iterator[tuple[int, list[bytes]]]:
     """The line number and fields of each non-blank line of ``given``, which must have one field per name
     (``more``: at least that many, the rest read past). Fields are split on spaces and tabs only.
@@ -158,25 +182,13 @@ def records(given: Input, names: tuple[str, ...], *, more: bool = False) -> Iter
     Raises:
         FileFormatError: a line has another number of fields, or gzip data is truncated or corrupt.
     """
-    width = len(names)
     number = 0
-    for lines in _chunks(given):
-        odd = any(b"\x0b" in line or b"\x0c" in line for line in lines)  # ASCII whitespace that is no separator
-        for line in lines:
+    for _, lines, odd in _chunks(given):
+        for line, fields in zip(lines, _split(lines, odd), strict=True):
             number += 1
-            fields = [f for f in line.replace(b"\t", b" ").split(b" ") if f] if odd else line.split()
-            if not fields:
-                continue
-            n = len(fields)
-            if n != width and (n < width or not more):
-                shown = line.decode("utf-8", "replace").strip()[:80]
-                expected = f"at least {width}" if more else str(width)
-                raise FileFormatError(
-                    f"expected {expected} fields ({' '.join(names)}), got {n}: {shown!r}",
-                    path=given.name,
-                    line=number,
-                )
-            yield number, fields
+            if fields:
+                _check_width(fields, line, names, more, given.name, number)
+                yield number, fields
 
 
 def text_field(field: bytes, name: str | None, number: int) -> str:
@@ -192,35 +204,85 @@ def text_field(field: bytes, name: str | None, number: int) -> str:
 
 
 def read_plain(given: Input, kind: str) -> Qrels | Run:
-    """Read ``given`` line by line in Python: the definition of what is read (see the module docstring)."""
+    """Read ``given`` in Python: the definition of what is read (see the module docstring).
+
+    Each chunk of lines is split and converted column by column; a chunk where something is wrong is gone
+    through again line by line, to report the first line at fault.
+    """
     name = given.name
     run = kind == "run"
-    queries: list[str] = []
-    docs: list[str] = []
-    values: list[float | int] = []
-    add_query, add_doc, add_value = queries.append, docs.append, values.append
-    for number, fields in records(given, RUN_FIELDS if run else QRELS_FIELDS, more=run):
-        try:
-            add_query(fields[0].decode("utf-8"))
-            add_doc(fields[2].decode("utf-8"))
-        except UnicodeDecodeError:
-            text_field(fields[0], name, number)
-            text_field(fields[2], name, number)
-        if run:
-            try:  # the common case in few steps; parse_score words every refusal
-                score = float(fields[4])
-                if score != score or b"_" in fields[4]:
-                    raise ValueError
-            except ValueError:
-                score = parse_score(fields[4], name, number)
-            add_value(score)
-        else:
-            add_value(parse_grade(fields[3], name, number))
-    qcodes, qvocab = encode(queries)
-    dcodes, dvocab = encode(docs)
+    names = RUN_FIELDS if run else QRELS_FIELDS
+    width = len(names)
+    at = 4 if run else 3
+    queries: list[bytes] = []
+    docs: list[bytes] = []
+    values: list[NDArray[Any]] = []
+    base = 0
+    for chunk, lines, odd in _chunks(given):
+        counts = set(map(len, map(bytes.split, lines))) if not odd else {-1}
+        counts.discard(0)  # blank lines
+        if counts <= {width}:  # every line as expected: one split of the whole chunk, then every width-th field
+            fields = chunk.split()
+            query_column, doc_column, value_column = fields[0::width], fields[2::width], fields[at::width]
+            del fields
+        else:  # extra fields, or a line at fault: line by line
+            rows = [r for r in _split(lines, odd) if r]
+            if min(map(len, rows)) < width or (not run and max(map(len, rows)) > width):
+                _check_lines(lines, odd, base, given, kind)
+            query_column, doc_column, value_column = [r[0] for r in rows], [r[2] for r in rows], [r[at] for r in rows]
+            del rows
+        queries += query_column
+        docs += doc_column
+        if not _convert(value_column, run, values):
+            _check_lines(lines, odd, base, given, kind)
+        base += len(lines)
+    query_ids, doc_ids = encode_utf8(queries), encode_utf8(docs)
+    del queries, docs
+    if query_ids is None or doc_ids is None:
+        _find_bad_utf8(given, run)
+        raise AssertionError("unreachable: an ID is not UTF-8")  # pragma: no cover
+    numbers = np.concatenate([np.zeros(0, dtype=np.float64 if run else np.int64), *values])
     if run:
-        return Run(qcodes, qvocab, dcodes, dvocab, np.asarray(values, dtype=np.float64), name)
-    return Qrels(qcodes, qvocab, dcodes, dvocab, np.asarray(values, dtype=np.int64), name)
+        return Run(*query_ids, *doc_ids, numbers, name)
+    return Qrels(*query_ids, *doc_ids, numbers, name)
+
+
+def _convert(column: list[bytes], run: bool, out: list[NDArray[Any]]) -> bool:
+    """Append ``column`` as scores (``run``) or grades to ``out``; False when one of them is refused (the
+    caller then finds which, line by line)."""
+    try:
+        if run:
+            numbers = np.fromiter(map(float, column), dtype=np.float64, count=len(column))
+            if np.isnan(numbers).any():
+                return False
+        else:
+            numbers = np.fromiter(map(int, column), dtype=np.int64, count=len(column))
+    except (ValueError, OverflowError):
+        return False
+    if b"_" in b" ".join(column):  # Python reads digit separators; the format has none
+        return False
+    out.append(numbers)
+    return True
+
+
+def _check_lines(lines: list[bytes], odd: bool, base: int, given: Input, kind: str) -> None:
+    """Go through ``lines`` (numbered from ``base + 1``) one by one; raise the error of the first bad one."""
+    run = kind == "run"
+    names = RUN_FIELDS if run else QRELS_FIELDS
+    for number, (line, fields) in enumerate(zip(lines, _split(lines, odd), strict=True), start=base + 1):
+        if fields:
+            _check_width(fields, line, names, run, given.name, number)
+            if run:
+                parse_score(fields[4], given.name, number)
+            else:
+                parse_grade(fields[3], given.name, number)
+
+
+def _find_bad_utf8(given: Input, run: bool) -> None:
+    """Raise the FileFormatError of the first ID that is not UTF-8, with its line."""
+    for number, fields in records(given, RUN_FIELDS if run else QRELS_FIELDS, more=run):
+        text_field(fields[0], given.name, number)
+        text_field(fields[2], given.name, number)
 
 
 def parse_score(text: bytes, name: str | None, number: int) -> float:
