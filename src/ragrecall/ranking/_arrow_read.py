@@ -3,8 +3,8 @@ or single tabs.
 
 It reads only what the plain reader (:mod:`.trec_io`) would read the same way; it hands anything else back
 (returns None) for the plain reader to read or to report with its line number. Blocks of whole lines are
-parsed in parallel, in a bounded number of threads, each block checked first: the other separator, two
-separators in a row, a separator at the start or end of a line all send the file to the plain reader, so
+parsed in parallel, in a bounded number of threads, and checked: the other separator, or an empty field
+(two separators in a row, a separator at the start or end of a line) sends the file to the plain reader, so
 that every line pyarrow takes splits into the fields the plain reader would find.
 """
 
@@ -28,7 +28,7 @@ __all__ = [
     "Layout",
     "NotForArrow",
     "arrow_csv_options",
-    "check_block",
+    "parse_block",
     "read_arrow",
     "run_from_arrow",
     "sniff",
@@ -83,14 +83,39 @@ def sniff(source: Input, kind: str) -> Layout | None:
     return None
 
 
-def check_block(block: bytearray, separator: str) -> None:
-    """Raise NotForArrow unless every line of ``block`` has its fields separated by exactly one ``separator``
-    (so that pyarrow and the plain reader find the same fields)."""
-    sep = separator.encode()
-    other = b"\t" if sep == b" " else b" "
-    bad = (other, sep + sep, b"\n" + sep, sep + b"\n", b"\r" + sep, sep + b"\r")
-    if any(pattern in block for pattern in bad) or block.startswith((sep, BOM + sep)) or block.endswith(sep):
-        raise NotForArrow("irregular separators")
+def parse_block(block: bytearray, kind: str, layout: Layout) -> Any:
+    """Parse ``block`` (whole lines) with pyarrow in this thread: a table of the ID columns and the score or
+    grade.
+
+    Raises:
+        NotForArrow: a line holds the other separator, or a field is empty (two separators in a row, or one
+            at a line's start or end): the plain reader, which splits on runs of spaces and tabs, would find
+            other fields.
+        pyarrow.ArrowInvalid: a line has another number of fields, a value does not convert, an ID is not UTF-8.
+    """
+    pa = arrow()
+    assert pa is not None
+    pacsv = importlib.import_module("pyarrow.csv")
+    if (b"\t" if layout.separator == " " else b" ") in block:
+        raise NotForArrow("both separators")
+    options = arrow_csv_options(kind, layout.separator, len(block) + 1, use_threads=False, width=layout.width)
+    table = pacsv.read_csv(pa.BufferReader(block), **options)
+    value = "score" if kind == "run" else "grade"
+    for name in table.column_names:
+        if name != value and len(table) and _shortest(table.column(name)) == 0:
+            raise NotForArrow("an empty field")
+    return table.select(["query", "doc", value])
+
+
+def _shortest(column: Any) -> int:
+    """The length of the shortest value of a string or binary column."""
+    least = None
+    for chunk in getattr(column, "chunks", [column]):
+        if len(chunk):
+            offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=chunk.offset * 4)
+            shortest = int(np.diff(offsets).min())
+            least = shortest if least is None else min(least, shortest)
+    return 0 if least is None else least
 
 
 def read_arrow(source: Input, kind: str, threads: int) -> Qrels | Run | None:
@@ -103,15 +128,12 @@ def read_arrow(source: Input, kind: str, threads: int) -> Qrels | Run | None:
     """
     pa = arrow()
     assert pa is not None
-    pacsv = importlib.import_module("pyarrow.csv")
     layout = sniff(source, kind)
     if layout is None:
         return None
 
     def parse(block: bytearray) -> Any:
-        check_block(block, layout.separator)
-        options = arrow_csv_options(kind, layout.separator, len(block) + 1, use_threads=False, width=layout.width)
-        return pacsv.read_csv(pa.BufferReader(block), **options)
+        return parse_block(block, kind, layout)
 
     try:
         with source.open() as raw:
@@ -139,29 +161,24 @@ def arrow_csv_options(
     kind: str, separator: str, block_size: int, *, use_threads: bool = True, width: int | None = None
 ) -> dict[str, Any]:
     """Keyword arguments of ``pyarrow.csv.read_csv`` for a TREC run or qrels file of ``width`` fields per line
-    (the format's own by default; a run's fields past the sixth are read past): IDs as strings, the score
-    (float) or grade (integer), nothing quoted, no value read as null."""
+    (the format's own by default): IDs as strings, the score (float) or grade (integer), the other fields as
+    bytes, nothing quoted, no value read as null."""
     pa = arrow()
     assert pa is not None
     pacsv = importlib.import_module("pyarrow.csv")
     fields = list(RUN_FIELDS if kind == "run" else QRELS_FIELDS)
     fields += [f"extra{i}" for i in range(len(fields), width or len(fields))]
     value = "score" if kind == "run" else "grade"
+    types = dict.fromkeys(fields, pa.binary())  # read (to find empty fields), not decoded: any bytes
+    types.update(query=pa.string(), doc=pa.string())
+    types[value] = pa.float64() if kind == "run" else pa.int64()
     return {
         "read_options": pacsv.ReadOptions(column_names=fields, block_size=block_size, use_threads=use_threads),
         "parse_options": pacsv.ParseOptions(
             delimiter=separator, quote_char=False, double_quote=False, escape_char=False
         ),
         "convert_options": pacsv.ConvertOptions(
-            column_types={
-                "query": pa.string(),
-                "doc": pa.string(),
-                value: pa.float64() if kind == "run" else pa.int64(),
-            },
-            include_columns=["query", "doc", value],
-            null_values=[],
-            strings_can_be_null=False,
-            quoted_strings_can_be_null=False,
+            column_types=types, null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False
         ),
     }
 

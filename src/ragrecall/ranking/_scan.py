@@ -5,20 +5,19 @@ the next block); each block is parsed by pyarrow and ranked against the judgment
 per core up to four unless told otherwise (``threads``, ``$RAGRECALL_THREADS``; pyarrow's parser and numpy's
 larger operations release the GIL), and only its hits and depths are kept. This is the path for the common
 layout: one query's lines together. When a query turns up in two blocks, a line is malformed, a score is NaN,
-the separators are irregular (see :func:`~._arrow_read.check_block`), a line ends with a lone carriage
+the separators are irregular (see :func:`~._arrow_read.parse_block`), a line ends with a lone carriage
 return, or gzip data is truncated or corrupt, :func:`scan_run` gives up and the caller reads the file
 whole (the plain reader then reports the line at fault).
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import stat
 from collections.abc import Iterator
 
 from .._files import GZIP_ERRORS
-from ._arrow_read import NotForArrow, arrow_csv_options, check_block, run_from_arrow, sniff
+from ._arrow_read import Layout, NotForArrow, parse_block, run_from_arrow, sniff
 from ._build import RunPart, rank_part
 from ._judged import Judged
 from ._source import blocks, in_threads, open_input, reader_threads
@@ -58,7 +57,7 @@ def scan_run(
     judged.pos_doc_keys  # noqa: B018 - computed here once, not by each worker thread
 
     def rank(block: bytearray) -> RunPart:
-        return _rank_block(block, separator, layout.width, judged, name, hit_docs)
+        return _rank_block(block, layout, judged, name, hit_docs)
 
     try:
         with source.open() as raw:
@@ -90,17 +89,11 @@ def _apart(parts: Iterator[RunPart]) -> list[RunPart]:
     return out
 
 
-def _rank_block(block: bytearray, separator: str, width: int, judged: Judged, name: str, hit_docs: bool) -> RunPart:
+def _rank_block(block: bytearray, layout: Layout, judged: Judged, name: str, hit_docs: bool) -> RunPart:
     """Parse one block with pyarrow (in this thread) and rank it."""
-    pa = arrow()
-    assert pa is not None
-    pacsv = importlib.import_module("pyarrow.csv")
-    check_block(block, separator)
-    if block.count(b"\r") != block.count(b"\r\n"):  # a lone CR ends a line the block cut does not see
+    if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):  # a lone CR ends a line the cut missed
         raise _NotForThisPath("a line ends with a lone carriage return")
-    options = arrow_csv_options("run", separator, len(block) + 1, use_threads=False, width=width)
-    table = pacsv.read_csv(pa.BufferReader(block), **options)
-    run = run_from_arrow(table, name)
+    run = run_from_arrow(parse_block(block, "run", layout), name)
     if run is None:
         raise _NotForThisPath("a score is NaN")
     return rank_part(judged, run, hit_docs=hit_docs)

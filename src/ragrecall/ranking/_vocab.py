@@ -37,7 +37,7 @@ Vocab = Any
 
 @functools.lru_cache(maxsize=1)
 def arrow() -> Any | None:
-    """The ``pyarrow`` module when installed (the ``fast`` extra), else None."""
+    """The ``pyarrow`` module (a core dependency; None only where it cannot be imported)."""
     try:
         pa = importlib.import_module("pyarrow")
         importlib.import_module("pyarrow.csv")
