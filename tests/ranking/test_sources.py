@@ -40,7 +40,7 @@ def test_a_pipe_is_read_once(tmp_path: Path) -> None:
         with open(fifo, "w") as out:  # blocks until the reader opens the pipe; a second open would hang
             out.write(RUN)
 
-    writer = threading.Thread(target=feed)
+    writer = threading.Thread(target=feed, daemon=True)  # never holds the test run open
     writer.start()
     result = evaluate_run(tmp_path / "q", fifo, ["AP"])
     writer.join(timeout=10)

@@ -44,6 +44,7 @@ class Topic:
     precision_sums: list[float]
 
     def at(self, values: list[float] | list[int], k: int) -> float:
+        """A running sum over the first ``k`` documents (all of them when the ranking is shorter)."""
         return float(values[min(k, len(values) - 1)])
 
 

@@ -67,10 +67,11 @@ class RankedRun:
             ordered = [d for d, _, _ in sorted(by_doc, key=lambda row: -row[2])]
         if depth is not None:
             ordered = ordered[:depth]
-        if len(set(ordered)) != len(ordered):
-            seen: set[str] = set()
-            twice = next(d for d in ordered if d in seen or seen.add(d))  # type: ignore[func-returns-value]
-            raise InputError(f"{self._where()}run lists document {twice!r} twice for query {query!r}")
+        seen: set[str] = set()
+        for doc in ordered:
+            if doc in seen:
+                raise InputError(f"{self._where()}run lists document {doc!r} twice for query {query!r}")
+            seen.add(doc)
         return ordered
 
     def _where(self) -> str:
