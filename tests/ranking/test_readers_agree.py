@@ -15,13 +15,14 @@ import struct
 import tempfile
 from collections.abc import Callable
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ragrecall.errors import FileFormatError, InputError
-from ragrecall.ranking import Qrels, evaluate_run, read_qrels, read_run
+from ragrecall.ranking import Qrels, evaluate_run, read_qrels, read_run, trec_io
 from ragrecall.ranking._arrow_read import read_arrow
 from ragrecall.ranking._source import open_input
 from ragrecall.ranking._vocab import take
@@ -122,9 +123,43 @@ def _check(data: bytes, kind: str) -> None:
         plain = _outcome(lambda: reader(path, engine="plain"))  # type: ignore[operator]
         fast = _outcome(lambda: reader(path, engine="arrow"))  # type: ignore[operator]
         assert fast == plain
+        with mock.patch.object(trec_io, "_CHUNK", 7):  # chunks of a line or two: every boundary case
+            assert _outcome(lambda: reader(path, engine="plain")) == plain  # type: ignore[operator]
+        assert (plain[0], plain[1] if plain[0] == "ok" else None) == _reference(data, kind)
         direct = read_arrow(open_input(path), kind, 2)  # what pyarrow takes, it reads as the plain reader does
         if direct is not None:
             assert ("ok", _rows(direct)) == plain
+
+
+def _reference(data: bytes, kind: str) -> tuple[str, Any]:
+    """The reading rules of :mod:`ragrecall.ranking.trec_io`, written as plainly as they are stated."""
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    rows = []
+    for line in data.removeprefix(b"\xef\xbb\xbf").splitlines():  # LF, CRLF, lone CR
+        fields = [f for f in line.replace(b"\t", b" ").split(b" ") if f]
+        if not fields:
+            continue
+        if len(fields) < (6 if kind == "run" else 4) or (kind == "qrels" and len(fields) > 4):
+            return "refused", None
+        try:
+            query, doc = fields[0].decode("utf-8"), fields[2].decode("utf-8")
+            text = fields[4 if kind == "run" else 3]
+            if b"_" in text:
+                raise ValueError(text)
+            if kind == "run":
+                value: Any = float(text)
+                if math.isnan(value):
+                    raise ValueError(text)
+                value = struct.pack("<d", value)
+            else:
+                value = int(text)
+                if not -(2**63) <= value < 2**63:
+                    raise ValueError(text)
+        except ValueError:  # UnicodeDecodeError too
+            return "refused", None
+        rows.append((query, doc, value))
+    return "ok", rows
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -193,6 +228,7 @@ def test_the_block_path_evaluates_as_the_plain_reader_reads(case: tuple[bytes, d
         (b"1\tQ0\ta\t1\t1e-3\tt\n1\tQ0\tb\t2\t-2.5E+2\tt\n", {"1": {"a": 0.001, "b": -250.0}}),
         (b"1 Q0 a 1 -Infinity t\n1 Q0 b 2 .5 t\n1 Q0 c 3 1e400 t\n", {"1": {"a": -math.inf, "b": 0.5, "c": math.inf}}),
         (b"1  Q0\t a 1 2 t \n", {"1": {"a": 2.0}}),  # runs of spaces and tabs: the plain reader
+        (b"1 \xff a 1 2 \xfe\n", {"1": {"a": 2.0}}),  # fields other than the IDs may hold any bytes
     ],
 )
 def test_awkward_runs_read_alike(data: bytes, expected: dict[str, dict[str, float]], engine: str) -> None:
@@ -219,6 +255,14 @@ def test_both_readers_refuse_alike(data: bytes, kind: str, fragment: str) -> Non
         with pytest.raises(FileFormatError, match=fragment):
             reader(io.BytesIO(data), engine=engine)  # type: ignore[operator]
     _check(data, kind)
+
+
+def test_the_first_fault_in_the_file_is_the_one_reported() -> None:
+    data = b"1 Q0 a 1 1 t\n1 Q0 \xff 2 1 t\n1 Q0 c 3 x t\n"
+    for chunk in (7, 1 << 23):
+        with mock.patch.object(trec_io, "_CHUNK", chunk), pytest.raises(FileFormatError, match="UTF-8") as info:
+            read_run(io.BytesIO(data), engine="plain")
+        assert info.value.line == 2
 
 
 def test_a_plus_sign_on_a_grade_is_read() -> None:

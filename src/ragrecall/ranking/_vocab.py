@@ -28,6 +28,7 @@ __all__ = [
     "string_keys",
     "take",
     "to_list",
+    "utf8_table",
     "vocab_len",
 ]
 
@@ -165,6 +166,21 @@ def _from_utf8(encoded: Sequence[bytes]) -> Any:
     data = b"".join(encoded)
     kind = pa.large_string() if wide else pa.string()
     return pa.Array.from_buffers(kind, len(encoded), [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+
+
+def utf8_table(queries: Sequence[bytes], docs: Sequence[bytes], scores: NDArray[np.float64]) -> Any | None:
+    """A pyarrow table of ``query``, ``doc`` (strings from UTF-8 bytes) and ``score``; None when an ID is not
+    valid UTF-8."""
+    pa = arrow()
+    assert pa is not None
+    columns = {"query": _from_utf8(queries), "doc": _from_utf8(docs)}
+    try:
+        for column in columns.values():
+            column.validate(full=True)  # checks the UTF-8
+    except pa.ArrowInvalid:
+        return None
+    score = pa.Array.from_buffers(pa.float64(), len(scores), [None, pa.py_buffer(np.ascontiguousarray(scores))])
+    return pa.table({**columns, "score": score})
 
 
 def encode_utf8(values: Sequence[bytes]) -> tuple[NDArray[np.int32], Vocab] | None:

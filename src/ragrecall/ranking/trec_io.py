@@ -45,11 +45,11 @@ from numpy.typing import NDArray
 
 from .._files import GZIP_ERRORS, atomic_text, gzip_checked
 from ..errors import ConfigurationError, FileFormatError
-from ._arrow_read import BOM, QRELS_FIELDS, RUN_FIELDS, read_arrow
+from ._arrow_read import BOM, QRELS_FIELDS, RUN_FIELDS, read_arrow, run_from_arrow
 from ._order import order as trec_order
 from ._source import Input, open_input, reader_threads
 from ._table import Qrels, Run
-from ._vocab import arrow, encode_utf8, take
+from ._vocab import arrow, encode_utf8, take, utf8_table
 
 __all__ = ["Engine", "read_qrels", "read_run", "write_qrels", "write_run"]
 
@@ -219,37 +219,82 @@ def read_plain(given: Input, kind: str) -> Qrels | Run:
     values: list[NDArray[Any]] = []
     base = 0
     for chunk, lines, odd in _chunks(given):
-        counts = set(map(len, map(bytes.split, lines))) if not odd else {-1}
-        counts.discard(0)  # blank lines
-        if counts <= {width}:  # every line as expected: one split of the whole chunk, then every width-th field
-            fields = chunk.split()
-            query_column, doc_column, value_column = fields[0::width], fields[2::width], fields[at::width]
+        fields = None if odd else _aligned(chunk, len(lines), width)
+        if fields is not None:  # every line as expected: every (width + 1)-th field of one split of the chunk
+            stride = width + 1
+            query_column, doc_column, value_column = fields[0::stride], fields[2::stride], fields[at::stride]
             del fields
-        else:  # extra fields, or a line at fault: line by line
+        else:  # blank lines, extra fields, or a line at fault: line by line
             rows = [r for r in _split(lines, odd) if r]
-            if min(map(len, rows)) < width or (not run and max(map(len, rows)) > width):
+            if rows and (min(map(len, rows)) < width or (not run and max(map(len, rows)) > width)):
                 _check_lines(lines, odd, base, given, kind)
             query_column, doc_column, value_column = [r[0] for r in rows], [r[2] for r in rows], [r[at] for r in rows]
             del rows
         queries += query_column
         docs += doc_column
-        if not _convert(value_column, run, values):
+        if not (chunk.isascii() or _utf8(chunk, query_column, doc_column)):
+            _check_lines(lines, odd, base, given, kind)  # names the first line at fault, in file order
+        if not _convert(value_column, run, values, b"_" in chunk):
             _check_lines(lines, odd, base, given, kind)
         base += len(lines)
+    numbers = np.concatenate([np.zeros(0, dtype=np.float64 if run else np.int64), *values])
+    if run and arrow() is not None:  # as the fast reader builds it: one document ID per row, not encoded
+        table = utf8_table(queries, docs, numbers)
+        if table is None:
+            _find_bad_utf8(given, run)
+            raise AssertionError("unreachable: an ID is not UTF-8")  # pragma: no cover
+        built = run_from_arrow(table, name)
+        assert built is not None  # NaN scores were refused above
+        return built
     query_ids, doc_ids = encode_utf8(queries), encode_utf8(docs)
     del queries, docs
     if query_ids is None or doc_ids is None:
         _find_bad_utf8(given, run)
         raise AssertionError("unreachable: an ID is not UTF-8")  # pragma: no cover
-    numbers = np.concatenate([np.zeros(0, dtype=np.float64 if run else np.int64), *values])
     if run:
         return Run(*query_ids, *doc_ids, numbers, name)
     return Qrels(*query_ids, *doc_ids, numbers, name)
 
 
-def _convert(column: list[bytes], run: bool, out: list[NDArray[Any]]) -> bool:
+_END = b"\x00"
+"""Marks the end of each line in :func:`_aligned`'s split."""
+
+
+def _aligned(chunk: bytes, n_lines: int, width: int) -> list[bytes] | None:
+    """The fields of the ``n_lines`` lines of ``chunk`` in one list, each line's ``width`` fields followed by a
+    marker, when every line has exactly ``width`` fields; else None (blank lines included). One split of the
+    whole chunk costs half of splitting it line by line, and makes no list per line."""
+    if _END in chunk:
+        return None
+    marked = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if not marked.endswith(b"\n"):
+        marked += b"\n"
+    fields = marked.replace(b"\n", b" " + _END + b" ").split()
+    stride = width + 1
+    if len(fields) != n_lines * stride or fields[width::stride].count(_END) != n_lines:
+        return None  # a marker out of place: some line has another number of fields
+    return fields
+
+
+def _utf8(chunk: bytes, *columns: list[bytes]) -> bool:
+    """Whether the IDs of ``columns`` are UTF-8 (the other fields of ``chunk`` may be any bytes)."""
+    try:
+        chunk.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        pass
+    try:
+        for column in columns:
+            for value in column:
+                value.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _convert(column: list[bytes], run: bool, out: list[NDArray[Any]], underscores: bool) -> bool:
     """Append ``column`` as scores (``run``) or grades to ``out``; False when one of them is refused (the
-    caller then finds which, line by line)."""
+    caller then finds which, line by line). ``underscores``: whether the chunk holds any."""
     try:
         if run:
             numbers = np.fromiter(map(float, column), dtype=np.float64, count=len(column))
@@ -259,7 +304,7 @@ def _convert(column: list[bytes], run: bool, out: list[NDArray[Any]]) -> bool:
             numbers = np.fromiter(map(int, column), dtype=np.int64, count=len(column))
     except (ValueError, OverflowError):
         return False
-    if b"_" in b" ".join(column):  # Python reads digit separators; the format has none
+    if underscores and b"_" in b" ".join(column):  # Python reads digit separators; the format has none
         return False
     out.append(numbers)
     return True
@@ -272,6 +317,8 @@ def _check_lines(lines: list[bytes], odd: bool, base: int, given: Input, kind: s
     for number, (line, fields) in enumerate(zip(lines, _split(lines, odd), strict=True), start=base + 1):
         if fields:
             _check_width(fields, line, names, run, given.name, number)
+            text_field(fields[0], given.name, number)
+            text_field(fields[2], given.name, number)
             if run:
                 parse_score(fields[4], given.name, number)
             else:
