@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ragrecall.errors import FileFormatError, InputError
-from ragrecall.ranking import Qrels, evaluate_run, read_qrels, read_run, trec_io
+from ragrecall.ranking import Qrels, _plain_read, evaluate_run, read_qrels, read_run
 from ragrecall.ranking._arrow_read import read_arrow
 from ragrecall.ranking._source import open_input
 from ragrecall.ranking._vocab import take
@@ -123,7 +123,7 @@ def _check(data: bytes, kind: str) -> None:
         plain = _outcome(lambda: reader(path, engine="plain"))  # type: ignore[operator]
         fast = _outcome(lambda: reader(path, engine="arrow"))  # type: ignore[operator]
         assert fast == plain
-        with mock.patch.object(trec_io, "_CHUNK", 7):  # chunks of a line or two: every boundary case
+        with mock.patch.object(_plain_read, "_CHUNK", 7):  # chunks of a line or two: every boundary case
             assert _outcome(lambda: reader(path, engine="plain")) == plain  # type: ignore[operator]
         assert (plain[0], plain[1] if plain[0] == "ok" else None) == _reference(data, kind)
         direct = read_arrow(open_input(path), kind, 2)  # what pyarrow takes, it reads as the plain reader does
@@ -260,7 +260,7 @@ def test_both_readers_refuse_alike(data: bytes, kind: str, fragment: str) -> Non
 def test_the_first_fault_in_the_file_is_the_one_reported() -> None:
     data = b"1 Q0 a 1 1 t\n1 Q0 \xff 2 1 t\n1 Q0 c 3 x t\n"
     for chunk in (7, 1 << 23):
-        with mock.patch.object(trec_io, "_CHUNK", chunk), pytest.raises(FileFormatError, match="UTF-8") as info:
+        with mock.patch.object(_plain_read, "_CHUNK", chunk), pytest.raises(FileFormatError, match="UTF-8") as info:
             read_run(io.BytesIO(data), engine="plain")
         assert info.value.line == 2
 

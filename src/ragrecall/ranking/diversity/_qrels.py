@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from ...errors import FileFormatError, InputError
+from .._plain_read import parse_grade, records, text_field
 from .._source import open_input
 from .._table import _id
-from ..trec_io import parse_grade, records, text_field
 
 __all__ = ["SUBTOPIC_FIELDS", "SubtopicQrels", "TopicJudgments", "natural_key", "read_subtopic_qrels"]
 

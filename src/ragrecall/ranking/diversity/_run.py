@@ -10,9 +10,9 @@ from typing import IO, Any, Literal
 
 from ...errors import FileFormatError, InputError
 from .._arrow_read import RUN_FIELDS
+from .._plain_read import parse_score, records, text_field
 from .._source import open_input
 from .._table import _id
-from ..trec_io import parse_score, records, text_field
 
 __all__ = ["Order", "RankedRun", "read_ranked_run"]
 
