@@ -101,8 +101,7 @@ def evaluate_run(
         raise ConfigurationError("give at least one measure, e.g. ['nDCG@10', 'AP']")
     judged = prepare_judged(_as_qrels(qrels, threads))
     want_docs = bool(expected_positions)
-    by_path = isinstance(run, (str, os.PathLike))
-    parts = scan_run(run, judged, hit_docs=want_docs, threads=threads) if by_path else None  # type: ignore[arg-type]
+    parts = scan_run(run, judged, hit_docs=want_docs, threads=threads) if isinstance(run, (str, os.PathLike)) else None
     if parts is None:
         parts = rank_slices(judged, _as_run(run, threads), hit_docs=want_docs)
     n_missing = len(set(judged.query_ids).difference(*(p.query_ids for p in parts)))
