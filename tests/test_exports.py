@@ -60,6 +60,7 @@ EXPECTED = {
     "compare",
     "demo_dataset",
     "evaluate",
+    "evaluate_diversity",
     "evaluate_run",
     "llm_factory",
     "parse_measure",

@@ -68,6 +68,7 @@ _EXPORTS = {
     "parse_ranking": ".ranking",
     "read_qrels": ".ranking",
     "read_run": ".ranking",
+    "evaluate_diversity": ".ranking.diversity",
     # batch evaluation
     "evaluate": ".evaluation",
     "aevaluate": ".evaluation",
@@ -137,6 +138,7 @@ __all__ = [
     "compare",
     "demo_dataset",
     "evaluate",
+    "evaluate_diversity",
     "evaluate_run",
     "llm_factory",
     "parse_measure",
@@ -192,6 +194,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names reso
         read_qrels,
         read_run,
     )
+    from .ranking.diversity import evaluate_diversity
     from .results import (
         ContextMatch,
         Evidence,

@@ -42,7 +42,7 @@ def test_gzip_and_file_objects(tmp_path: Path, engine: str) -> None:
     ("text", "line", "fragment"),
     [
         ("1 Q0 a 1 1.0 t\n1 Q0 b 2 x t\n", 2, "not a number"),
-        ("1 Q0 a 1 1.0 t\n\n1 Q0 b 2 0.5\n", 3, "expected 6 fields"),
+        ("1 Q0 a 1 1.0 t\n\n1 Q0 b 2 0.5\n", 3, "expected at least 6 fields"),
         ("1 Q0 a 1 nan t\n", 1, "NaN"),
     ],
 )

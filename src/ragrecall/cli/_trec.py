@@ -8,7 +8,6 @@ differ.
 from __future__ import annotations
 
 import argparse
-import gzip
 import io
 import os
 import sys
@@ -148,20 +147,20 @@ def _rows(specs: list[str], level: int, n_docs: int) -> list[_Row]:
 
 
 def _open_run(path: str) -> tuple[Any, bytes]:
-    """The run to evaluate (a path, or standard input read once into memory) and its first non-blank line."""
-    if path == "-":
-        data = sys.stdin.buffer.read()
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
-        stream = io.BytesIO(data)
-        stream.name = "<stdin>"
-        return stream, _first_line(io.BytesIO(data))
-    if not os.path.exists(path):
+    """The run to evaluate and its first non-blank line. A regular file is passed on by path; standard input
+    (``-``), a pipe or a process substitution is read once, into memory, and passed on as those bytes."""
+    from ..ranking._source import open_input
+
+    if path != "-" and not os.path.exists(path):
         raise FileNotFoundError(f"no such file: {path}")
-    with open(path, "rb") as probe:
-        gz = probe.read(2) == b"\x1f\x8b"
-    with gzip.open(path, "rb") if gz else open(path, "rb") as handle:
-        return path, _first_line(handle)
+    given = open_input(path)
+    with given.open() as handle:
+        first = _first_line(handle)
+    if given.path is not None:
+        return given.path, first
+    stream = io.BytesIO(given.data or b"")
+    stream.name = given.name or "<stdin>"
+    return stream, first
 
 
 def _first_line(handle: Any) -> bytes:

@@ -1,125 +1,186 @@
-"""The fast reader of TREC files: pyarrow's CSV reader, for files separated by single spaces or single tabs."""
+"""The fast reader of TREC files: pyarrow's CSV reader, for lines whose fields are separated by single spaces
+or single tabs.
+
+It reads only what the plain reader (:mod:`.trec_io`) would read the same way; it hands anything else back
+(returns None) for the plain reader to read or to report with its line number. Blocks of whole lines are
+parsed in parallel, in a bounded number of threads, and checked: the other separator, or an empty field
+(two separators in a row, a separator at the start or end of a line) sends the file to the plain reader, so
+that every line pyarrow takes splits into the fields the plain reader would find.
+"""
 
 from __future__ import annotations
 
-import gzip
 import importlib
-import os
-from typing import IO, Any
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from .._files import GZIP_ERRORS
+from ._source import Input, after_last_line, blocks, in_threads
 from ._table import Qrels, Run
 from ._vocab import arrow, arrow_call, arrow_numbers, arrow_strings, arrow_take
 
-__all__ = ["QRELS_FIELDS", "RUN_FIELDS", "arrow_csv_options", "is_gzip", "read_arrow", "run_from_arrow", "sniff"]
-
-Source = str | os.PathLike[str] | IO[Any]
+__all__ = [
+    "BOM",
+    "QRELS_FIELDS",
+    "RUN_FIELDS",
+    "Layout",
+    "NotForArrow",
+    "arrow_csv_options",
+    "parse_block",
+    "read_arrow",
+    "run_from_arrow",
+    "sniff",
+]
 
 RUN_FIELDS = ("query", "q0", "doc", "rank", "score", "tag")
 QRELS_FIELDS = ("query", "iteration", "doc", "grade")
+BOM = b"\xef\xbb\xbf"
+"""The UTF-8 byte-order mark, dropped at the start of a file (and only there) by both readers."""
 _BLOCK_SIZE = (1 << 20, 1 << 24)
 """Least and most bytes per block of the pyarrow reader. Blocks are parsed in parallel, each giving one chunk
 of columns: small files get about 8 blocks, large ones few enough that per-chunk costs stay small."""
 
 
-def _block_size(source: Source, gz: bool) -> int:
+class NotForArrow(Exception):
+    """The data is not in the layout the fast reader takes; the plain reader reads it."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How the lines of a file are laid out: one separator, and fields per line."""
+
+    separator: str
+    width: int
+
+
+def _block_size(source: Input) -> int:
     low, high = _BLOCK_SIZE
-    try:
-        size = os.path.getsize(source) * (4 if gz else 1)  # type: ignore[arg-type]
-    except (OSError, TypeError):
-        return high
+    size = source.size() * (4 if source.gz else 1)
     return int(min(max(size // 8, low), high))
 
 
-def is_gzip(path: str | os.PathLike[str]) -> bool:
-    with open(path, "rb") as handle:
-        return handle.read(2) == b"\x1f\x8b"
-
-
-def sniff(source: Source) -> tuple[str | None, bool]:
-    """The single-character separator of the first non-blank line (None: irregular, or gzip data that ends
-    before it: the plain reader then names the line), and gzip or not."""
-    if isinstance(source, (str, os.PathLike)):
-        gz = is_gzip(source)
-        opener = gzip.open if gz else open
-        try:
-            with opener(source, "rb") as handle:
-                first = b""
-                for first in handle:
-                    if first.strip():
-                        break
-        except GZIP_ERRORS:
-            return None, gz
-    else:
-        return None, False
-    text = first.rstrip(b"\r\n")
+def sniff(source: Input, kind: str) -> Layout | None:
+    """The layout of the first non-blank line, or None when it is not for pyarrow: irregular separators, a
+    field count the plain reader refuses (qrels: not 4; runs: fewer than 6), or gzip data that ends before
+    it (the plain reader then names the line)."""
+    first = b""
+    try:
+        with source.open() as handle:
+            for first in handle:
+                if first.strip():
+                    break
+    except GZIP_ERRORS:
+        return None
+    text = first.removeprefix(BOM).split(b"\r")[0].rstrip(b"\n")
     for sep in (b" ", b"\t"):
         other = b"\t" if sep == b" " else b" "
-        if sep in text and other not in text and sep + sep not in text and text == text.strip():
-            return sep.decode(), gz
-    return None, gz
+        if sep in text and other not in text and sep + sep not in text and text == text.strip(b" \t"):
+            width = text.count(sep) + 1
+            fits = width >= len(RUN_FIELDS) if kind == "run" else width == len(QRELS_FIELDS)
+            return Layout(sep.decode(), width) if fits else None
+    return None
 
 
-def read_arrow(source: Source, kind: str, name: str | None) -> Qrels | Run | None:
-    """Read with pyarrow, or return None when this input is not for it (the caller falls back; truncated or
-    corrupt gzip data is left for the plain reader to report with its line).
+def parse_block(block: bytearray, kind: str, layout: Layout) -> Any:
+    """Parse ``block`` (whole lines) with pyarrow in this thread: a table of the ID columns and the score or
+    grade.
 
-    IDs are read as strings in parallel blocks. Query IDs are encoded by runs of equal adjacent values (files
-    are grouped by query), so only one value per run is hashed. Document IDs of judgments are dictionary
-    encoded; those of a run are kept one per row (see :attr:`Run.distinct_doc_codes`).
+    Raises:
+        NotForArrow: a line holds the other separator, or a field is empty (two separators in a row, or one
+            at a line's start or end): the plain reader, which splits on runs of spaces and tabs, would find
+            other fields.
+        pyarrow.ArrowInvalid: a line has another number of fields, a value does not convert, an ID is not UTF-8.
     """
     pa = arrow()
     assert pa is not None
     pacsv = importlib.import_module("pyarrow.csv")
+    if (b"\t" if layout.separator == " " else b" ") in block:
+        raise NotForArrow("both separators")
+    if kind == "qrels" and b"#" in block:
+        raise NotForArrow("a comment line, perhaps")  # the plain reader skips judgments' comment lines
+    options = arrow_csv_options(kind, layout.separator, len(block) + 1, use_threads=False, width=layout.width)
+    table = pacsv.read_csv(pa.BufferReader(block), **options)
+    value = "score" if kind == "run" else "grade"
+    for name in table.column_names:
+        if name != value and len(table) and _shortest(table.column(name)) == 0:
+            raise NotForArrow("an empty field")
+    return table.select(["query", "doc", value])
 
-    separator, gz = sniff(source)
-    if separator is None:
+
+def _shortest(column: Any) -> int:
+    """The length of the shortest value of a string or binary column."""
+    least = None
+    for chunk in getattr(column, "chunks", [column]):
+        if len(chunk):
+            offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=chunk.offset * 4)
+            shortest = int(np.diff(offsets).min())
+            least = shortest if least is None else min(least, shortest)
+    return 0 if least is None else least
+
+
+def read_arrow(source: Input, kind: str, threads: int) -> Qrels | Run | None:
+    """Read with pyarrow in at most ``threads`` threads, or return None when this input is not for it (the
+    caller falls back; truncated or corrupt gzip data is left for the plain reader to report with its line).
+
+    IDs are read as strings. Query IDs are encoded by runs of equal adjacent values (files are grouped by
+    query), so only one value per run is hashed. Document IDs of judgments are dictionary encoded; those of a
+    run are kept one per row (see :attr:`Run.distinct_doc_codes`).
+    """
+    pa = arrow()
+    assert pa is not None
+    layout = sniff(source, kind)
+    if layout is None:
         return None
+
+    def parse(block: bytearray) -> Any:
+        return parse_block(block, kind, layout)
+
     try:
-        stream = pa.input_stream(os.fspath(source), compression="gzip" if gz else None)  # type: ignore[arg-type]
-        with stream:
-            table = pacsv.read_csv(stream, **arrow_csv_options(kind, separator, _block_size(source, gz)))
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
+        with source.open() as raw:
+            tables = list(in_threads(parse, blocks(raw, _block_size(source), after_last_line), threads))
+    except (NotForArrow, pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError, *GZIP_ERRORS):
         return None
-    except OSError:
-        if gz:
-            return None
-        raise
+    table = pa.concat_tables(tables) if tables else _empty(pa, kind)
+    del tables
     if kind == "run":
-        run = run_from_arrow(table, name)
+        run = run_from_arrow(table, source.name)
         _release(pa)
         return run
     queries, docs, values = table.column("query"), table.column("doc"), table.column("grade")
     qcodes, qvocab = _grouped_codes(pa, queries)
     dcodes, dvocab = _dictionary_codes(pa, docs)
-    return Qrels(qcodes, qvocab, dcodes, dvocab, arrow_numbers(values, np.int64), name)
+    return Qrels(qcodes, qvocab, dcodes, dvocab, arrow_numbers(values, np.int64), source.name)
 
 
-def arrow_csv_options(kind: str, separator: str, block_size: int, *, use_threads: bool = True) -> dict[str, Any]:
-    """Keyword arguments of ``pyarrow.csv.read_csv`` for a TREC run or qrels file: IDs as strings, the
-    score (float) or grade (integer), nothing quoted, no value read as null."""
+def _empty(pa: Any, kind: str) -> Any:
+    value = ("score", pa.float64()) if kind == "run" else ("grade", pa.int64())
+    return pa.table({"query": arrow_strings([]), "doc": arrow_strings([]), value[0]: pa.array([], type=value[1])})
+
+
+def arrow_csv_options(
+    kind: str, separator: str, block_size: int, *, use_threads: bool = True, width: int | None = None
+) -> dict[str, Any]:
+    """Keyword arguments of ``pyarrow.csv.read_csv`` for a TREC run or qrels file of ``width`` fields per line
+    (the format's own by default): IDs as strings, the score (float) or grade (integer), the other fields as
+    bytes, nothing quoted, no value read as null."""
     pa = arrow()
     assert pa is not None
     pacsv = importlib.import_module("pyarrow.csv")
-    fields = RUN_FIELDS if kind == "run" else QRELS_FIELDS
+    fields = list(RUN_FIELDS if kind == "run" else QRELS_FIELDS)
+    fields += [f"extra{i}" for i in range(len(fields), width or len(fields))]
     value = "score" if kind == "run" else "grade"
+    types = dict.fromkeys(fields, pa.binary())  # read (to find empty fields), not decoded: any bytes
+    types.update(query=pa.string(), doc=pa.string())
+    types[value] = pa.float64() if kind == "run" else pa.int64()
     return {
-        "read_options": pacsv.ReadOptions(column_names=list(fields), block_size=block_size, use_threads=use_threads),
+        "read_options": pacsv.ReadOptions(column_names=fields, block_size=block_size, use_threads=use_threads),
         "parse_options": pacsv.ParseOptions(
             delimiter=separator, quote_char=False, double_quote=False, escape_char=False
         ),
         "convert_options": pacsv.ConvertOptions(
-            column_types={
-                "query": pa.string(),
-                "doc": pa.string(),
-                value: pa.float64() if kind == "run" else pa.int64(),
-            },
-            include_columns=["query", "doc", value],
-            null_values=[],
-            strings_can_be_null=False,
-            quoted_strings_can_be_null=False,
+            column_types=types, null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False
         ),
     }
 

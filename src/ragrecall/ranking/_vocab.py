@@ -23,10 +23,12 @@ __all__ = [
     "arrow_strings",
     "arrow_take",
     "encode",
+    "encode_utf8",
     "index_in",
     "string_keys",
     "take",
     "to_list",
+    "utf8_table",
     "vocab_len",
 ]
 
@@ -36,7 +38,7 @@ Vocab = Any
 
 @functools.lru_cache(maxsize=1)
 def arrow() -> Any | None:
-    """The ``pyarrow`` module when installed (the ``fast`` extra), else None."""
+    """The ``pyarrow`` module (a core dependency; None only where it cannot be imported)."""
     try:
         pa = importlib.import_module("pyarrow")
         importlib.import_module("pyarrow.csv")
@@ -150,9 +152,13 @@ def arrow_strings(strings: Sequence[str]) -> Any:
 
     (``pa.array`` of a list makes pyarrow import pandas, a third of a second, to check what it was given.)
     """
+    return _from_utf8([s.encode("utf-8") for s in strings])
+
+
+def _from_utf8(encoded: Sequence[bytes]) -> Any:
+    """A pyarrow string array over ``encoded`` (UTF-8, not checked here), built from its buffers."""
     pa = arrow()
     assert pa is not None
-    encoded = [s.encode("utf-8") for s in strings]
     lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
     ends = np.cumsum(lengths)
     wide = bool(len(ends)) and int(ends[-1]) >= 2**31
@@ -160,6 +166,39 @@ def arrow_strings(strings: Sequence[str]) -> Any:
     data = b"".join(encoded)
     kind = pa.large_string() if wide else pa.string()
     return pa.Array.from_buffers(kind, len(encoded), [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+
+
+def utf8_table(queries: Sequence[bytes], docs: Sequence[bytes], scores: NDArray[np.float64]) -> Any | None:
+    """A pyarrow table of ``query``, ``doc`` (strings from UTF-8 bytes) and ``score``; None when an ID is not
+    valid UTF-8."""
+    pa = arrow()
+    assert pa is not None
+    columns = {"query": _from_utf8(queries), "doc": _from_utf8(docs)}
+    try:
+        for column in columns.values():
+            column.validate(full=True)  # checks the UTF-8
+    except pa.ArrowInvalid:
+        return None
+    score = pa.Array.from_buffers(pa.float64(), len(scores), [None, pa.py_buffer(np.ascontiguousarray(scores))])
+    return pa.table({**columns, "score": score})
+
+
+def encode_utf8(values: Sequence[bytes]) -> tuple[NDArray[np.int32], Vocab] | None:
+    """Like :func:`encode` for IDs given as UTF-8 bytes, without making a Python string per row; None when
+    one of them is not valid UTF-8."""
+    pa = arrow()
+    if pa is None or not values:
+        try:
+            return encode([v.decode("utf-8") for v in values])
+        except UnicodeDecodeError:
+            return None
+    array = _from_utf8(values)
+    try:
+        array.validate(full=True)  # checks the UTF-8
+    except pa.ArrowInvalid:
+        return None
+    encoded = arrow_call("dictionary_encode", array)
+    return arrow_numbers(encoded.indices, np.int32), encoded.dictionary
 
 
 def _chunks(values: Any) -> list[Any]:

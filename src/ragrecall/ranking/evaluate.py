@@ -63,6 +63,7 @@ def evaluate_run(
     expected_positions: Mapping[str, Mapping[str, int]] | None = None,
     depth: int | None = None,
     judged_only: bool = False,
+    threads: int | None = None,
 ) -> RunEvaluation:
     """Evaluate ``run`` against ``qrels`` with trec_eval's semantics.
 
@@ -89,6 +90,7 @@ def evaluate_run(
         depth: look at the first ``depth`` documents of each query only (trec_eval's ``-M``).
         judged_only: take every document absent from the judgments (or judged with a negative grade) out of
             the run before measuring, the others moving up (trec_eval's ``-J``); applied after ``depth``.
+        threads: most threads that read files (default: ``$RAGRECALL_THREADS``, else one per core up to 4).
 
     Raises:
         ConfigurationError: a measure string cannot be read, or ``missing`` is not "skip" or "zero".
@@ -103,7 +105,13 @@ def evaluate_run(
     if not parsed:
         raise ConfigurationError("give at least one measure, e.g. ['nDCG@10', 'AP']")
     ranked, n_missing = rank_run(
-        qrels, run, missing=missing, expected_positions=expected_positions, depth=depth, judged_only=judged_only
+        qrels,
+        run,
+        missing=missing,
+        expected_positions=expected_positions,
+        depth=depth,
+        judged_only=judged_only,
+        threads=threads,
     )
     values = {str(m): m.compute(ranked) for m in parsed}
     means = {str(m): m.aggregate(values[str(m)]) for m in parsed}
@@ -122,6 +130,7 @@ def rank_run(
     expected_positions: Mapping[str, Mapping[str, int]] | None = None,
     depth: int | None = None,
     judged_only: bool = False,
+    threads: int | None = None,
 ) -> tuple[Ranked, int]:
     """``run`` joined with ``qrels`` and ordered, as :func:`evaluate_run` measures it, and the number of judged
     queries absent from the run. The arguments and errors are those of :func:`evaluate_run`."""
@@ -129,11 +138,11 @@ def rank_run(
         raise ConfigurationError(f"missing must be 'skip' or 'zero', got {missing!r}")
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
         raise ConfigurationError(f"depth must be a positive integer, got {depth!r}")
-    judged = prepare_judged(_as_qrels(qrels))
+    judged = prepare_judged(_as_qrels(qrels, threads))
     want_docs = bool(expected_positions)
-    parts = scan_run(run, judged, hit_docs=want_docs) if isinstance(run, (str, os.PathLike)) else None
+    parts = scan_run(run, judged, hit_docs=want_docs, threads=threads) if isinstance(run, (str, os.PathLike)) else None
     if parts is None:
-        parts = rank_slices(judged, _as_run(run), hit_docs=want_docs)
+        parts = rank_slices(judged, _as_run(run, threads), hit_docs=want_docs)
     n_missing = len(set(judged.query_ids).difference(*(p.query_ids for p in parts)))
     if n_missing == len(judged.query_ids):
         raise NothingToEvaluateError(
@@ -156,21 +165,21 @@ def _label(source: QrelsLike | RunLike, what: str) -> str:
     return name if isinstance(name, str) else f"{what} given in memory"
 
 
-def _as_qrels(qrels: QrelsLike) -> Qrels:
+def _as_qrels(qrels: QrelsLike, threads: int | None) -> Qrels:
     if isinstance(qrels, Qrels):
         return qrels
     if isinstance(qrels, Mapping):
         return Qrels.from_dict(qrels)
     if isinstance(qrels, (str, os.PathLike)) or hasattr(qrels, "read"):
-        return read_qrels(qrels)
+        return read_qrels(qrels, threads=threads)
     raise InputError(f"qrels: expected a Qrels, a mapping, a path or a file object, got {type(qrels).__name__}")
 
 
-def _as_run(run: RunLike) -> Run:
+def _as_run(run: RunLike, threads: int | None) -> Run:
     if isinstance(run, Run):
         return run
     if isinstance(run, Mapping):
         return Run.from_dict(run)
     if isinstance(run, (str, os.PathLike)) or hasattr(run, "read"):
-        return read_run(run)
+        return read_run(run, threads=threads)
     raise InputError(f"run: expected a Run, a mapping, a path or a file object, got {type(run).__name__}")

@@ -1,28 +1,40 @@
 """Read and write TREC qrels and run files.
 
-Formats (whitespace-separated, one record per line, blank lines ignored)::
+Formats (one record per line, fields separated by spaces or tabs, blank lines ignored)::
 
     qrels:  query_id  iteration  doc_id  grade          e.g.  "301 0 FBIS3-10082 1"
     run:    query_id  Q0  doc_id  rank  score  tag      e.g.  "301 Q0 FBIS3-10082 1 12.5 bm25"
 
-IDs are kept as strings, never parsed as numbers. The rank column is read past, never used: the order of a
-run comes from its scores (see :func:`~ragrecall.ranking.evaluate_run`). Paths may be gzip-compressed (detected
-from the content). A malformed line, or truncated or corrupt gzip data, raises
-:class:`~ragrecall.errors.FileFormatError` with the path and the line number. Files are written atomically (a
-temporary file renamed over the target).
+What is read, whichever reader reads it:
 
-Two readers: a fast one built on pyarrow's CSV reader (the ``fast`` extra, :mod:`._arrow_read`) for files
-separated by single spaces or single tabs, and a plain Python one for everything else. ``engine="auto"``
-tries the fast one and falls back to the plain one when pyarrow is missing, the separators are irregular,
-or a line is malformed (the plain reader then reports the line). :func:`~ragrecall.ranking.evaluate_run`
-given a path reads a run in blocks instead (see :mod:`._scan`), with the same reading options.
+- Lines end with ``\\n``, ``\\r\\n`` or a lone ``\\r``. A UTF-8 byte-order mark at the very start of the
+  file is dropped (anywhere else it is part of an ID). Fields are separated by runs of spaces and tabs only:
+  a non-breaking space, or any other character, is part of the ID it sits in.
+- IDs are kept as strings, never parsed as numbers, and must be UTF-8; the other fields may be any bytes.
+- A run line has at least 6 fields; fields past the sixth are read past, as trec_eval does. The rank column
+  is read past too: the order of a run comes from its scores (see :func:`~ragrecall.ranking.evaluate_run`).
+  A qrels line has exactly 4 fields; a qrels line whose first field starts with ``#`` is a comment, skipped
+  as trec_eval skips it (runs have no comments).
+- A score is a decimal number in ASCII (``12.5``, ``-3``, ``.5``, ``1e-3``, ``2.5E+10``), or ``inf``/
+  ``infinity`` with a sign or not, in any case; NaN is refused. A grade is a whole number in ASCII
+  (``-1``, ``0``, ``+2``) that fits in 64 bits. Digit separators (``1_000``) are refused.
+
+Sources: a path (gzip data is recognised from its content, whatever the name), ``-`` for standard input, a
+pipe or a process substitution (read once, into memory), or a text or binary file object. Malformed lines,
+and truncated or corrupt gzip data, raise :class:`~ragrecall.errors.FileFormatError` with the file's name
+and the line number. Files are written atomically (a temporary file renamed over the target).
+
+Two readers: a fast one built on pyarrow's CSV reader (:mod:`._arrow_read`) for files whose fields are
+separated by single spaces or single tabs, and a plain Python one (:mod:`._plain_read`) for everything else,
+which defines what is read: the fast one takes only files it reads to the same table, and hands any other
+file (or a malformed line) to the plain one. ``engine="auto"`` and ``engine="arrow"`` try the fast one first;
+``"plain"`` skips it. :func:`~ragrecall.ranking.evaluate_run` given a path reads a run in blocks instead
+(see :mod:`._scan`), with the same rules.
 """
 
 from __future__ import annotations
 
-import gzip
 import io
-import math
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -30,12 +42,14 @@ from typing import IO, Any, Literal
 
 import numpy as np
 
-from .._files import atomic_text, gzip_checked
-from ..errors import ConfigurationError, FileFormatError
-from ._arrow_read import QRELS_FIELDS, RUN_FIELDS, is_gzip, read_arrow
+from .._files import atomic_text
+from ..errors import ConfigurationError
+from ._arrow_read import read_arrow
 from ._order import order as trec_order
+from ._plain_read import read_plain
+from ._source import open_input, reader_threads
 from ._table import Qrels, Run
-from ._vocab import arrow, encode, take
+from ._vocab import arrow, take
 
 __all__ = ["Engine", "read_qrels", "read_run", "write_qrels", "write_run"]
 
@@ -43,113 +57,50 @@ Engine = Literal["auto", "arrow", "plain"]
 Source = str | os.PathLike[str] | IO[Any]
 
 
-def read_run(source: Source, *, engine: Engine = "auto") -> Run:
-    """Read a TREC run file (a path, a ``.gz`` path, or a text or binary file object).
+def read_run(source: Source, *, engine: Engine = "auto", threads: int | None = None) -> Run:
+    """Read a TREC run: a path (``.gz`` too), ``-`` for standard input, a pipe, or a file object.
+
+    Args:
+        source: where to read (see the module docstring for what is read).
+        engine: ``"auto"`` (the fast reader where it applies), ``"arrow"`` (the same, but pyarrow must be
+            installed), ``"plain"``.
+        threads: most threads the fast reader uses (default: ``$RAGRECALL_THREADS``, else one per core up
+            to four).
 
     Raises:
-        FileFormatError: a line does not have 6 fields, or its score is not a finite-or-infinite number.
-        ConfigurationError: ``engine="arrow"`` without pyarrow installed, or an unknown engine.
+        FileFormatError: a line has fewer than 6 fields, its score is not a number or is NaN, an ID is not
+            UTF-8, or gzip data is truncated or corrupt.
+        ConfigurationError: ``engine="arrow"`` without pyarrow installed, an unknown engine, or ``threads``
+            not a whole number >= 1.
     """
-    return _read(source, "run", engine)  # type: ignore[return-value]
+    return _read(source, "run", engine, threads)  # type: ignore[return-value]
 
 
-def read_qrels(source: Source, *, engine: Engine = "auto") -> Qrels:
-    """Read a TREC qrels file (a path, a ``.gz`` path, or a text or binary file object).
+def read_qrels(source: Source, *, engine: Engine = "auto", threads: int | None = None) -> Qrels:
+    """Read TREC judgments (qrels): a path (``.gz`` too), ``-`` for standard input, a pipe, or a file object.
+
+    Arguments as for :func:`read_run`.
 
     Raises:
-        FileFormatError: a line does not have 4 fields, or its grade is not an integer.
-        ConfigurationError: ``engine="arrow"`` without pyarrow installed, or an unknown engine.
+        FileFormatError: a line does not have 4 fields, its grade is not a whole number, an ID is not UTF-8,
+            or gzip data is truncated or corrupt.
+        ConfigurationError: as for :func:`read_run`.
     """
-    return _read(source, "qrels", engine)  # type: ignore[return-value]
+    return _read(source, "qrels", engine, threads)  # type: ignore[return-value]
 
 
-def _read(source: Source, kind: str, engine: Engine) -> Qrels | Run:
+def _read(source: Source, kind: str, engine: Engine, threads: int | None) -> Qrels | Run:
     if engine not in ("auto", "arrow", "plain"):
         raise ConfigurationError(f"engine must be 'auto', 'arrow' or 'plain', got {engine!r}")
     if engine == "arrow" and arrow() is None:
-        raise ConfigurationError("engine='arrow' needs pyarrow: pip install 'ragrecall[fast]'")
-    name = _name(source)
+        raise ConfigurationError("engine='arrow' needs pyarrow: pip install pyarrow")
+    workers = reader_threads(threads)
+    given = open_input(source)
     if engine != "plain" and arrow() is not None:
-        table = read_arrow(source, kind, name)
+        table = read_arrow(given, kind, workers)
         if table is not None:
             return table
-        if hasattr(source, "seek"):
-            source.seek(0)
-    return _read_plain(source, kind, name)
-
-
-def _name(source: Source) -> str | None:
-    if isinstance(source, (str, os.PathLike)):
-        return os.fspath(source)
-    name = getattr(source, "name", None)
-    return name if isinstance(name, str) else None
-
-
-@contextmanager
-def _binary_lines(source: Source) -> Iterator[Iterator[bytes | str]]:
-    if isinstance(source, (str, os.PathLike)):
-        opener = gzip.open if is_gzip(source) else open
-        with opener(source, "rb") as handle:
-            yield gzip_checked(handle, os.fspath(source))
-    else:
-        yield iter(source)
-
-
-# -- plain reader -------------------------------------------------------------------------------------------
-
-
-def _read_plain(source: Source, kind: str, name: str | None) -> Qrels | Run:
-    width = len(RUN_FIELDS) if kind == "run" else len(QRELS_FIELDS)
-    layout = " ".join(RUN_FIELDS if kind == "run" else QRELS_FIELDS)
-    queries: list[str] = []
-    docs: list[str] = []
-    values: list[float] | list[int] = []
-    with _binary_lines(source) as lines:
-        for number, raw in enumerate(lines, start=1):
-            if isinstance(raw, bytes):
-                try:
-                    line = raw.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise FileFormatError(f"not valid UTF-8 ({exc.reason})", path=name, line=number) from exc
-            else:
-                line = raw
-            fields = line.split()
-            if not fields or (kind == "qrels" and line.startswith("#")):  # trec_eval skips qrels comment lines
-                continue
-            if len(fields) != width and not (kind == "run" and len(fields) > width):  # extra run fields: ignored
-                raise FileFormatError(
-                    f"expected {width} fields ({layout}), got {len(fields)}: {line.strip()[:80]!r}",
-                    path=name,
-                    line=number,
-                )
-            queries.append(fields[0])
-            docs.append(fields[2])
-            if kind == "run":
-                values.append(_score(fields[4], name, number))  # type: ignore[arg-type]
-            else:
-                values.append(_grade(fields[3], name, number))
-    qcodes, qvocab = encode(queries)
-    dcodes, dvocab = encode(docs)
-    if kind == "run":
-        return Run(qcodes, qvocab, dcodes, dvocab, np.asarray(values, dtype=np.float64), name)
-    return Qrels(qcodes, qvocab, dcodes, dvocab, np.asarray(values, dtype=np.int64), name)
-
-
-def _score(text: str, name: str | None, number: int) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise FileFormatError(f"score {text!r} is not a number", path=name, line=number) from None
-    if math.isnan(value):
-        raise FileFormatError("score is NaN", path=name, line=number)
-    return value
-
-
-def _grade(text: str, name: str | None, number: int) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise FileFormatError(f"grade {text!r} is not an integer", path=name, line=number) from None
+    return read_plain(given, kind)
 
 
 # -- writers ------------------------------------------------------------------------------------------------
