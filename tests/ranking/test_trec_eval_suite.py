@@ -58,6 +58,7 @@ def test_quicktest_line_prints_trec_evals_output(
         (["-m", "P.5,5"], "P: a cutoff is given twice"),
         (["-m", "ndcg.1"], "ndcg: parameters are name=value pairs"),
         (["-m", "utility.1,2"], "utility takes 4 coefficients"),
+        (["-m", "P.abc"], "P.abc: expected an integer cutoff, got 'abc'"),
     ],
 )
 def test_lines_not_supported_exit_2_with_one_line(

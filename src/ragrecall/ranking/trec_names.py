@@ -178,7 +178,13 @@ def trec_columns(specs: Sequence[str], *, rel: int = 1, n_docs: int = 0) -> list
     columns: list[Column] = []
     for family in TREC_FAMILIES:
         if family.name in marked:
-            columns.extend(_expand(family, params.get(family.name), rel, n_docs))
+            given = params.get(family.name)
+            try:
+                columns.extend(_expand(family, given, rel, n_docs))
+            except ConfigurationError as exc:
+                if str(exc).startswith(family.name):
+                    raise
+                raise ConfigurationError(f"{family.name}.{given}: {exc}") from exc
     return columns
 
 
