@@ -90,7 +90,8 @@ def rank_part(judged: Judged, run: Run, *, hit_docs: bool = False) -> RunPart:
         heads, every_row = _heads(query), False
     n = len(query)
     group_query = query[heads]
-    scores32 = scores.astype(np.float32)
+    with np.errstate(over="ignore"):  # a score past float32's range becomes ±inf, as in trec_eval: no warning
+        scores32 = scores.astype(np.float32)
     scores32 += np.float32(0.0)  # turns -0.0 into 0.0: they compare equal
     if np.isnan(scores32).any():
         bad = int(np.flatnonzero(np.isnan(scores32))[0])
