@@ -104,6 +104,19 @@ def test_importing_the_package_or_ranking_does_not_load_the_llm_stack() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_the_command_line_loads_the_llm_stack_only_for_commands_that_use_it() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from ragrecall.cli._main import _parser\n"
+        "_parser().parse_args(['trec', 'q', 'r'])\n"
+        "assert 'openai' not in sys.modules, 'building the parser imported openai'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 def test_unknown_attribute_is_an_attribute_error() -> None:
     import pytest
 

@@ -8,11 +8,7 @@ import os
 import sys
 from typing import Any
 
-from .._sync import run_sync
-from ..batch import BatchBackend, RoundExported
-from ..batch._runners import OpenAIBatchRunner
 from ..errors import ConfigurationError, InputError
-from ..evaluation._checkpoint import read_journal
 from ._eval import add_eval_arguments, run_eval
 
 _REQUESTS_HELP = (
@@ -74,6 +70,8 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _files(args: argparse.Namespace, imports: tuple[str, ...]) -> int:
+    from ..batch import BatchBackend, RoundExported  # the LLM stack loads only when a command uses it
+
     requests = args.requests or f"{args.checkpoint}.round-{{round}}.jsonl"
     backend = BatchBackend(export_to=requests, imports=imports)
     try:
@@ -91,6 +89,8 @@ def _files(args: argparse.Namespace, imports: tuple[str, ...]) -> int:
 
 def _unimported(checkpoint: str) -> dict[str, Any] | None:
     """The last exported round of ``checkpoint`` when no result file was imported after it."""
+    from ..evaluation._checkpoint import read_journal
+
     if not os.path.exists(checkpoint) or os.path.getsize(checkpoint) == 0:
         return None
     last: dict[str, Any] | None = None
@@ -114,6 +114,10 @@ def _visit(args: argparse.Namespace, *, cancel: bool) -> int:
     """Print every recorded batch of the checkpoint with its status; with ``cancel``, cancel those still
     running at the provider first."""
     import openai
+
+    from .._sync import run_sync
+    from ..batch._runners import OpenAIBatchRunner
+    from ..evaluation._checkpoint import read_journal
 
     if not os.path.exists(args.checkpoint):
         raise InputError(f"no such checkpoint: {args.checkpoint}")
