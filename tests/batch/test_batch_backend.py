@@ -71,7 +71,7 @@ def outcomes(result: EvaluationResult) -> list[dict[str, Any]]:
 def batch_lines(server: FakeOpenAIServer) -> list[list[dict[str, Any]]]:
     """The request lines of every batch created, in creation order."""
     files = [server.files[b["input_file_id"]] for b in server.batches.values()]
-    return [[json.loads(line) for line in data.decode().splitlines()] for data in files]
+    return [[json.loads(line) for line in data.decode().split("\n") if line] for data in files]
 
 
 def test_batch_gives_the_live_values_and_evidence_at_the_batch_price(server: FakeOpenAIServer) -> None:
@@ -112,6 +112,16 @@ def test_batch_replies_fill_the_cache_that_a_live_replay_reads(server: FakeOpenA
     assert len(server.requests) == sent  # nothing reached the server
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_text_with_unicode_line_separators_is_scored_as_live(server: FakeOpenAIServer, separator: str) -> None:
+    # JSON writers (vLLM's run_batch, this server) leave these unescaped inside strings: they end no line.
+    data = [{"id": "sep", "reference": f"Paris is the capital{separator}of France.", "retrieved_contexts": [
+        f"Paris is the capital{separator}of France and its largest city."]}]  # fmt: skip
+    live = evaluate(data, [ContextRecall(make_llm(server))], show_progress=False)
+    batch = evaluate(data, [ContextRecall(make_llm(server))], show_progress=False, backend="batch", poll_interval=0)
+    assert outcomes(batch) == outcomes(live) and batch.summary["context_recall"].failed == 0
+
+
 def test_identical_requests_go_out_once(server: FakeOpenAIServer) -> None:
     twins = [DATA[0], {**DATA[0], "id": "paris-again"}]
     result = evaluate(twins, [ContextRecall(make_llm(server))], show_progress=False, backend="batch", poll_interval=0)
@@ -130,6 +140,18 @@ def test_rounds_are_split_at_the_provider_limits(server: FakeOpenAIServer) -> No
     server.batches.clear()
     evaluate(DATA, [ContextRecall(make_llm(server))], show_progress=False, backend=small)
     assert [len(lines) for lines in batch_lines(server)] == [1] * 6
+
+
+def test_with_a_bound_identical_requests_of_later_samples_are_read_from_the_cache(
+    server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    twins = [{**DATA[0], "id": f"paris-{i}"} for i in range(4)]
+    backend = BatchBackend(poll_interval=0, max_samples_in_flight=1)
+    with ResponseCache(tmp_path / "cache.sqlite") as cache:
+        result = evaluate(twins, [ContextRecall(make_llm(server, cache=cache))], show_progress=False, backend=backend)
+    assert len(server.batches) == 2  # one decomposition, one judging: the three later samples read the cache
+    assert result.values("context_recall") == [0.5] * 4
+    assert result.usage.requests == 2 and result.usage.cached_requests == 6
 
 
 def test_a_bound_on_samples_in_flight_spreads_them_over_more_rounds(server: FakeOpenAIServer) -> None:

@@ -153,3 +153,21 @@ def test_readers_use_at_most_the_threads_asked(tmp_path: Path, monkeypatch: pyte
     assert 1 <= len(seen) <= threads
     with pytest.raises(ConfigurationError):
         read_run(tmp_path / "r", threads=0)
+
+
+def test_trec_reads_the_qrels_from_standard_input_and_refuses_it_for_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+    import sys
+
+    from ragrecall.cli import main
+
+    run = tmp_path / "run"
+    run.write_bytes(b"q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 0.5 t\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"q1 0 d2 1\n")))
+    assert main(["trec", "-m", "map", "-", str(run)]) == 0
+    assert capsys.readouterr().out == "map                   \tall\t0.5000\n"
+    for command in ("trec", "ndeval"):
+        assert main([command, "-", "-"]) == 2
+        assert "standard input ('-') can hold the" in capsys.readouterr().err

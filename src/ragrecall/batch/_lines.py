@@ -89,11 +89,17 @@ def read_result_line(line: Mapping[str, Any]) -> tuple[str, LineOutcome] | None:
     return custom_id, LineOutcome(error=" ".join(str(text).split())[:500], retryable=retryable)
 
 
+def jsonl_lines(text: str) -> list[str]:
+    """The lines of JSONL text: split at ``\n`` only (a ``\r`` before it dropped). ``str.splitlines`` would also
+    split at U+2028, U+2029 and U+0085, which JSON writers leave unescaped inside strings."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
 def read_result_text(text: str, *, source: str) -> dict[str, LineOutcome]:
     """Every result line of a file's text, by ``custom_id`` (a line that is not JSON is an error naming it)."""
 
     outcomes: dict[str, LineOutcome] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(jsonl_lines(text), start=1):
         if not raw.strip():
             continue
         try:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import ConfigurationError
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     nd = sub.add_parser(
@@ -36,6 +38,8 @@ def _run(args: argparse.Namespace) -> int:
 
     from ..ranking.diversity import NDEVAL_MEASURES, evaluate_diversity, parse_diversity_measure
 
+    if args.qrels == "-" and args.run == "-":
+        raise ConfigurationError("standard input ('-') can hold the subtopic qrels or the run, not both")
     measures = [parse_diversity_measure(m) for m in args.measure] if args.measure else list(NDEVAL_MEASURES)
     ev = evaluate_diversity(
         args.qrels,

@@ -95,11 +95,12 @@ def _run(args: argparse.Namespace) -> int:
     rows = _rows(args.measure, args.level or 1, args.n_docs)
     trec_style = any(r.kind != "measure" or r.label != str(r.measure) for r in rows) or _trec_flags(args)
     fmt = args.format or ("trec" if trec_style or not args.measure else "table")
+    if args.qrels == "-" and args.run == "-":
+        raise ConfigurationError("standard input ('-') can hold the qrels or the run, not both")
     run_source, first_line = _open_run(args.run)
-    if not os.path.exists(args.qrels):
-        raise FileNotFoundError(f"no such file: {args.qrels}")
+    qrels_source, _ = _open_run(args.qrels)  # a path, or standard input read once
     ranked, n_missing = evaluate.rank_run(
-        args.qrels, run_source, missing=missing, depth=args.depth, judged_only=args.judged_only
+        qrels_source, run_source, missing=missing, depth=args.depth, judged_only=args.judged_only
     )
     values = {r.label: r.measure.compute(ranked) for r in rows if r.kind == "measure"}
     strings = {r.label: relstrings(ranked, r.length) for r in rows if r.kind == "relstring"}
@@ -147,7 +148,7 @@ def _rows(specs: list[str], level: int, n_docs: int) -> list[_Row]:
 
 
 def _open_run(path: str) -> tuple[Any, bytes]:
-    """The run to evaluate and its first non-blank line. A regular file is passed on by path; standard input
+    """The run (or qrels) to read and its first non-blank line. A regular file is passed on by path; standard input
     (``-``), a pipe or a process substitution is read once, into memory, and passed on as those bytes."""
     from ..ranking._source import open_input
 

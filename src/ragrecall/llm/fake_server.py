@@ -214,7 +214,7 @@ class FakeOpenAIServer:
         if input_file not in self.files:
             return 404, _error_body(404, f"no file {input_file}")
         batch_id = self._new_id("batch")
-        lines = [line for line in self.files[input_file].decode("utf-8").splitlines() if line.strip()]
+        lines = [line for line in self.files[input_file].decode("utf-8").split("\n") if line.strip()]
         batch = {
             "id": batch_id,
             "object": "batch",
@@ -258,7 +258,8 @@ class FakeOpenAIServer:
                 errors={"object": "list", "data": [{"code": "invalid_file", "message": fault.message}]},
             )
             return
-        lines = [json.loads(line) for line in self.files[batch["input_file_id"]].decode().splitlines() if line.strip()]
+        text = self.files[batch["input_file_id"]].decode("utf-8")
+        lines = [json.loads(line) for line in text.split("\n") if line.strip()]  # not splitlines: U+2028 is text
         output: list[dict[str, Any]] = []
         errors: list[dict[str, Any]] = []
         for number, line in enumerate(lines):
