@@ -13,7 +13,10 @@ from .._measure import Measure
 from .._ranked import Ranked, safe_divide
 from ._walk import Gains, gains_of, ideal_gains, parse_gains
 
-__all__ = ["NDCG", "gained_hits", "nDCG"]
+__all__ = ["NDCG", "discounted_hits", "discounted_ideal", "gained_hits", "nDCG", "ndcg_of"]
+
+IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
 
 _GAINS = ("linear", "exp")
 
@@ -65,23 +68,39 @@ class NDCG(Measure):
         return safe_divide(dcg, idcg)
 
     def _compute_gains(self, ranked: Ranked) -> NDArray[np.float64]:
-        query, position, gain = gained_hits(ranked, self.gains)
-        ideal_query, ideal_gain, ideal_pos = ideal_gains(ranked, self.gains)
+        query, position, _, value = discounted_hits(ranked, self.gains)
+        ideal_query, _, ideal_pos, ideal_value = discounted_ideal(ranked, self.gains)
         if self.cutoff is not None:
             keep, ideal = position <= self.cutoff, ideal_pos <= self.cutoff
-            query, position, gain = query[keep], position[keep], gain[keep]
-            ideal_query, ideal_gain, ideal_pos = ideal_query[ideal], ideal_gain[ideal], ideal_pos[ideal]
-        n = ranked.n_queries
-        dcg = np.bincount(query, weights=gain / np.log2(position + 1.0), minlength=n).astype(np.float64)
-        idcg = np.bincount(ideal_query, weights=ideal_gain / np.log2(ideal_pos + 1.0), minlength=n)
-        return safe_divide(dcg, idcg.astype(np.float64))
+            query, value, ideal_query, ideal_value = query[keep], value[keep], ideal_query[ideal], ideal_value[ideal]
+        return ndcg_of(query, value, ideal_query, ideal_value, ranked.n_queries)
 
 
-def gained_hits(ranked: Ranked, gains: Gains) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+def gained_hits(ranked: Ranked, gains: Gains) -> tuple[IntArray, IntArray, FloatArray]:
     """The retrieved documents whose gain is not 0: their query, position and gain."""
     gain = gains_of(ranked.hit_grade, gains)
     keep = gain != 0
     return ranked.hit_query[keep], ranked.hit_pos[keep], gain[keep]
+
+
+def discounted_hits(ranked: Ranked, gains: Gains) -> tuple[IntArray, IntArray, FloatArray, FloatArray]:
+    """:func:`gained_hits` and each one's discounted gain, ``gain / log2(position + 1)``."""
+    query, position, gain = gained_hits(ranked, gains)
+    return query, position, gain, gain / np.log2(position + 1.0)
+
+
+def discounted_ideal(ranked: Ranked, gains: Gains) -> tuple[IntArray, FloatArray, IntArray, FloatArray]:
+    """The ideal ranking's rows (:func:`~._walk.ideal_gains`: query, gain, position) and each one's discounted
+    gain, ``gain / log2(position + 1)``."""
+    query, gain, position = ideal_gains(ranked, gains)
+    return query, gain, position, gain / np.log2(position + 1.0)
+
+
+def ndcg_of(query: IntArray, value: FloatArray, ideal_query: IntArray, ideal_value: FloatArray, n: int) -> FloatArray:
+    """Per query, the sum of the run's discounted gains over the ideal ranking's (0 where the ideal has none)."""
+    dcg = np.bincount(query, weights=value, minlength=n).astype(np.float64)
+    idcg = np.bincount(ideal_query, weights=ideal_value, minlength=n).astype(np.float64)
+    return safe_divide(dcg, idcg)
 
 
 nDCG = NDCG()

@@ -10,8 +10,8 @@ from numpy.typing import NDArray
 
 from .._measure import Measure
 from .._ranked import Ranked, safe_divide
-from ._walk import cumulative, ideal_gains, parse_gains, per_row_pick
-from .ndcg import gained_hits
+from ._walk import cumulative, parse_gains, per_row_pick
+from .ndcg import discounted_hits, discounted_ideal, ndcg_of
 
 __all__ = ["NDCGRel", "nDCGRel"]
 
@@ -40,10 +40,10 @@ class NDCGRel(Measure):
 
     def compute(self, ranked: Ranked) -> NDArray[np.float64]:
         n = ranked.n_queries
-        query, position, gain = gained_hits(ranked, self.gains)
-        dcg = cumulative(query, gain / np.log2(position + 1.0))
-        ideal_query, ideal_gain, ideal_pos = ideal_gains(ranked, self.gains)
-        idcg = cumulative(ideal_query, ideal_gain / np.log2(ideal_pos + 1.0))
+        query, position, gain, value = discounted_hits(ranked, self.gains)
+        dcg = cumulative(query, value)
+        ideal_query, _, _, ideal_value = discounted_ideal(ranked, self.gains)
+        idcg = cumulative(ideal_query, ideal_value)
         depth = np.bincount(ideal_query, minlength=n)
         positive = gain > 0
         q = query[positive]
@@ -51,9 +51,7 @@ class NDCGRel(Measure):
         at_rel = safe_divide(dcg[positive], per_row_pick(ideal_query, idcg, q, reach, n))
         total = np.bincount(q, weights=at_rel, minlength=n).astype(np.float64)
         found = np.bincount(q, minlength=n).astype(np.float64)
-        dcg_all = np.bincount(query, weights=gain / np.log2(position + 1.0), minlength=n).astype(np.float64)
-        idcg_all = np.bincount(ideal_query, weights=ideal_gain / np.log2(ideal_pos + 1.0), minlength=n)
-        total += (depth - found) * safe_divide(dcg_all, idcg_all.astype(np.float64))
+        total += (depth - found) * ndcg_of(query, value, ideal_query, ideal_value, n)
         return np.where(total > 0, safe_divide(total, depth.astype(np.float64)), 0.0)
 
 

@@ -10,8 +10,8 @@ from numpy.typing import NDArray
 
 from .._measure import RelMeasure
 from .._ranked import Ranked, safe_divide
-from ._walk import cumulative, ideal_gains, parse_gains, running_at
-from .ndcg import gained_hits
+from ._walk import cumulative, parse_gains, running_at
+from .ndcg import discounted_hits, discounted_ideal, ndcg_of
 
 __all__ = ["RNDCG", "RnDCG"]
 
@@ -41,10 +41,10 @@ class RNDCG(RelMeasure):
 
     def compute(self, ranked: Ranked) -> NDArray[np.float64]:
         n = ranked.n_queries
-        query, position, gain = gained_hits(ranked, self.gains)
-        dcg = cumulative(query, gain / np.log2(position + 1.0))
-        ideal_query, ideal_gain, ideal_pos = ideal_gains(ranked, self.gains)
-        idcg = cumulative(ideal_query, ideal_gain / np.log2(ideal_pos + 1.0))
+        query, position, _, discounted = discounted_hits(ranked, self.gains)
+        dcg = cumulative(query, discounted)
+        ideal_query, ideal_gain, ideal_pos, ideal_value = discounted_ideal(ranked, self.gains)
+        idcg = cumulative(ideal_query, ideal_value)
         # A level ends where the next ideal document has another gain, or where the ideal ranking ends.
         last = np.ones(len(ideal_query), dtype=np.bool_)
         last[:-1] = (ideal_query[1:] != ideal_query[:-1]) | (ideal_gain[1:] != ideal_gain[:-1])
@@ -54,9 +54,7 @@ class RNDCG(RelMeasure):
         count = np.bincount(b_query, minlength=n).astype(np.float64)
         depth = np.bincount(ideal_query, minlength=n)
         tail = depth + 1 < ranked.n_ret
-        dcg_all = np.bincount(query, weights=gain / np.log2(position + 1.0), minlength=n).astype(np.float64)
-        idcg_all = np.bincount(ideal_query, weights=ideal_gain / np.log2(ideal_pos + 1.0), minlength=n)
-        total[tail] += safe_divide(dcg_all, idcg_all.astype(np.float64))[tail]
+        total[tail] += ndcg_of(query, discounted, ideal_query, ideal_value, n)[tail]
         count[tail] += 1
         value = safe_divide(total, count)
         value[ranked.num_rel(self.rel) == 0] = 0.0
