@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 MEASURES = ["Recall@10", "Recall@100", "P@10", "RR@10", "AP", "nDCG@10"]
 OFFICIAL = ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank"]
@@ -94,27 +95,30 @@ def generate(queries: int, docs: int, out: Path, seed: int = 0) -> None:
 # -- one tool per process -----------------------------------------------------------------------------------
 
 
+def _pytrec_inputs(pytrec_eval: Any, qrels_path: str, run_path: str) -> tuple[Any, Any]:
+    """The qrels and the run read by pytrec_eval's own parsers."""
+    with open(qrels_path) as f:
+        qrels = pytrec_eval.parse_qrel(f)
+    with open(run_path) as f:
+        run = pytrec_eval.parse_run(f)
+    return qrels, run
+
+
 def child(tool: str, data: Path) -> None:
     t0 = time.perf_counter()
     qrels_path, run_path = str(data / "qrels.txt"), str(data / "run.txt")
     report: dict[str, float | str | int] = {"tool": tool}
-    if tool == "ragrecall":
+    if tool in ("ragrecall", "ragrecall-stdin"):
         from ragrecall.ranking import evaluate_run
 
         report["import_s"] = round(time.perf_counter() - t0, 3)
-        t1 = time.perf_counter()  # the run file is read and evaluated together, block by block
-        result = evaluate_run(qrels_path, run_path, MEASURES)
-        t2 = time.perf_counter()
-        report["queries"] = len(result.query_ids)
-        report["means"] = json.dumps({k: round(v, 6) for k, v in result.means.items()})
-    elif tool == "ragrecall-stdin":
-        from ragrecall.ranking import evaluate_run
-
-        report["import_s"] = round(time.perf_counter() - t0, 3)
-        with open(run_path, "rb") as run_file:  # the run arrives on standard input, read once into memory
-            os.dup2(run_file.fileno(), 0)
+        run_source = run_path  # a path: read and evaluated together, block by block
+        if tool == "ragrecall-stdin":
+            with open(run_path, "rb") as run_file:  # the run arrives on standard input, read once into memory
+                os.dup2(run_file.fileno(), 0)
+            run_source = "-"
         t1 = time.perf_counter()
-        result = evaluate_run(qrels_path, "-", MEASURES)
+        result = evaluate_run(qrels_path, run_source, MEASURES)
         t2 = time.perf_counter()
         report["queries"] = len(result.query_ids)
         report["means"] = json.dumps({k: round(v, 6) for k, v in result.means.items()})
@@ -151,10 +155,7 @@ def child(tool: str, data: Path) -> None:
         import pytrec_eval
 
         report["import_s"] = round(time.perf_counter() - t0, 3)
-        with open(qrels_path) as f:
-            qrels = pytrec_eval.parse_qrel(f)
-        with open(run_path) as f:
-            run = pytrec_eval.parse_run(f)
+        qrels, run = _pytrec_inputs(pytrec_eval, qrels_path, run_path)
         t1 = time.perf_counter()
         evaluator = pytrec_eval.RelevanceEvaluator(qrels, set(OFFICIAL))
         per_query = evaluator.evaluate(run)
@@ -169,10 +170,7 @@ def child(tool: str, data: Path) -> None:
         import pytrec_eval
 
         report["import_s"] = round(time.perf_counter() - t0, 3)
-        with open(qrels_path) as f:
-            qrels = pytrec_eval.parse_qrel(f)
-        with open(run_path) as f:
-            run = pytrec_eval.parse_run(f)
+        qrels, run = _pytrec_inputs(pytrec_eval, qrels_path, run_path)
         t1 = time.perf_counter()
         evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"recall.10,100", "P.10", "recip_rank", "map", "ndcg_cut.10"})
         per_query = evaluator.evaluate(run)
