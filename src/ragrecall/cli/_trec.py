@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(-m official, -m all_trec, -m P.5,10 ...) and prints what trec_eval prints; also takes this "
         "package's measure strings (-m nDCG@10) with --format table or json.",
     )
-    trec.add_argument("qrels", help="TREC qrels file (plain or .gz)")
+    trec.add_argument("qrels", help="TREC qrels file (plain or .gz), or - for standard input (not with the run)")
     trec.add_argument("run", help="TREC run file (plain or .gz), or - for standard input")
     trec.add_argument(
         "--measure",

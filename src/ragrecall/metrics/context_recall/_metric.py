@@ -312,13 +312,6 @@ class ContextRecall(Metric):
             claims, dropped, usage, reasks = dec.claims, dec.dropped, dec.usage, dec.reasks
         if not claims:
             return Voted([], [], None, Usage(), 0), dropped, usage, reasks
-        if first is not None and self.votes == 1:
-            return (
-                Voted(first, [sum(v.supported for v in first) / len(first)], None, Usage(), 0),
-                dropped,
-                usage,
-                reasks,
-            )
         with spent_before(usage):
             voted = await judge_votes(setup, claims, contexts, plan, first=first)
         return voted, dropped, usage + voted.usage, reasks + voted.reasks
