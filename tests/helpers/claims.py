@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 REFERENCE = "Paris is the capital of France. The Eiffel Tower is 330 metres tall. Paris hosted the 1900 Olympics."
-CONTEXTS = ["Paris is the capital of France.", "The Eiffel Tower, in Paris, is 330 metres tall.", "Unrelated."]
+# No claim is written word for word in a context, so that every claim goes to the (scripted) judge.
+CONTEXTS = ["Paris is the capital city of France.", "The Eiffel Tower, in Paris, is 330 metres tall.", "Unrelated."]
 CLAIMS = ["Paris is the capital of France.", "The Eiffel Tower is 330 metres tall.", "Paris hosted the 1900 Olympics."]
 
 
@@ -31,7 +32,7 @@ def single_claim(
 
 JUDGED = {
     "verdicts": [
-        verdict(1, True, [(1, "Paris is the capital of France.")]),
+        verdict(1, True, [(1, "Paris is the capital city of France.")]),
         verdict(2, True, [(2, "The Eiffel Tower, in Paris, is 330 metres tall")]),
         verdict(3, False),
     ]
