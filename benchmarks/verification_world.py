@@ -22,7 +22,10 @@ answers the confirm task from the truth.
 - **MAE**: the mean absolute error of the sample scores against the true scores (the share of each sample's
   claims that are true), over the samples scored.
 
-    python benchmarks/verification_world.py [--confirm {off,honest,both}] [--json]
+    python benchmarks/verification_world.py [--world PATH] [--confirm {off,honest,both}] [--json]
+
+``--world`` scores another world file of the same format (default: the project's world), such as the held-out
+``tests/metrics/context_recall/verification_world_heldout.json``, written apart from the checks' tuning.
 """
 
 from __future__ import annotations
@@ -110,8 +113,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--confirm", choices=("off", "honest", "both"), default="both")
     parser.add_argument("--json", action="store_true", help="print the summaries as JSON")
+    parser.add_argument(
+        "--world", type=Path, default=world.WORLD_PATH, help="the world file to score (default: %(default)s)"
+    )
     args = parser.parse_args()
-    samples = world.load_world()
+    samples = world.load_world(args.world)
     runs: list[tuple[str, bool]] = []
     if args.confirm in ("off", "both"):
         runs.append(("confirm off", False))
@@ -123,9 +129,11 @@ def main() -> None:
             notes.append("confirm is not available: this ContextRecall has no confirm= setting")
     summaries = {name: summarise(world.score_world(samples, confirmed=confirmed)) for name, confirmed in runs}
     if args.json:
-        print(json.dumps({"samples": len(samples), "runs": summaries, "notes": notes}, indent=1))
+        report = {"world": str(args.world), "samples": len(samples), "runs": summaries, "notes": notes}
+        print(json.dumps(report, indent=1))
         return
-    print(f"verification world: {len(samples)} samples ({sum(s['class'] in world.LIE_CLASSES for s in samples)} lies)")
+    lies = sum(s["class"] in world.LIE_CLASSES for s in samples)
+    print(f"verification world: {len(samples)} samples ({lies} lies), {args.world.name}")
     for name, summary in summaries.items():
         print()
         print(render(name, summary))

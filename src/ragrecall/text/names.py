@@ -25,6 +25,13 @@ _WORD = re.compile(f"[^\\W_{CJK_RANGES}](?:[^\\W_{CJK_RANGES}]|['’.\\-](?=[^\\
 # Words that open a sentence without naming anything: adverbs, gerunds and participles ("Afterwards", "Buying").
 _NOT_A_NAME = re.compile(r"(?i).+(?:ing|ly|wards|ed)$")
 _PRONOUNS = "它他她我你您其"
+# Function words that open a sentence capitalised and name nothing ("Since 1988 …", "During the war …").
+_OPENERS = frozenset(
+    "since although though during after before when while because despite in on at from with without about as by "
+    "for every each many most some all both either neither once until unless whereas whether here there this these "
+    "those that its their his her our your my".split()
+)
+_CJK_LEAD = re.compile(r"^(?:\d+(?:[.,]\d+)?\s*[年月日号號]?|[，,、\s]|在|于|於)+")
 _CONNECTORS = frozenset(
     {"of", "de", "du", "des", "la", "le", "van", "von", "der", "den", "di", "da", "del", "y", "and"}
 )
@@ -66,7 +73,7 @@ def claim_names(claim: str) -> tuple[Name, ...]:
         if run:
             first_is_start = run[0].start() == _first_word_start(norm)
             kept = [m for m in run if m.group().lower() not in _CONNECTORS]
-            if first_is_start and kept[0].group().lower() in STOPWORDS:
+            if first_is_start and kept[0].group().lower() in STOPWORDS | _OPENERS:
                 kept = kept[1:]
             if kept and first_is_start and len(kept) == 1 and kept[0] is run[0] and _NOT_A_NAME.match(kept[0].group()):
                 kept = []
@@ -88,7 +95,8 @@ def claim_names(claim: str) -> tuple[Name, ...]:
             close()
     close()
     names += [Name(name, (name,)) for name in sorted(names_in(norm)) if not has_cjk(name)]
-    subject = _CJK_SUBJECT.match(norm)
+    lead = _CJK_LEAD.match(norm)
+    subject = _CJK_SUBJECT.match(norm, lead.end() if lead else 0)
     if subject and not subject.group().startswith(tuple(_PRONOUNS)):
         cut = _CJK_PREDICATE.search(subject.group(), 2)  # a subject has two characters at least: 长城 is no 长
         term = subject.group()[: cut.start() if cut else None].lstrip("该這这那此本其")

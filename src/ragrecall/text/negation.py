@@ -1,7 +1,8 @@
 """Negation cues, English and Chinese: the words whose presence turns a statement into its opposite.
 
 The cues are data (``data/negation.txt``): *clause* cues negate the clause they stand in, *sentence* cues
-("it is false that", 并非) everything after them to the end of the sentence, and a list of words that write a
+("it is false that", 并非) everything after them to the end of the sentence, *denial* cues ("but that is a
+legend", 其实并非如此) the statement before them, and a list of words that write a
 cue but negate nothing (``not only``, 非常 "very", 未来 "future", 不少 "many", 特别 "especially") is removed
 before matching.
 """
@@ -13,7 +14,7 @@ import unicodedata
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["negations", "sentence_negated_before"]
+__all__ = ["denied_after", "negations", "sentence_negated_before"]
 
 
 def _load() -> dict[str, list[str]]:
@@ -46,6 +47,7 @@ def _pattern(cues: list[str]) -> re.Pattern[str]:
 _CUES = _load()
 _CLAUSE = _pattern(_CUES["clause"] + _CUES["sentence"])
 _SENTENCE = _pattern(_CUES["sentence"])
+_DENIAL = _pattern(_CUES["denial"])
 _FALSE_FRIENDS = re.compile(
     "|".join(
         r"\b" + r"\s+".join(map(re.escape, c.split())) + r"\b" if c.isascii() else re.escape(c)
@@ -73,3 +75,12 @@ def sentence_negated_before(sentence: str, at: int) -> bool:
     """True when a sentence-wide cue ("it is false that", 并非) stands in ``sentence`` before offset ``at``:
     it negates everything after it, whatever the clauses."""
     return _SENTENCE.search(_cleaned(sentence)[:at]) is not None
+
+
+def denied_after(text: str, *, opening: bool = False) -> bool:
+    """True when ``text``, which follows a statement, denies it ("but that is a legend", "In fact, this is not
+    true", 其实并非如此): a denial cue anywhere in it, or with ``opening`` (the next sentence) at its start."""
+    if not text:
+        return False
+    found = _DENIAL.search(_cleaned(text))
+    return found is not None and (not opening or found.start() <= 12)

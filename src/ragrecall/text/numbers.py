@@ -70,10 +70,12 @@ _SCRIPT_DIGITS = re.compile(r"[\u00b2\u00b3\u00b9\u2070-\u209f]")
 _GROUP_SPACE = re.compile(r"(?<=\d)[\u00a0\u202f\u2009](?=\d{3}(?!\d))")
 _NUMBER = re.compile(r"\d{1,3}(?:'\d{3})+(?:[.,]\d+)?(?!\d)|\d+(?:[.,']\d+)*")
 # A Latin scale word ends at a word boundary; a Chinese one counts what follows it (3万名 is 30000 people).
-_SCALE = re.compile(r"\s?(?:(thousand|million|billion|trillion|bn|mn)s?(?![^\W\d_])|(万亿|万|亿|萬|億))", re.IGNORECASE)
+_SCALE = re.compile(
+    r"\s?(?:(thousand|million|billion|trillion|bn|mn)s?(?![^\W\d_])|(万亿|万|亿|萬|億))|(k)(?![^\W\d_])", re.IGNORECASE
+)
 _SCALES = {
     "thousand": 3, "million": 6, "mn": 6, "billion": 9, "bn": 9, "trillion": 12,
-    "万亿": 12, "万": 4, "萬": 4, "亿": 8, "億": 8,
+    "万亿": 12, "万": 4, "萬": 4, "亿": 8, "億": 8, "k": 3,
 }  # fmt: skip
 _RANGE_JOIN = re.compile(
     r"\s*(?:年|月|日)?\s*(?:[-\u2010-\u2015~～－]|至|到|to|through|thru|till|until|and)\s*", re.IGNORECASE
@@ -101,9 +103,12 @@ class Quantity:
 @lru_cache(maxsize=4096)  # a claim is read by the coverage check and again by the quote check
 def numbers_in(text: str) -> frozenset[str]:
     """The canonical forms of the numbers of ``text``: written with digits or in words, with the full end of a
-    range written short (``1939–45`` holds 1945)."""
+    range written short (``1939–45`` holds 1939 and 1945, not 45)."""
     found = {q.value for q in quantities(text)}
-    found.update(high for _, high in ranges_in(text))
+    for low, high in ranges_in(text):
+        if high not in found:  # written short: "1939–45" holds 1945, and its 45 is no number of its own
+            found.discard(str(int(high[-2:])))
+            found.add(high)
     return frozenset(found)
 
 
@@ -179,7 +184,7 @@ def _digit_numbers(norm: str) -> list[tuple[str, int, int]]:
             continue  # the tail of a name or of a number already read: v3.12
         negative = bool(opening) and opening[0] in _MINUS
         scale = _SCALE.match(norm, m.end())
-        power = _SCALES[(scale.group(1) or scale.group(2)).lower()] if scale else 0
+        power = _SCALES[(scale.group(1) or scale.group(2) or scale.group(3)).lower()] if scale else 0
         value = canonical_number(("0." if point else "") + m.group(), power)
         end = scale.end() if scale else m.end()
         found.append((f"-{value}" if negative and value != "0" else value, start - len(opening), end))

@@ -266,10 +266,11 @@ def test_chinese_reference_uses_chinese_prompts_and_keeps_chinese_claims() -> No
     llm = FakeLLM(
         [
             {"claims": claims},
-            {"verdicts": [verdict(1, True, [(1, "巴黎是法国的首都")], "上下文1说明了这一点。"), verdict(2, False)]},
+            {"verdicts": [verdict(1, True, [(1, "巴黎是法国首都")], "上下文1说明了这一点。"), verdict(2, False)]},
         ]
     )
-    result = ContextRecall(llm).score(reference=reference, retrieved_contexts=["巴黎是法国的首都和最大城市。"])
+    # Not word for word (a claim written so in a passage is decided without the judge): both claims are judged.
+    result = ContextRecall(llm).score(reference=reference, retrieved_contexts=["巴黎是法国首都和最大城市。"])
     assert result.value == 0.5
     assert isinstance(result.evidence, ClaimRecallEvidence)
     assert result.evidence.language == "zh"
@@ -366,7 +367,8 @@ def test_offline_judge_scores_sensibly(mode: str) -> None:
     # Its quotes are real passages of the contexts, so they verify.
     assert [c.verification for c in result.evidence.claims] == ["verified", "verified", "none"]
     assert result.evidence.claims[1].support[0].passage == CONTEXTS[1]
-    zh = metric.score(reference="巴黎是法国的首都。埃菲尔铁塔高330米。", retrieved_contexts=["巴黎是法国的首都。"])
+    # The passage writes the first claim in other words (not word for word), so the judge is asked.
+    zh = metric.score(reference="巴黎是法国的首都。埃菲尔铁塔高330米。", retrieved_contexts=["巴黎是法国首都。"])
     assert zh.value == 0.5
     assert isinstance(zh.evidence, ClaimRecallEvidence) and zh.evidence.verified == 1
 

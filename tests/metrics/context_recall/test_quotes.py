@@ -217,10 +217,11 @@ def test_a_fuzzy_match_cannot_drop_a_negation() -> None:
 def test_a_chinese_quote_verifies_across_punctuation_and_full_width_digits() -> None:
     reference = "巴黎是法国的首都。埃菲尔铁塔高330米。"
     claims = ["巴黎是法国的首都。", "埃菲尔铁塔高330米。"]
-    contexts = ["据介绍，巴黎是法国的首都，也是最大的城市。", "埃菲尔铁塔位于巴黎，高３３０米。"]
+    # Neither claim is written word for word in a passage (that would be decided without the judge).
+    contexts = ["据介绍，巴黎是法国首都，也是最大的城市。", "埃菲尔铁塔位于巴黎，高３３０米。"]
     judged = {
         "verdicts": [
-            verdict(1, True, [(1, "巴黎是法国的首都,也是最大的城市")]),
+            verdict(1, True, [(1, "巴黎是法国首都,也是最大的城市")]),
             verdict(2, True, [(2, "埃菲尔铁塔位于巴黎，高330米")]),
         ]
     }
@@ -332,7 +333,10 @@ def test_a_bare_number_from_a_list_of_other_things_is_no_evidence() -> None:
     both = verdict(1, True, [(1, "The Eiffel Tower"), (2, "330")])
     llm = FakeLLM([{"claims": [claim]}, {"verdicts": [both]}])
     result = ContextRecall(llm, max_repairs=0).score(reference=claim, retrieved_contexts=contexts)
-    assert evidence_of(result).claims[0].problem == "quote states nothing"
+    # Passage 2 lists heights of other things: its "330" does not add up with passage 1's "The Eiffel Tower".
+    verdict_ = evidence_of(result).claims[0]
+    assert verdict_.verification == "unverified" and result.value == 0.0
+    assert verdict_.problem == "quotes do not add up: passage 2 does not name Eiffel Tower"
 
 
 def test_a_quote_in_another_language_than_the_claim_is_not_held_against_it() -> None:

@@ -40,7 +40,7 @@ from typing import Protocol
 from ...text.clauses import clause_spans
 from ...text.locate import fold
 from ...text.names import Name, claim_names, folded_words
-from ...text.negation import negations, sentence_negated_before
+from ...text.negation import denied_after, negations, sentence_negated_before
 from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
 from ...text.segment import CJK_RANGES, has_cjk, sentence_spans
 from ...text.terms import STOPWORDS, content_terms, is_function_word, stem
@@ -95,6 +95,8 @@ class Evidence:
     """The sentence(s)."""
     earlier: str
     """The context's text before them."""
+    later: str = ""
+    """The sentence after them, if any."""
 
     @classmethod
     def of(cls, quote: Quote, contexts: SentenceSource) -> Evidence:
@@ -104,7 +106,8 @@ class Evidence:
         spans = contexts.sentences(quote.context)
         holding = [(s, e) for s, e in spans if s < quote.end and quote.start < e] or [(quote.start, quote.end)]
         start, end = min(holding[0][0], quote.start), max(holding[-1][1], quote.end)
-        return cls(quote.context, start, end, quote.start, quote.end, text[start:end], text[:start])
+        after = next((text[s:e] for s, e in spans if s >= end), "")
+        return cls(quote.context, start, end, quote.start, quote.end, text[start:end], text[:start], after)
 
 
 @dataclass(frozen=True)
@@ -225,25 +228,32 @@ def _polarity(
 
 
 def negated_around(ev: Evidence, facts: ClaimFacts) -> bool:
-    """Whether the clauses of ``ev`` that state the claim negate: those holding the quote, and for each term of
-    what the claim says (its names left out: the subject check reads those) or number that the quote's clauses
-    lack, the nearest clause holding it; or a sentence-wide cue before the first of them. A clause in between
-    that holds none of these ("The ferry, which did not run in the war, carried …") is not read."""
+    """Whether the clauses of ``ev`` that state the claim negate: those holding the quote and a term or number
+    of the claim, and for each term of what the claim says (its names left out: the subject check reads those)
+    or number that those clauses lack, the nearest clause holding it; or a sentence-wide cue before the first
+    of them; or a denial after them ("…, but that is a legend", 其实并非如此) in the sentence or opening the next
+    one. A clause that holds none of the claim's terms ("The ferry, which did not run in the war, carried …";
+    "Its white flowers, which open in July, have no leaves") is not read."""
     sentence = ev.text
     clauses = clause_spans(sentence) or [(0, len(sentence))]
+    terms = [strict_terms(sentence[s:e]) | numbers_in(sentence[s:e]) for s, e in clauses]
+    claim_terms = facts.bigrams | facts.numbers
     qs, qe = ev.quote_start - ev.start, ev.quote_end - ev.start
-    chosen = {i for i, (s, e) in enumerate(clauses) if s < qe and qs < e} or {0}
-    held = strict_terms(" ".join(sentence[clauses[i][0] : clauses[i][1]] for i in chosen))
-    wanted = ((facts.bigrams - facts.name_terms) | facts.numbers) - held
-    if wanted:
-        terms = [strict_terms(sentence[s:e]) | numbers_in(sentence[s:e]) for s, e in clauses]
-        for term in wanted:
-            holders = [i for i, t in enumerate(terms) if term in t]
-            if holders:
-                chosen.add(min(holders, key=lambda i: min(abs(i - c) for c in chosen)))
+    quoted = [i for i, (s, e) in enumerate(clauses) if s < qe and qs < e] or [0]
+    chosen = {i for i in quoted if terms[i] & claim_terms} or set(quoted)
+    held = frozenset().union(*(terms[i] for i in chosen))
+    for term in ((facts.bigrams - facts.name_terms) | facts.numbers) - held:
+        holders = [i for i, t in enumerate(terms) if term in t]
+        if holders:
+            chosen.add(min(holders, key=lambda i: min(abs(i - c) for c in chosen)))
     if any(negations(sentence[clauses[i][0] : clauses[i][1]]) for i in chosen):
         return True
-    return sentence_negated_before(sentence, clauses[min(chosen)][0])
+    first, last = clauses[min(chosen)][0], clauses[max(chosen)][1]
+    return (
+        sentence_negated_before(sentence, first)
+        or denied_after(sentence[last:])
+        or denied_after(ev.later, opening=True)
+    )
 
 
 def _subject(
@@ -393,18 +403,22 @@ def _several(
 def _predicate(
     facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], _: SentenceSource
 ) -> Failure | None:
-    """The evidence holds what the claim says beyond its names and numbers: one of those terms, or for Chinese
-    (whose subject's end is a guess, and whose characters say little alone) half of its bigrams; and half of
-    all the claim's terms."""
+    """The evidence holds what the claim says beyond its names and numbers: one of those terms, and for Chinese
+    (whose subject's end is a guess, and whose characters say little alone) half of its bigrams, counting the
+    sentence before the evidence, which may name the thing; and half of all the claim's terms."""
     if not facts.terms:
         return None
     text = " ".join(ev.text for ev in evidence)
     rest = {t for t in facts.bigrams - facts.name_terms if not _functional(t)}
     if rest:
         said = strict_terms(text) | (words(text) if "cjk" in facts.scripts else frozenset())
-        needed = len(rest) / 2 if "cjk" in facts.scripts else 1
-        if len(rest & said) < needed:
+        if not rest & said:
             return Failure("predicate", PROBLEMS["predicate"])
+        if "cjk" in facts.scripts:  # the thing may be named in the sentence before ("…红豆杉。保护区内现存约1,300棵")
+            before = " ".join(s for ev in evidence for s in _sentences_of(ev.earlier)[-1:])
+            said |= strict_terms(before) | words(before)
+            if len(rest & said) < len(rest) / 2:
+                return Failure("predicate", PROBLEMS["predicate"])
     held = frozenset().union(*(_held(ev) for ev in evidence))
     named = frozenset().union(*(words(n.text) for n in facts.names))
     if len(facts.terms & (held | named)) / len(facts.terms) < _MIN_COVERAGE:

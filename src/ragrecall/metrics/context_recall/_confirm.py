@@ -5,8 +5,8 @@ two). A claim stays supported only when confirmed; otherwise it is unsupported a
 The request is ``task="context_recall.confirm"`` with ``inputs={"claims": [claim, …], "evidence":
 [[sentence, …] for each claim], "language": …}``; the reply is ``{"verdicts": [{"claim": n, "entailed": true |
 false}]}`` (claims numbered from 1, a short ``reason`` allowed), checked for one verdict per claim. Many claims
-share a request (up to ``claims_per_call``). Claims stated word for word in a passage are not asked about: code
-found them written there.
+share a request (up to ``claims_per_call``). Claims stated word for word in a passage are asked about too: a
+denial code does not read ("…, a story long since disproved") would otherwise stand.
 
 A claim's evidence is the sentence(s) holding each of its quotes, preceded by the passage's first sentence
 naming the claim's subject when the evidence sentence only refers to it ("He was born in 1879").
@@ -62,14 +62,14 @@ async def confirm_verdicts(
     claims_per_call: int,
     max_repairs: int,
 ) -> tuple[list[ClaimVerdict], Usage]:
-    """``verdicts`` with every supported, non-stated claim confirmed or refuted (module docstring), and the
+    """``verdicts`` with every supported claim confirmed or refuted (module docstring), and the
     usage of the confirmation requests.
 
     Raises:
         LLMOutputError, LLMRequestError, CacheMissError: a request could not be answered (the others are
             cancelled; the exception carries the usage of what was paid).
     """
-    asked = [i for i, v in enumerate(verdicts) if v.supported and v.verification != "stated"]
+    asked = [i for i, v in enumerate(verdicts) if v.supported]
     if not asked:
         return verdicts, Usage()
     chunks = [asked[i : i + claims_per_call] for i in range(0, len(asked), claims_per_call)]

@@ -117,7 +117,7 @@ class ClaimVerdict(BaseModel):
     confirmed: bool | None = None
     """With ``confirm``: True when the confirming model found the claim entailed by its evidence sentences,
     False when it did not (the claim is then ``"refuted"``); None when not asked (confirmation off, or the
-    claim not supported, or stated word for word)."""
+    claim not supported)."""
     origin: Origin = "decomposition"
     """``"decomposition"``: a claim the judge found in the reference; ``"coverage"``: a sentence of the
     reference no claim covered, added verbatim; ``"given"``: one of the sample's ``reference_claims``."""
