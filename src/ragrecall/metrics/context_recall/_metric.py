@@ -89,7 +89,8 @@ class ContextRecall(Metric):
     where to look, then counted by ``unverified``. An "unsupported" verdict is asked again once when a passage
     sentence holds all the claim's terms and numbers with its polarity; if it stays, it is ``"contested"``.
     With ``confirm``, every supported claim then goes, with its evidence sentences only, to a confirming
-    model, and stays supported only when confirmed (else ``"refuted"``). With ``coverage``, every sentence of the reference must be covered by a claim and every claim grounded in the
+    model, and stays supported only when confirmed (else ``"refuted"``). With ``coverage``,
+    every sentence of the reference must be covered by a claim and every claim grounded in the
     reference; the judge is asked once to fix gaps and inventions, then uncovered sentences become claims of
     their own and ungrounded claims are dropped.
 
