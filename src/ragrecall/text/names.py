@@ -27,9 +27,55 @@ _NOT_A_NAME = re.compile(r"(?i).+(?:ing|ly|wards|ed)$")
 _PRONOUNS = "它他她我你您其"
 # Function words that open a sentence capitalised and name nothing ("Since 1988 …", "During the war …").
 _OPENERS = frozenset(
-    "since although though during after before when while because despite in on at from with without about as by "
-    "for every each many most some all both either neither once until unless whereas whether here there this these "
-    "those that its their his her our your my".split()
+    [
+        "since",
+        "although",
+        "though",
+        "during",
+        "after",
+        "before",
+        "when",
+        "while",
+        "because",
+        "despite",
+        "in",
+        "on",
+        "at",
+        "from",
+        "with",
+        "without",
+        "about",
+        "as",
+        "by",
+        "for",
+        "every",
+        "each",
+        "many",
+        "most",
+        "some",
+        "all",
+        "both",
+        "either",
+        "neither",
+        "once",
+        "until",
+        "unless",
+        "whereas",
+        "whether",
+        "here",
+        "there",
+        "this",
+        "these",
+        "those",
+        "that",
+        "its",
+        "their",
+        "his",
+        "her",
+        "our",
+        "your",
+        "my",
+    ]
 )
 _CJK_LEAD = re.compile(r"^(?:\d+(?:[.,]\d+)?\s*[年月日号號]?|[，,、\s]|在|于|於)+")
 _CONNECTORS = frozenset(

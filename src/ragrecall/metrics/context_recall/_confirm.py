@@ -124,7 +124,7 @@ def _check(reply: ConfirmedClaims, n_claims: int) -> None:
 def evidence_sentences(verdict: ClaimVerdict, contexts: Contexts) -> list[str]:
     """The sentences a confirming model sees for ``verdict``: each quote's sentence(s), in quote order, without
     repeats, each after the earlier sentence of its passage naming the claim's subject when it names none."""
-    names = [n for n in claim_facts(verdict.claim).names if not n.initial]
+    names = list(claim_facts(verdict.claim).names)[:1]  # the subject
     out: list[str] = []
     for quote in verdict.support:
         if quote.start is None or quote.end is None:
