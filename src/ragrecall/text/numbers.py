@@ -105,7 +105,7 @@ def numbers_in(text: str) -> frozenset[str]:
     """The canonical forms of the numbers of ``text``: written with digits or in words, with the full end of a
     range written short (``1939–45`` holds 1939 and 1945, not 45)."""
     found = {q.value for q in quantities(text)}
-    for low, high in ranges_in(text):
+    for _, high in ranges_in(text):
         if high not in found:  # written short: "1939–45" holds 1945, and its 45 is no number of its own
             found.discard(str(int(high[-2:])))
             found.add(high)
