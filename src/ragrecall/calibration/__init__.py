@@ -1,7 +1,9 @@
 """Calibration: how far a metric's judge agrees with people's labels (kappa, accuracy, correlations, with
-bootstrap intervals and every disagreement). Needs the ``calibrate`` extra (scipy, scikit-learn)."""
+bootstrap intervals and every disagreement). The agreement figures need the ``calibrate`` extra (scipy,
+scikit-learn); the corrected mean (:func:`ppi_mean`) needs numpy only."""
 
 from ._html import calibration_section, render_calibration_page, write_calibration_page
+from ._ppi import CorrectedMean, Estimate, labels_needed, ppi_mean
 from ._result import (
     KAPPA_BANDS,
     CalibrationResult,
@@ -20,6 +22,8 @@ __all__ = [
     "CalibrationResult",
     "ClaimDisagreement",
     "Confusion",
+    "CorrectedMean",
+    "Estimate",
     "Interval",
     "NotCompared",
     "ScoreDisagreement",
@@ -29,6 +33,8 @@ __all__ = [
     "calibration_section",
     "calibration_table",
     "kappa_band",
+    "labels_needed",
+    "ppi_mean",
     "render_calibration_page",
     "write_calibration_page",
 ]
