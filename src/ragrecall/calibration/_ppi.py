@@ -72,6 +72,10 @@ class CorrectedMean(BaseModel):
     which the interval does not include."""
     weighted: bool = False
     """True when the labels carried inclusion weights (drawn by strata)."""
+    metric: str | None = None
+    """The metric corrected, when the mean comes from a run (:meth:`CalibrationResult.corrected`)."""
+    not_paired: int = 0
+    """Labelled samples left out: not in the run, not scored there, or without a label for this metric."""
 
     @property
     def half_width(self) -> float:

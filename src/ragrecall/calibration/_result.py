@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, computed_field
 
 from ..metrics.context_recall import Quote
 from ..usage import Usage
+from ._corrected import LabelledScore, corrected_mean
+from ._ppi import CorrectedMean
 
 if TYPE_CHECKING:
     from ..evaluation import EvaluationResult
@@ -205,12 +207,29 @@ class CalibrationResult(BaseModel):
     """Every sample whose value is off the human score by more than ``score_tolerance``, largest first."""
     usage: Usage = Field(default_factory=Usage)
     """Tokens, requests and cost of the run."""
+    labelled: list[LabelledScore] = Field(default_factory=list)
+    """Every labelled sample's labels as numbers (and the judge's value on it), for :meth:`corrected`."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def kappa_band(self) -> str | None:
         """The Landis & Koch name of kappa's band (a convention, see :data:`KAPPA_BANDS`)."""
         return kappa_band(self.kappa)
+
+    def corrected(
+        self, result: EvaluationResult, metric: str | None = None, *, confidence: float = 0.95
+    ) -> CorrectedMean:
+        """The mean of ``metric`` (default: the calibrated metric) over the evaluated ``result``, corrected by
+        these labels (:func:`ragrecall.ppi_mean`): the labelled samples pair with the run's by id, the judge's
+        value on them is the run's, and the run's other scored samples are the unlabelled part. A sample's label
+        is the share of its claims labelled supported for a metric that judges claims, else its
+        ``human_score``; inclusion probabilities in the labels weight them.
+
+        Raises:
+            InputError: in one line, when the run has no such metric, no labelled id is in the run, or fewer
+                than 10 labelled samples pair with scored samples of the run.
+        """
+        return corrected_mean(result, metric or self.metric, self.labelled, confidence=confidence)
 
     def figures(self) -> list[tuple[str, float | None, Interval | None]]:
         """(name, value, interval) of every figure the labels allow, claims first, in display order."""

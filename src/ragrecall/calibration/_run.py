@@ -17,6 +17,7 @@ from ..metrics.context_recall import ClaimRecallEvidence
 from ..results import MetricResult
 from ..schema import Sample, describe_record
 from ..usage import Usage
+from ._corrected import LabelledScore, labelled_score
 from ._figures import claim_figures, claim_intervals, confusion_cells, score_figures, score_intervals
 from ._result import (
     CalibrationResult,
@@ -159,10 +160,13 @@ def calibration_of(
     scores: list[tuple[int, str | int | None, float, float]] = []
     not_compared: list[NotCompared] = []
     claim_disagreements: list[ClaimDisagreement] = []
+    labelled: list[LabelledScore] = []
     for row, result in zip(run.rows, results, strict=True):
         sample = row.sample
-        if sample is None or (sample.claim_labels is None and sample.human_score is None):
+        label = labelled_score(row.index, sample, result.value) if sample is not None else None
+        if sample is None or label is None:
             continue  # no labels to compare (an unlabelled row of a run given directly)
+        labelled.append(label)
         if result.status != "scored":
             not_compared.append(_left_out(row.index, row.sample_id, result))
             continue
@@ -216,6 +220,7 @@ def calibration_of(
         claim_disagreements=claim_disagreements,
         score_disagreements=_score_disagreements(scores, score_tolerance),
         usage=Usage.total([r.usage for r in results]),
+        labelled=labelled,
     )
 
 
