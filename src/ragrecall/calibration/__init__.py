@@ -2,6 +2,8 @@
 bootstrap intervals and every disagreement). The agreement figures need the ``calibrate`` extra (scipy,
 scikit-learn); the corrected mean (:func:`ppi_mean`) needs numpy only."""
 
+from ._corrected import INCLUSION_KEY, MIN_LABELLED, LabelledScore, corrected_mean, labelled_pairs, labelled_scores
+from ._corrected_view import corrected_section, corrected_text, plan_text
 from ._html import calibration_section, render_calibration_page, write_calibration_page
 from ._ppi import CorrectedMean, Estimate, labels_needed, ppi_mean
 from ._result import (
@@ -18,13 +20,16 @@ from ._run import acalibrate, calibrate, calibration_of
 from ._text import calibration_table
 
 __all__ = [
+    "INCLUSION_KEY",
     "KAPPA_BANDS",
+    "MIN_LABELLED",
     "CalibrationResult",
     "ClaimDisagreement",
     "Confusion",
     "CorrectedMean",
     "Estimate",
     "Interval",
+    "LabelledScore",
     "NotCompared",
     "ScoreDisagreement",
     "acalibrate",
@@ -32,8 +37,14 @@ __all__ = [
     "calibration_of",
     "calibration_section",
     "calibration_table",
+    "corrected_mean",
+    "corrected_section",
+    "corrected_text",
     "kappa_band",
+    "labelled_pairs",
+    "labelled_scores",
     "labels_needed",
+    "plan_text",
     "ppi_mean",
     "render_calibration_page",
     "write_calibration_page",

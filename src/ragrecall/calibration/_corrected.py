@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
-from ..errors import ConfigurationError, InputError, InvalidSampleError
+from ..errors import InputError, InvalidSampleError
 from ..metrics.context_recall import ClaimRecallEvidence
 from ..schema import Sample, describe_record
 from ._ppi import CorrectedMean, ppi_mean
@@ -16,7 +16,15 @@ from ._ppi import CorrectedMean, ppi_mean
 if TYPE_CHECKING:
     from ..evaluation import EvaluationResult
 
-__all__ = ["INCLUSION_KEY", "MIN_LABELLED", "LabelledScore", "corrected_mean", "labelled_score", "labelled_scores"]
+__all__ = [
+    "INCLUSION_KEY",
+    "MIN_LABELLED",
+    "LabelledScore",
+    "corrected_mean",
+    "labelled_pairs",
+    "labelled_score",
+    "labelled_scores",
+]
 
 MIN_LABELLED = 10
 """Fewest labelled samples paired with a run for a corrected mean: below it the normal interval means little."""
@@ -104,6 +112,21 @@ def corrected_mean(
             :data:`MIN_LABELLED` labelled samples pair with scored samples of the run; inclusion probabilities
             given for some labelled samples only.
     """
+    unlabelled, judge, human, weights = labelled_pairs(result, metric, labelled)
+    out = ppi_mean(unlabelled, judge, human, confidence=confidence, weights=weights)
+    not_paired = len(labelled) - len(human)
+    return out.model_copy(update={"metric": metric, "not_paired": not_paired})
+
+
+def labelled_pairs(
+    result: EvaluationResult, metric: str, labelled: Sequence[LabelledScore]
+) -> tuple[list[float], list[float], list[float], list[float] | None]:
+    """``(unlabelled, labelled_judge, labelled_human, weights)`` for :func:`ragrecall.ppi_mean`: the labelled
+    samples paired with the run's scored samples by id, and the run's other scored values.
+
+    Raises:
+        InputError: as :func:`corrected_mean` says.
+    """
     if metric not in result.metrics:
         raise InputError(
             f"the results have no metric {metric!r}; they have {', '.join(result.metrics) or 'none'}; "
@@ -119,26 +142,23 @@ def corrected_mean(
             f"none of the {len(labelled)} labelled samples has an id among the {len(result)} samples of the "
             f"results (first labelled id: {first!r}); label samples of this run, paired by id"
         )
-    judge, human, probabilities, unlabelled = [], [], [], []
-    not_paired = 0
+    judge: list[float] = []
+    human: list[float] = []
+    unlabelled: list[float] = []
+    probabilities: list[float | None] = []
     for row in result.rows:
         scored = row.results[metric]
-        key = str(row.sample_id) if row.sample_id is not None else None
-        label = by_id.get(key) if key is not None else None
+        label = by_id.get(str(row.sample_id)) if row.sample_id is not None else None
         if scored.value is None:
-            not_paired += label is not None
             continue
         if label is None:
             unlabelled.append(scored.value)
             continue
         said = label.human(isinstance(scored.evidence, ClaimRecallEvidence))
-        if said is None:
-            not_paired += 1
-            continue
-        judge.append(scored.value)
-        human.append(said)
-        probabilities.append(label.inclusion_probability)
-    not_paired += sum(key not in rows for key in by_id)
+        if said is not None:
+            judge.append(scored.value)
+            human.append(said)
+            probabilities.append(label.inclusion_probability)
     if len(human) < MIN_LABELLED:
         raise InputError(
             f"only {len(human)} labelled samples pair with scored samples of {metric}; the corrected mean needs at "
@@ -151,8 +171,4 @@ def corrected_mean(
             "(labels drawn by strata) or none (a uniform random draw)"
         )
     weights = [1.0 / p for p in given] if given else None
-    try:
-        out = ppi_mean(unlabelled, judge, human, confidence=confidence, weights=weights)
-    except ConfigurationError as exc:  # pragma: no cover - the inputs were checked above
-        raise InputError(str(exc)) from exc
-    return out.model_copy(update={"metric": metric, "not_paired": not_paired})
+    return unlabelled, judge, human, weights

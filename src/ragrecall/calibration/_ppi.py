@@ -97,8 +97,8 @@ class CorrectedMean(BaseModel):
             (
                 "labels only",
                 self.classical,
-                f"the mean of the {self.n_labelled} people's labels alone: unbiased, but its interval is as wide "
-                "as that few labels allow",
+                f"the mean of people's labels on the {self.n_labelled} labelled samples alone: unbiased, but its "
+                "interval is as wide as that many labels allow",
             ),
             (
                 "judge only",
@@ -211,6 +211,8 @@ def labels_needed(
     big_n = max(f_u.size, 1)
 
     def half(n: int) -> float:
+        if f_u.size == 0:  # the labels alone
+            return z * math.sqrt(v_y * deff / n)
         # The unlabelled pool shrinks as its samples are labelled; the variances per sample stay.
         rest = max(big_n - (n - y.size), 1)
         return z * math.sqrt(_tuned_variance(v_u / rest, v_l, v_y, c, n / deff))
