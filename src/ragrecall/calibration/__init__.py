@@ -12,9 +12,11 @@ from ._result import (
     ClaimDisagreement,
     Confusion,
     Interval,
+    LevelAgreement,
     NotCompared,
     ScoreDisagreement,
     kappa_band,
+    kappa_reading,
 )
 from ._run import acalibrate, calibrate, calibration_of
 from ._text import calibration_table
@@ -30,6 +32,7 @@ __all__ = [
     "Estimate",
     "Interval",
     "LabelledScore",
+    "LevelAgreement",
     "NotCompared",
     "ScoreDisagreement",
     "acalibrate",
@@ -41,6 +44,7 @@ __all__ = [
     "corrected_section",
     "corrected_text",
     "kappa_band",
+    "kappa_reading",
     "labelled_pairs",
     "labelled_scores",
     "labels_needed",

@@ -24,6 +24,7 @@ from ._result import (
     ClaimDisagreement,
     Confusion,
     Interval,
+    LevelAgreement,
     NotCompared,
     ScoreDisagreement,
 )
@@ -161,6 +162,7 @@ def calibration_of(
     not_compared: list[NotCompared] = []
     claim_disagreements: list[ClaimDisagreement] = []
     labelled: list[LabelledScore] = []
+    levels: list[tuple[str, bool, bool]] = []
     for row, result in zip(run.rows, results, strict=True):
         sample = row.sample
         label = labelled_score(row.index, sample, result.value) if sample is not None else None
@@ -183,6 +185,10 @@ def calibration_of(
                 per_sample.append(cells)
                 human.extend(sample.claim_labels)
                 judge.extend(v.supported for v in verdicts.claims)
+                levels.extend(
+                    (str(v.verification), label, v.supported)
+                    for label, v in zip(sample.claim_labels, verdicts.claims, strict=True)
+                )
         if sample.human_score is not None and result.value is not None:
             scores.append((row.index, row.sample_id, sample.human_score, result.value))
 
@@ -221,7 +227,26 @@ def calibration_of(
         score_disagreements=_score_disagreements(scores, score_tolerance),
         usage=Usage.total([r.usage for r in results]),
         labelled=labelled,
+        by_level=_by_level(levels),
     )
+
+
+def _by_level(levels: list[tuple[str, bool, bool]]) -> list[LevelAgreement]:
+    """Agreement per verification level (the level taken as a plain string), most claims first."""
+    groups: dict[str, list[tuple[bool, bool]]] = {}
+    for level, label, said in levels:
+        groups.setdefault(level, []).append((label, said))
+    out = [
+        LevelAgreement(
+            level=level,
+            claims=len(pairs),
+            agreed=sum(label == said for label, said in pairs),
+            judged_supported=sum(said for _, said in pairs),
+            labelled_supported=sum(label and said for label, said in pairs),
+        )
+        for level, pairs in groups.items()
+    ]
+    return sorted(out, key=lambda item: (-item.claims, item.level))
 
 
 def _verdicts(result: MetricResult, sample: Sample) -> ClaimRecallEvidence | None:
