@@ -119,6 +119,29 @@ def test_eval_with_labels_prints_and_reports_the_corrected_mean(tmp_path: Path) 
     assert done.returncode == 2
 
 
+def test_eval_json_carries_every_figure() -> None:
+    done = run(
+        "eval",
+        str(EXAMPLE / "dataset.jsonl"),
+        "-m",
+        "context_recall",
+        "--offline",
+        "--labels",
+        str(EXAMPLE / "labels.jsonl"),
+        "--json",
+        "--no-progress",
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["summary"]["context_recall"]["scored"] == 28
+    [corrected] = data["corrected"]
+    assert corrected["metric"] == "context_recall" and corrected["n_labelled"] == 16
+    for key in ("mean", "low", "high", "lam", "half_width", "classical", "judge_only", "meanings"):
+        assert key in corrected
+    assert corrected["judge_only"]["mean"] == pytest.approx(data["summary"]["context_recall"]["mean"])
+    assert data["not_corrected"] == []
+
+
 def test_a_metric_the_labels_do_not_speak_to_is_named_not_dropped(tmp_path: Path) -> None:
     from ragrecall.cli._eval import corrected_by_labels
     from ragrecall.demo import demo_metrics

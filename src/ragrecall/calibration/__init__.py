@@ -3,7 +3,7 @@ bootstrap intervals and every disagreement). The agreement figures need the ``ca
 scikit-learn); the corrected mean (:func:`ppi_mean`) needs numpy only."""
 
 from ._corrected import INCLUSION_KEY, MIN_LABELLED, LabelledScore, corrected_mean, labelled_pairs, labelled_scores
-from ._corrected_view import corrected_section, corrected_text, plan_text
+from ._corrected_view import corrected_json, corrected_section, corrected_text, plan_text
 from ._html import calibration_section, render_calibration_page, write_calibration_page
 from ._ppi import CorrectedMean, Estimate, labels_needed, ppi_mean
 from ._result import (
@@ -40,6 +40,7 @@ __all__ = [
     "calibration_of",
     "calibration_section",
     "calibration_table",
+    "corrected_json",
     "corrected_mean",
     "corrected_section",
     "corrected_text",

@@ -8,7 +8,16 @@ from collections.abc import Sequence
 
 from ._ppi import CorrectedMean
 
-__all__ = ["corrected_section", "corrected_text", "plan_text"]
+__all__ = ["corrected_json", "corrected_section", "corrected_text", "plan_text"]
+
+
+def corrected_json(item: CorrectedMean) -> dict[str, object]:
+    """Every figure of the corrected mean as plain JSON values, with its half-width and the one-sentence meaning
+    of each estimate."""
+    data = item.model_dump(mode="json")
+    data["half_width"] = item.half_width
+    data["meanings"] = {name: meaning for name, _, meaning in item.describe()}
+    return data
 
 
 def corrected_text(items: Sequence[CorrectedMean]) -> str:

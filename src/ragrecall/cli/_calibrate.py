@@ -13,7 +13,7 @@ from ..errors import ConfigurationError
 from ._llm import add_llm_arguments, cache_file, llm_source
 
 if TYPE_CHECKING:
-    from ..calibration import CalibrationResult, CorrectedMean
+    from ..calibration import CalibrationResult
     from ..evaluation import EvaluationResult
 
 
@@ -82,7 +82,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..calibration import calibrate, calibration_table, corrected_text, plan_text, write_calibration_page
+    from ..calibration import (
+        calibrate,
+        calibration_table,
+        corrected_json,
+        corrected_text,
+        plan_text,
+        write_calibration_page,
+    )
     from ..metrics import ContextRecall
     from ..report import write_report
 
@@ -128,7 +135,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         data = result.model_dump(mode="json")
         if corrected is not None:
-            data["corrected"] = _corrected_json(corrected)
+            data["corrected"] = corrected_json(corrected)
         if more is not None:
             data["plan"] = {"half_width": args.plan, "more_labels": more}
         print(json.dumps(data, indent=2, ensure_ascii=False))
@@ -157,14 +164,6 @@ def _results(path: str) -> EvaluationResult:
     if not os.path.exists(path):
         raise FileNotFoundError(f"no such results file: {path}")
     return EvaluationResult.from_jsonl(path)
-
-
-def _corrected_json(corrected: CorrectedMean) -> dict[str, object]:
-    """Every figure of the corrected mean, with the one-sentence meaning of each estimate."""
-    data = corrected.model_dump(mode="json")
-    data["half_width"] = corrected.half_width
-    data["meanings"] = {name: meaning for name, _, meaning in corrected.describe()}
-    return data
 
 
 def _plan(half_width: float, run: EvaluationResult, metric: str, result: CalibrationResult) -> int:

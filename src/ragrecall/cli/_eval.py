@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -44,6 +45,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=int,
         metavar="N",
         help="--backend batch: samples scored at once (default: all, the fewest rounds); a bound caps memory",
+    )
+    ev.add_argument(
+        "--json",
+        action="store_true",
+        help="print the summary (and, with --labels, every figure of each corrected mean) as JSON instead of tables",
     )
     ev.set_defaults(handler=_run)
 
@@ -152,9 +158,12 @@ def run_eval(args: argparse.Namespace, batch: BatchBackend | None = None) -> int
         write_report(
             result, args.report, title=f"ragrecall report: {os.path.basename(args.data)}", corrected=corrected[0]
         )
-    print(result.summary_table())
-    if args.labels:
-        print_corrected(*corrected)
+    if getattr(args, "json", False):
+        print(_summary_json(result, *corrected))
+    else:
+        print(result.summary_table())
+        if args.labels:
+            print_corrected(*corrected)
     failed = [line for name, bound in bounds if (line := _under(result, name, bound))]
     for line in failed:
         print(f"ragrecall: fail-under: {line}", file=sys.stderr)
@@ -198,6 +207,18 @@ def corrected_by_labels(result: EvaluationResult, labels: str) -> tuple[list[Cor
     if not items:
         raise InputError(f"the labels in {labels} correct no metric: " + "; ".join(notes))
     return items, notes
+
+
+def _summary_json(result: EvaluationResult, corrected: list[CorrectedMean], notes: list[str]) -> str:
+    """The summary of every metric, and each corrected mean with what its estimates mean, as JSON."""
+    from ..calibration import corrected_json
+
+    data = {
+        "summary": {name: s.model_dump(mode="json") for name, s in result.summary.items()},
+        "corrected": [corrected_json(item) for item in corrected],
+        "not_corrected": notes,
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False)
 
 
 def print_corrected(items: list[CorrectedMean], notes: list[str]) -> None:
