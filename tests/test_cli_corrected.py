@@ -16,6 +16,18 @@ SCRIPT = Path(sys.executable).with_name("ragrecall")
 EXAMPLE = Path(__file__).parent.parent / "examples" / "calibration"
 
 
+EVAL_WITH_LABELS = (
+    "eval",
+    str(EXAMPLE / "dataset.jsonl"),
+    "-m",
+    "context_recall",
+    "--offline",
+    "--labels",
+    str(EXAMPLE / "labels.jsonl"),
+    "--no-progress",
+)
+
+
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     if not SCRIPT.exists():
         pytest.skip(f"the console script is not installed next to {sys.executable}")
@@ -96,18 +108,7 @@ def test_a_run_without_the_labelled_ids_is_refused_in_one_line(tmp_path: Path) -
 
 def test_eval_with_labels_prints_and_reports_the_corrected_mean(tmp_path: Path) -> None:
     page = tmp_path / "report.html"
-    done = run(
-        "eval",
-        str(EXAMPLE / "dataset.jsonl"),
-        "-m",
-        "context_recall",
-        "--offline",
-        "--labels",
-        str(EXAMPLE / "labels.jsonl"),
-        "--report",
-        str(page),
-        "--no-progress",
-    )
+    done = run(*EVAL_WITH_LABELS, "--report", str(page))
     assert done.returncode == 0, done.stderr
     summary, _, rest = done.stdout.partition("corrected by people: context_recall")
     assert "metric " in summary and rest
@@ -120,17 +121,7 @@ def test_eval_with_labels_prints_and_reports_the_corrected_mean(tmp_path: Path) 
 
 
 def test_eval_json_carries_every_figure() -> None:
-    done = run(
-        "eval",
-        str(EXAMPLE / "dataset.jsonl"),
-        "-m",
-        "context_recall",
-        "--offline",
-        "--labels",
-        str(EXAMPLE / "labels.jsonl"),
-        "--json",
-        "--no-progress",
-    )
+    done = run(*EVAL_WITH_LABELS, "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["summary"]["context_recall"]["scored"] == 28
