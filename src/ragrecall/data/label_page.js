@@ -73,6 +73,8 @@
       judge.hidden = !state.shown[keyOf(i)];
       judge.append(el("div", { class: claim.supported ? "ok" : "miss" },
         `judge: ${claim.supported ? "supported" : "not supported"} (${claim.verification})` +
+        (claim.confirmed === true ? " · confirmed by a second look" : "") +
+        (claim.confirmed === false ? " · not confirmed by a second look" : "") +
         (claim.votes.length ? ` · votes ${claim.votes.map((v) => (v ? "S" : "-")).join("")}` : "")));
       judge.append(el("div", { class: "muted" }, claim.reason));
       claim.quotes.forEach((q) => judge.append(el("div", { class: "passage" }, el("span", { class: "pn" }, String(q.context + 1)), q.text)));

@@ -44,6 +44,8 @@ def page_data(result: EvaluationResult, chosen: list[Chosen], metric: str, *, so
                         "supported": c.supported,
                         "reason": c.reason,
                         "verification": str(c.verification),
+                        # A second look at the evidence, where the metric has one (True, False or None).
+                        "confirmed": getattr(c, "confirmed", None),
                         "quotes": [{"context": q.context, "text": q.passage or q.quote} for q in c.support],
                         "votes": list(c.votes) if len(c.votes) > 1 else [],
                     }
