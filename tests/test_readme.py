@@ -41,7 +41,7 @@ def test_every_snippet_is_shell_python_or_output_and_skips_say_why() -> None:
     found = snippets()
     assert {s.language for s in found} <= {"bash", "python", "text", "json"}, "a fence without a known language"
     skipped = [s for s in found if s.skip]
-    assert all(s.language == "bash" for s in skipped) and len(skipped) == 5  # installs, or a key needed
+    assert all(s.language == "bash" for s in skipped) and len(skipped) == 6  # installs, or a key needed
     assert all("install" in s.skip or "API key" in s.skip for s in skipped if s.skip)
 
 

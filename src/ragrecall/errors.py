@@ -40,6 +40,7 @@ __all__ = [
     "LLMError",
     "LLMOutputError",
     "LLMRequestError",
+    "MissingExtraError",
     "MissingFieldError",
     "NoClaimsError",
     "NothingToEvaluateError",
@@ -51,6 +52,10 @@ __all__ = [
 
 class RagrecallError(Exception):
     """Root of every exception ragrecall raises on purpose."""
+
+
+class MissingExtraError(RagrecallError, ImportError):
+    """A feature needs an optional extra that is not installed; the message names the ``pip install``."""
 
 
 class InputError(RagrecallError, ValueError):

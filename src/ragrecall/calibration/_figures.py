@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import MissingExtraError
+
 __all__ = [
     "CLAIM_FIGURES",
     "SCORE_FIGURES",
@@ -45,8 +47,9 @@ def _libraries() -> tuple[Any, Any]:
         import scipy.stats
         import sklearn.metrics
     except ImportError as exc:
-        raise ImportError(
-            f"calibrate needs scipy and scikit-learn: pip install 'ragrecall[calibrate]' (missing: {exc.name or exc})"
+        raise MissingExtraError(
+            "calibrate's agreement figures need scipy and scikit-learn: pip install 'ragrecall[calibrate]' "
+            f"(missing: {exc.name or exc})"
         ) from exc
     return sklearn.metrics, scipy.stats
 

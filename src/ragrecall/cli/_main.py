@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import EndpointDownError, RagrecallError
-from . import _batch, _calibrate, _compare, _demo, _eval, _ndeval, _report, _trec
+from . import _batch, _calibrate, _compare, _demo, _eval, _label, _ndeval, _report, _trec
 from ._common import one_line
 
-_COMMANDS = (_demo, _eval, _trec, _compare, _report, _calibrate, _batch, _ndeval)
+_COMMANDS = (_demo, _eval, _trec, _compare, _report, _calibrate, _label, _batch, _ndeval)
 """The subcommands in the order ``--help`` lists them; each module has ``register(sub)``."""
 
 

@@ -6,6 +6,13 @@ judge numbers them — with the quoted span behind each supported claim highligh
 verdict. No scripts, no external assets: one file that opens anywhere, readable at phone width.
 """
 
+from ._compare_many import many_comparison_section, render_comparison_page, write_comparison_page
 from ._page import render_report, write_report
 
-__all__ = ["render_report", "write_report"]
+__all__ = [
+    "many_comparison_section",
+    "render_comparison_page",
+    "render_report",
+    "write_comparison_page",
+    "write_report",
+]

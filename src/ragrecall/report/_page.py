@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .._files import atomic_text
@@ -17,7 +18,7 @@ from ._run import run_facts, run_section
 from ._stability import stability_section
 
 if TYPE_CHECKING:
-    from ..calibration import CalibrationResult
+    from ..calibration import CalibrationResult, CorrectedMean
 
 __all__ = ["OPEN_SAMPLES", "render_report", "write_report"]
 
@@ -35,10 +36,11 @@ def write_report(
     base: EvaluationResult | None = None,
     names: tuple[str, str] = ("base", "new"),
     calibration: CalibrationResult | None = None,
+    corrected: Sequence[CorrectedMean] = (),
 ) -> None:
     """Write :func:`render_report` to ``path`` (UTF-8), atomically: the file holds its old content or the whole
     report, never part of it."""
-    page = render_report(result, title=title, base=base, names=names, calibration=calibration)
+    page = render_report(result, title=title, base=base, names=names, calibration=calibration, corrected=corrected)
     with atomic_text(path) as out:
         out.write(page)
 
@@ -50,6 +52,7 @@ def render_report(
     base: EvaluationResult | None = None,
     names: tuple[str, str] = ("base", "new"),
     calibration: CalibrationResult | None = None,
+    corrected: Sequence[CorrectedMean] = (),
 ) -> str:
     """The report as one HTML document.
 
@@ -59,7 +62,9 @@ def render_report(
     (date, model, prompt versions, settings, tokens, cost); Samples, lowest
     score first, each with its inputs and every metric's evidence. ``names`` label the two runs. With
     ``calibration`` (the figures of :func:`ragrecall.calibrate` on this run), a Calibration section follows
-    Failures: how far the judge agrees with people's labels, and every disagreement with its evidence.
+    Failures: how far the judge agrees with people's labels, and every disagreement with its evidence. With
+    ``corrected`` (:meth:`CalibrationResult.corrected` or :func:`ragrecall.calibration.corrected_mean` of this
+    run), a "Corrected by people" section follows the Summary.
 
     Raises:
         InputError: ``base`` cannot be paired with ``result`` (samples lack unique ids and the runs differ
@@ -85,6 +90,7 @@ def render_report(
         "<div class='cards'>",
         *(_histogram_card(result, name) for name in result.metrics),
         "</div></section>",
+        _corrected(corrected),
         stability_section(result),
         "<section id='run'><h2>Run</h2>",
         *runs,
@@ -205,6 +211,14 @@ def _delta(row: SampleRow, old: SampleRow | None, metric: str) -> str:
 def _breakable(name: str) -> str:
     """A metric name that may wrap after its underscores (``non_llm_context_recall``) in a narrow column."""
     return e(name).replace("_", "_<wbr>")
+
+
+def _corrected(corrected: Sequence[CorrectedMean]) -> str:
+    if not corrected:
+        return ""
+    from ..calibration import corrected_section
+
+    return corrected_section(corrected)
 
 
 def _calibration(calibration: CalibrationResult | None) -> str:
