@@ -19,7 +19,9 @@ __all__ = ["ColumnMap", "collection_rows", "is_table", "rename_columns", "resolv
 
 ColumnMap = Mapping[str, str]
 """Your column name → Sample field (``{"question": "user_input"}``); Ragas's direction, field → column
-(``{"user_input": "question"}``), is understood too."""
+(``{"user_input": "question"}``), is understood too. A column mapped to ``metadata`` is kept in the sample's
+metadata under its own name (columns that are not fields go there anyway; the map keeps one whose name is
+one edit away from a field, such as ``references``, from being taken for a typo)."""
 
 _WHAT_TO_PASS = (
     "pass a list of Samples or dicts, a Dataset, a pandas DataFrame or a Hugging Face datasets.Dataset "
@@ -88,19 +90,28 @@ def resolve_column_map(column_map: ColumnMap | None) -> dict[str, str]:
             raise ConfigurationError(
                 f"column_map {key!r}: {value!r} names no Sample field; the fields are {', '.join(fields)}"
             )
-        if target in out.values():
+        if target in out.values() and target != "metadata":
             raise ConfigurationError(f"column_map maps two columns onto the field {target!r}")
         out[column] = target
     return out
 
 
 def rename_columns(row: Mapping[str, Any], renames: Mapping[str, str]) -> Mapping[str, Any]:
-    """``row`` with its keys renamed by ``renames`` (column → field); other keys kept."""
+    """``row`` with its keys renamed by ``renames`` (column → field); other keys kept. Columns renamed to
+    ``metadata`` go into the row's metadata mapping under their own names."""
     if not renames:
         return row
     out: dict[str, Any] = {}
+    kept: dict[str, Any] = {}
     for key, value in row.items():
-        out[renames.get(key, key)] = value
+        target = renames.get(key, key)
+        if target == "metadata" and key != "metadata":
+            kept[key] = value
+        else:
+            out[target] = value
+    if kept:
+        given = out.get("metadata")
+        out["metadata"] = {**given, **kept} if isinstance(given, Mapping) else kept if given is None else given
     return out
 
 

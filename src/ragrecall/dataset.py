@@ -27,7 +27,7 @@ from .schema import Sample
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Dataset", "EvaluationDataset", "open_text", "text_lines"]
+__all__ = ["Dataset", "EvaluationDataset", "flat_records", "metadata_columns", "open_text", "text_lines"]
 
 PathLike = str | os.PathLike[str]
 
@@ -174,7 +174,7 @@ class Dataset(Sequence[Sample]):
 
     def to_records(self) -> list[dict[str, Any]]:
         """The samples as plain dicts, absent fields left out."""
-        return [s.model_dump(exclude_none=True, exclude_defaults=True) for s in self._samples]
+        return [s.to_dict() for s in self._samples]
 
     def to_list(self) -> list[dict[str, Any]]:
         """Ragas spelling of :meth:`to_records`."""
@@ -219,8 +219,27 @@ class Dataset(Sequence[Sample]):
             import pandas as pd
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError("to_pandas() needs pandas: pip install 'ragrecall[pandas]'") from exc
-        frame: pd.DataFrame = pd.DataFrame(self.to_records(), columns=self.columns())
+        records, columns = flat_records(self._samples)
+        frame: pd.DataFrame = pd.DataFrame(records, columns=columns)
         return frame
+
+    def to_hf_dataset(self) -> Any:
+        """A Hugging Face ``datasets.Dataset`` of :meth:`to_records` (requires the ``hf`` extra);
+        :meth:`from_hf_dataset` reads it back."""
+        try:
+            from datasets import Dataset as HFDataset  # type: ignore[import-untyped]
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError("to_hf_dataset() needs datasets: pip install 'ragrecall[hf]'") from exc
+        return HFDataset.from_list(self.to_records())
+
+    @classmethod
+    def from_dict(cls, mapping: Iterable[Mapping[str, Any]], *, column_map: ColumnMap | None = None) -> Dataset:
+        """Ragas spelling of :meth:`from_records` (Ragas's ``from_dict`` takes a list of records too)."""
+        return cls(mapping, column_map=column_map)
+
+    def features(self) -> list[str]:
+        """The fields of the first sample (Ragas's ``features``); :meth:`columns` gives those of every sample."""
+        return self._samples[0].get_features() if self._samples else []
 
     # -- sequence protocol ----------------------------------------------------------------------------
 
@@ -255,6 +274,36 @@ class Dataset(Sequence[Sample]):
 
 
 EvaluationDataset = Dataset
+
+
+def metadata_columns(samples: Iterable[Sample | None], taken: Iterable[str] = ()) -> dict[str, str]:
+    """The samples' metadata keys, in order of first appearance, each with the column that shows it in a flat
+    table: the key itself, or ``metadata.<key>`` when a field or a name in ``taken`` already holds it."""
+    used = {*Sample.model_fields, *taken}
+    keys: dict[str, None] = {}
+    for sample in samples:
+        if sample is not None:
+            keys.update(dict.fromkeys(sample.metadata))
+    return {k: f"metadata.{k}" if k in used else k for k in keys}
+
+
+def flat_records(samples: Sequence[Sample | None], taken: Iterable[str] = ()) -> tuple[list[dict[str, Any]], list[str]]:
+    """Rows for a table: each sample's fields (``id`` and those some sample has, in field order), then one
+    column per metadata key (see :func:`metadata_columns`), as the user's own table had them; a None sample
+    gives an empty row."""
+    meta = metadata_columns(samples, taken)
+    records: list[dict[str, Any]] = []
+    present: set[str] = set()
+    for sample in samples:
+        record = {} if sample is None else sample.to_dict()
+        metadata = record.pop("metadata", {})
+        present.update(record)
+        record.update({column: metadata.get(key) for key, column in meta.items() if key in metadata})
+        records.append(record)
+    fields = [f for f in Sample.model_fields if f in present]
+    return records, fields + list(meta.values())
+
+
 """Ragas spelling of :class:`Dataset`."""
 
 

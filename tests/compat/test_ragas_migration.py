@@ -63,14 +63,15 @@ def test_the_datasets_are_ragrecall_datasets_every_way_they_are_built(run: tuple
         "retrieved_context_ids": ["doc-macbeth"],
         "reference_context_ids": [],
     }
+    # Ragas's SingleTurnSample field order.
     assert list(g["frame"].columns) == [
         "user_input",
-        "response",
-        "reference",
         "retrieved_contexts",
         "reference_contexts",
         "retrieved_context_ids",
         "reference_context_ids",
+        "response",
+        "reference",
     ]
 
 
@@ -86,11 +87,19 @@ def test_evaluate_with_llm_gives_lists_of_floats_and_a_frame_with_the_inputs(run
     assert g["mean_context_recall"] == pytest.approx(0.5) and g["mean_id_recall"] == pytest.approx(0.75)
     assert result["non_llm_context_recall"] == [0.5, 1.0, 0.0]
     frame = g["result_frame"]
-    assert list(frame.columns[:5]) == ["index", "sample_id", "user_input", "response", "reference"]
+    # Ragas's layout: the dataset's columns, then one column per metric.
+    assert list(frame.columns) == [
+        *g["frame"].columns,
+        "context_recall",
+        "non_llm_context_recall",
+        "id_based_context_recall",
+    ]
     assert frame.loc[0, "retrieved_contexts"] == ["The Eiffel Tower is in Paris, on the Champ de Mars."]
     assert list(frame["context_recall"]) == [0.5, 1.0, 0.0]
-    assert frame.loc[2, "id_based_context_recall:status"] == "unscorable"
-    assert "reference_context_ids is empty" in frame.loc[2, "id_based_context_recall:detail"]
+    assert math.isnan(frame.loc[2, "id_based_context_recall"])
+    details = result.to_pandas(details=True)
+    assert details.loc[2, "id_based_context_recall:status"] == "unscorable"
+    assert "reference_context_ids is empty" in details.loc[2, "id_based_context_recall:detail"]
     assert list(g["report"]["question"]) == [s.user_input for s in g["samples"]]
 
 

@@ -34,7 +34,7 @@ def test_counts_are_summed_printed_and_kept(tmp_path: Path) -> None:
         "context_recall: 15 claims, 2 supported; verdicts 1 verified, 1 corrected, 1 unverified; "
         "1 coverage claims added, 1 claims dropped"
     )
-    assert line in str(result)
+    assert line in result.summary_table()
 
     out = io.StringIO()
     result.to_jsonl(out)

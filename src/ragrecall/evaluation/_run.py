@@ -20,7 +20,7 @@ from .._sync import run_sync
 from ..batch._backend import CURRENT_SAMPLE, BatchBackend, openai_stack_of
 from ..batch._setup import BatchRun, say_on_stderr
 from ..dataset import Dataset
-from ..errors import ConfigurationError, InputError, NothingToEvaluateError
+from ..errors import ConfigurationError, InvalidSampleError, NothingToEvaluateError
 from ..llm._limit import REQUEST_LIMIT
 from ..llm._protocol import LLM
 from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, check_batch_args, sample_id_of, settings_suffix
@@ -88,6 +88,8 @@ async def aevaluate(
     Raises:
         TypeError: ``dataset`` is not a collection of samples (one sample, a mapping, a number...).
         NothingToEvaluateError: the dataset has no samples.
+        InvalidSampleError: no record of the dataset is a valid sample (one invalid record among valid ones
+            is that record's failure, and the run goes on).
         ConfigurationError: no metrics, two metrics with one name, an LLM metric without an LLM, or bad
             arguments.
         InputError: the checkpoint's folder is missing or not writable, or the checkpoint is the dataset.
@@ -288,24 +290,32 @@ def _left_running(run: BatchRun, checkpoint: str | os.PathLike[str] | None) -> N
 
 def _load(dataset: DatasetLike, renames: Mapping[str, str]) -> list[SampleLike]:
     """The samples, dicts validated once here; an invalid record stays as given so that each metric records
-    its error (naming the sample) as a failure instead of stopping the run."""
+    its error (naming the sample) as a failure instead of stopping the run.
+
+    Raises:
+        InvalidSampleError: every record is invalid — an input error, not a scoring failure; the message
+            gives the first record's problem.
+    """
     if isinstance(dataset, (str, os.PathLike)):
         return list(Dataset.load(dataset, column_map=renames))
     if isinstance(dataset, Dataset) and not renames:
         return list(dataset)
-    return [
-        item if isinstance(item, Sample) else _validated(rename_columns(item, renames))
-        for item in collection_rows(dataset)
-    ]
-
-
-def _validated(item: SampleLike) -> SampleLike:
-    if isinstance(item, Mapping):
+    samples: list[SampleLike] = []
+    first: InvalidSampleError | None = None
+    for index, item in enumerate(collection_rows(dataset)):
+        if isinstance(item, Sample):
+            samples.append(item)
+            continue
+        record = rename_columns(item, renames)
         try:
-            return Sample.from_dict(item)
-        except InputError:
-            return item
-    return item
+            samples.append(Sample.from_dict(record, where=f"sample {index}"))
+        except InvalidSampleError as exc:
+            first = first or exc
+            samples.append(record)
+    if first is not None and not any(isinstance(s, Sample) for s in samples):
+        count = f"all {len(samples)} samples are" if len(samples) > 1 else "the sample is"
+        raise InvalidSampleError(f"{first.problem} ({count} invalid)", where=first.where, field=first.field) from first
+    return samples
 
 
 def _check_metrics(metrics: Sequence[Metric], llm: LLM | None) -> dict[str, Metric]:
