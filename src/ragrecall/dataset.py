@@ -9,7 +9,6 @@ or corrupt gzip data, JSON nested deeper than 64 levels, and CSV cells over 64 M
 
 from __future__ import annotations
 
-import ast
 import csv
 import gzip
 import io
@@ -20,7 +19,15 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, overload
 
 from ._files import CSV_FIELD_LIMIT, atomic_text, csv_field_limit, gzip_checked, load_json
-from ._inputs import ColumnMap, clean_cell, collection_rows, is_missing, rename_columns, resolve_column_map
+from ._inputs import (
+    NESTED_FIELDS,
+    ColumnMap,
+    collection_rows,
+    parse_cell,
+    rename_columns,
+    resolve_column_map,
+    table_record,
+)
 from .errors import FileFormatError, InvalidSampleError
 from .schema import Sample
 
@@ -30,20 +37,6 @@ if TYPE_CHECKING:
 __all__ = ["Dataset", "EvaluationDataset", "flat_records", "metadata_columns", "open_text", "text_lines"]
 
 PathLike = str | os.PathLike[str]
-
-# Fields that hold lists or mappings; in CSV cells they are written as JSON.
-_JSON_FIELDS = frozenset(
-    {
-        "retrieved_contexts",
-        "reference_contexts",
-        "retrieved_context_ids",
-        "reference_context_ids",
-        "relevance",
-        "metadata",
-        "reference_claims",
-        "claim_labels",
-    }
-)
 
 
 class Dataset(Sequence[Sample]):
@@ -64,8 +57,8 @@ class Dataset(Sequence[Sample]):
     def __init__(self, samples: object = (), *, column_map: ColumnMap | None = None) -> None:
         renames = resolve_column_map(column_map)
         self._samples: tuple[Sample, ...] = tuple(
-            s if isinstance(s, Sample) else Sample.from_dict(rename_columns(s, renames), where=f"record {i}")
-            for i, s in enumerate(collection_rows(samples))
+            s if isinstance(s, Sample) else Sample.from_dict(s, where=f"record {i}")
+            for i, s in enumerate(collection_rows(samples, renames))
         )
 
     # -- loaders --------------------------------------------------------------------------------------
@@ -153,7 +146,7 @@ class Dataset(Sequence[Sample]):
         from ._columnar import is_hf_folder, read_hf_folder, read_parquet
 
         if is_hf_folder(path):
-            return cls(_table_records(read_hf_folder(path)), column_map=column_map)
+            return cls(_table_records(read_hf_folder(path), column_map))
         suffixes = [s.lower() for s in Path(path).suffixes]
         if suffixes and suffixes[-1] == ".gz":
             suffixes = suffixes[:-1]
@@ -163,7 +156,7 @@ class Dataset(Sequence[Sample]):
         if kind == ".csv":
             return cls.from_csv(path, column_map=column_map)
         if kind == ".parquet" and suffixes == [s.lower() for s in Path(path).suffixes]:
-            return cls(_table_records(read_parquet(path)), column_map=column_map)
+            return cls(_table_records(read_parquet(path), column_map))
         raise FileFormatError(
             f"unknown dataset format {kind or '(no suffix)'!r}; expected .jsonl, .csv, .parquet or a Hugging Face "
             "dataset folder (save_to_disk)",
@@ -192,7 +185,7 @@ class Dataset(Sequence[Sample]):
         mapping fields as JSON in their cells, absent fields as empty cells. A path is written atomically."""
         fields = self.columns()
         rows = (
-            {k: json.dumps(v, ensure_ascii=False) if k in _JSON_FIELDS else v for k, v in record.items()}
+            {k: json.dumps(v, ensure_ascii=False) if k in NESTED_FIELDS else v for k, v in record.items()}
             for record in self.to_records()
         )
         if isinstance(target, (str, os.PathLike)):
@@ -224,13 +217,16 @@ class Dataset(Sequence[Sample]):
         return frame
 
     def to_hf_dataset(self) -> Any:
-        """A Hugging Face ``datasets.Dataset`` of :meth:`to_records` (requires the ``hf`` extra);
+        """A Hugging Face ``datasets.Dataset`` of :meth:`to_records` (requires the ``hf`` extra), a column per
+        field some sample has;
         :meth:`from_hf_dataset` reads it back."""
         try:
             from datasets import Dataset as HFDataset  # type: ignore[import-untyped]
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError("to_hf_dataset() needs datasets: pip install 'ragrecall[hf]'") from exc
-        return HFDataset.from_list(self.to_records())
+        # Every row carries every column (None where absent): from_list takes its columns from the first row.
+        columns = self.columns()
+        return HFDataset.from_list([{c: r.get(c) for c in columns} for r in self.to_records()])
 
     @classmethod
     def from_dict(cls, mapping: Iterable[Mapping[str, Any]], *, column_map: ColumnMap | None = None) -> Dataset:
@@ -360,32 +356,31 @@ def _csv_record(row: Mapping[Any, Any], name: str, line: int) -> Sample:
     for key, cell in row.items():
         if cell is None or cell == "" or key == "":  # an empty header: the index column of DataFrame.to_csv
             continue
-        if key in _JSON_FIELDS:
+        if key in NESTED_FIELDS:
             record[key] = _cell_value(cell, name, line, key)
         else:
             record[key] = cell
     return Sample.from_dict(record, where=where)
 
 
-def _table_records(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows of a columnar file with their empty (None) cells left out."""
-    return [{k: clean_cell(v) for k, v in row.items() if not is_missing(v)} for row in rows]
+def _table_records(rows: list[dict[str, Any]], column_map: ColumnMap | None) -> list[dict[str, Any]]:
+    """Rows of a columnar file as records (see :func:`table_record`)."""
+    renames = resolve_column_map(column_map)
+    return [table_record(row, renames) for row in rows]
 
 
 def _cell_value(cell: str, name: str, line: int, key: str) -> Any:
-    """A list or mapping cell: JSON, else a Python literal (``['a', 'b']``, as ``DataFrame.to_csv`` writes)."""
+    """A list or mapping cell (see :func:`parse_cell`)."""
     try:
-        return load_json(cell, path=name, line=line)
-    except json.JSONDecodeError as exc:
-        try:
-            # literal_eval reads literals only (no names, calls or operators): safe on untrusted text.
-            return ast.literal_eval(cell.strip())
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            raise InvalidSampleError(
-                f'expected a JSON value or a Python literal in the cell (e.g. ["a", "b"]), got {cell[:60]!r}',
-                where=f"line {line} of {name}",
-                field=key,
-            ) from exc
+        return parse_cell(cell)
+    except FileFormatError as exc:
+        raise FileFormatError(exc.problem, path=name, line=line) from exc
+    except ValueError as exc:
+        raise InvalidSampleError(
+            f'expected a JSON value or a Python literal in the cell (e.g. ["a", "b"]), got {cell[:60]!r}',
+            where=f"line {line} of {name}",
+            field=key,
+        ) from exc
 
 
 def _write_csv(out: IO[str], fields: list[str], rows: Iterable[Mapping[str, Any]]) -> None:

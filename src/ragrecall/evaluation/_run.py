@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Any, Literal
 
 from .._files import check_output_path
-from .._inputs import ColumnMap, collection_rows, rename_columns, resolve_column_map
+from .._inputs import ColumnMap, collection_rows, resolve_column_map
 from .._pool import run_pool
 from .._sync import run_sync
 from ..batch._backend import CURRENT_SAMPLE, BatchBackend, openai_stack_of
@@ -302,11 +302,10 @@ def _load(dataset: DatasetLike, renames: Mapping[str, str]) -> list[SampleLike]:
         return list(dataset)
     samples: list[SampleLike] = []
     first: InvalidSampleError | None = None
-    for index, item in enumerate(collection_rows(dataset)):
-        if isinstance(item, Sample):
-            samples.append(item)
+    for index, record in enumerate(collection_rows(dataset, renames)):
+        if isinstance(record, Sample):
+            samples.append(record)
             continue
-        record = rename_columns(item, renames)
         try:
             samples.append(Sample.from_dict(record, where=f"sample {index}"))
         except InvalidSampleError as exc:
