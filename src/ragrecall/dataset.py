@@ -253,7 +253,7 @@ class Dataset(Sequence[Sample]):
     def __getitem__(self, index: slice) -> Dataset: ...
     def __getitem__(self, index: int | slice) -> Sample | Dataset:
         if isinstance(index, slice):
-            return Dataset(self._samples[index])
+            return type(self)(self._samples[index])
         return self._samples[index]
 
     def __iter__(self) -> Iterator[Sample]:
@@ -266,10 +266,14 @@ class Dataset(Sequence[Sample]):
         return id(self)
 
     def __repr__(self) -> str:
-        return f"Dataset({len(self)} samples)"
+        return f"{type(self).__name__}(features={self.features()}, len={len(self)})"
 
 
-EvaluationDataset = Dataset
+class EvaluationDataset(Dataset):
+    """Ragas's name for :class:`Dataset`: the same collection (equal to a Dataset of the same samples), built
+    by the same constructors, so that a migrated script's ``type(dataset).__name__`` stays ``EvaluationDataset``."""
+
+    __slots__ = ()
 
 
 def metadata_columns(samples: Iterable[Sample | None], taken: Iterable[str] = ()) -> dict[str, str]:

@@ -8,43 +8,23 @@ SDK, over HTTP on 127.0.0.1, no key) and checks the values and their types.
 from __future__ import annotations
 
 import math
-import re
-import runpy
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from helpers.ragas_swap import run_swapped
 from ragrecall import Dataset, EvaluationResult, MetricResult, Sample
-from ragrecall.llm.fake_server import FakeOpenAIServer
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("datasets")
 
 SCRIPT = Path(__file__).with_name("ragas_04_script.py")
-_IMPORT = re.compile(r"^(from|import) ragas(?=[.\s])", re.MULTILINE)
-
-
-def swap_imports(source: str) -> str:
-    """What a user does: replace ``ragas`` by ``ragrecall`` on the import lines, and nothing else."""
-    swapped, count = _IMPORT.subn(r"\1 ragrecall", source)
-    assert count == 4, "the script imports from ragas on four lines"
-    assert "ragas" not in "\n".join(line for line in swapped.splitlines() if line.startswith(("from", "import")))
-    return swapped
 
 
 @pytest.fixture(scope="module")
 def run() -> tuple[dict[str, Any], int]:
-    with FakeOpenAIServer() as server, pytest.MonkeyPatch.context() as env:
-        env.setenv("OPENAI_API_KEY", "sk-local-test")
-        env.setenv("OPENAI_BASE_URL", server.base_url)
-        path = SCRIPT.with_name("_swapped_ragas_script.py")
-        path.write_text(swap_imports(SCRIPT.read_text(encoding="utf-8")), encoding="utf-8")
-        try:
-            names = runpy.run_path(str(path), run_name="ragas_script")
-        finally:
-            path.unlink()
-        return names, len(server.requests)
+    return run_swapped(SCRIPT, lines=4)
 
 
 def test_the_datasets_are_ragrecall_datasets_every_way_they_are_built(run: tuple[dict[str, Any], int]) -> None:

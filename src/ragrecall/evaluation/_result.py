@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from .._files import atomic_text
-from ..dataset import Dataset, flat_records, metadata_columns, open_text, text_lines
+from ..dataset import EvaluationDataset, flat_records, metadata_columns, open_text, text_lines
 from ..errors import FileFormatError
 from ..results import MetricResult
 from ..schema import Sample
@@ -349,10 +349,10 @@ class EvaluationResult:
         return [{n: self[n][i] for n in self.metrics} for i in range(len(self.rows))] if self.rows else []
 
     @property
-    def dataset(self) -> Dataset:
+    def dataset(self) -> EvaluationDataset:
         """The samples as scored, in input order (Ragas's ``result.dataset``); an input that was not a valid
         sample (its failure says why) is left out."""
-        return Dataset([row.sample for row in self.rows if row.sample is not None])
+        return EvaluationDataset([row.sample for row in self.rows if row.sample is not None])
 
     # -- display ----------------------------------------------------------------------------------------
 

@@ -54,6 +54,7 @@ async def aevaluate(
     column_map: ColumnMap | None = None,
     backend: Backend = "live",
     poll_interval: float | None = None,
+    batch_size: int | None = None,
 ) -> EvaluationResult:
     """Score every sample with every metric; results in input order.
 
@@ -70,7 +71,8 @@ async def aevaluate(
     take the pairs in input order (pure metrics compute in vectorised passes in a worker thread, which stops
     after its current pass when the run is cancelled or interrupted). A pair that fails becomes a failure
     record with its cause (``on_error="record"``) or stops the run (``"raise"``); no failure changes another
-    sample's score.
+    sample's score. ``batch_size`` (Ragas's argument) caps the pairs in flight at that many too: Ragas runs
+    batches of that size one after another, here the next pair starts as soon as one finishes.
 
     With ``checkpoint``, each finished pair is appended to that JSONL file as it finishes; running again with
     the same file does only what is missing (failed pairs included) and returns the same result as an
@@ -100,6 +102,9 @@ async def aevaluate(
     by_name = _check_metrics(metrics, llm)
     samples = _load(dataset, resolve_column_map(column_map))
     check_batch_args(max_concurrency, on_error)
+    if batch_size is not None:
+        check_batch_args(batch_size, on_error, what="batch_size")
+        max_concurrency = min(max_concurrency, batch_size)
     batch = _batch_settings(backend, poll_interval)
     if batch is not None:
         for metric in by_name.values():
@@ -224,6 +229,7 @@ def evaluate(
     column_map: ColumnMap | None = None,
     backend: Backend = "live",
     poll_interval: float | None = None,
+    batch_size: int | None = None,
 ) -> EvaluationResult:
     """Synchronous :func:`aevaluate`; works in scripts and inside a running event loop (notebooks)."""
     return run_sync(
@@ -238,6 +244,7 @@ def evaluate(
             column_map=column_map,
             backend=backend,
             poll_interval=poll_interval,
+            batch_size=batch_size,
         )
     )
 

@@ -356,10 +356,11 @@ def sample_id_of(raw: Any) -> str | int | None:
     return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None
 
 
-def check_batch_args(max_concurrency: int, on_error: str) -> None:
-    """Raise ConfigurationError unless max_concurrency is a positive int and on_error is record/raise."""
+def check_batch_args(max_concurrency: int, on_error: str, *, what: str = "max_concurrency") -> None:
+    """Raise ConfigurationError unless max_concurrency (named ``what``) is a positive int and on_error is
+    record/raise."""
     if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
-        raise ConfigurationError(f"max_concurrency must be a positive integer, got {max_concurrency!r}")
+        raise ConfigurationError(f"{what} must be a positive integer, got {max_concurrency!r}")
     if on_error not in ("record", "raise"):
         raise ConfigurationError(f"on_error must be 'record' or 'raise', got {on_error!r}")
 
