@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, overload
 
+from ._extras import need
 from ._files import CSV_FIELD_LIMIT, atomic_text, csv_field_limit, gzip_checked, load_json
 from ._inputs import (
     NESTED_FIELDS,
@@ -208,25 +209,19 @@ class Dataset(Sequence[Sample]):
     def to_pandas(self) -> pd.DataFrame:
         """A DataFrame with one row per sample and one column per field that some sample has (requires
         pandas); :meth:`from_pandas` reads it back."""
-        try:
-            import pandas as pd
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise ImportError("to_pandas() needs pandas: pip install 'ragrecall[pandas]'") from exc
+        pandas = need("pandas", "pandas", "to_pandas()")
         records, columns = flat_records(self._samples)
-        frame: pd.DataFrame = pd.DataFrame(records, columns=columns)
+        frame: pd.DataFrame = pandas.DataFrame(records, columns=columns)
         return frame
 
     def to_hf_dataset(self) -> Any:
         """A Hugging Face ``datasets.Dataset`` of :meth:`to_records` (requires the ``hf`` extra), a column per
         field some sample has;
         :meth:`from_hf_dataset` reads it back."""
-        try:
-            from datasets import Dataset as HFDataset  # type: ignore[import-untyped]
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise ImportError("to_hf_dataset() needs datasets: pip install 'ragrecall[hf]'") from exc
+        datasets = need("datasets", "hf", "to_hf_dataset()")
         # Every row carries every column (None where absent): from_list takes its columns from the first row.
         columns = self.columns()
-        return HFDataset.from_list([{c: r.get(c) for c in columns} for r in self.to_records()])
+        return datasets.Dataset.from_list([{c: r.get(c) for c in columns} for r in self.to_records()])
 
     @classmethod
     def from_dict(cls, mapping: Iterable[Mapping[str, Any]], *, column_map: ColumnMap | None = None) -> Dataset:

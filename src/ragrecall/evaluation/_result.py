@@ -12,6 +12,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .._extras import need
 from .._files import atomic_text
 from ..dataset import EvaluationDataset, flat_records, metadata_columns, open_text, text_lines
 from ..errors import FileFormatError
@@ -322,10 +323,7 @@ class EvaluationResult:
         ``:detail`` (the reason or the failure); ``inputs=False`` leaves the inputs and metadata out.
         ``batch_size`` and ``batched`` are accepted for Ragas's signature and change nothing.
         """
-        try:
-            import pandas as pd
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise ImportError("to_pandas() needs pandas: pip install 'ragrecall[pandas]'") from exc
+        pandas = need("pandas", "pandas", "to_pandas()")
         scores = self.to_records()
         columns = ["index", "sample_id"] if details else []
         rows: list[dict[str, Any]] = [dict(r) for r in scores]
@@ -340,7 +338,7 @@ class EvaluationResult:
         for row in rows:
             for name in self.metrics:
                 row[name] = math.nan if row.get(name) is None else float(row[name])
-        frame: pd.DataFrame = pd.DataFrame(rows, columns=columns)
+        frame: pd.DataFrame = pandas.DataFrame(rows, columns=columns)
         return frame
 
     @property
