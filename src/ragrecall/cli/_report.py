@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 from .._files import check_output_path
 
@@ -25,7 +24,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from ..evaluation import EvaluationResult
-    from ..report import write_report
+    from ..report import run_labels, write_report
 
     inputs = [("results file", args.results), ("results file", args.new)]
     check_output_path(args.output, "-o", inputs)
@@ -33,9 +32,6 @@ def _run(args: argparse.Namespace) -> int:
         write_report(EvaluationResult.from_jsonl(args.results), args.output, title=args.title)
     else:
         base, new = EvaluationResult.from_jsonl(args.results), EvaluationResult.from_jsonl(args.new)
-        names = (os.path.basename(args.results), os.path.basename(args.new))
-        if names[0] == names[1]:
-            names = (args.results, args.new)
-        write_report(new, args.output, title=args.title, base=base, names=names)
+        write_report(new, args.output, title=args.title, base=base, names=run_labels(args.results, args.new))
     print(f"report written to {args.output}")
     return 0
