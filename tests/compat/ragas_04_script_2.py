@@ -58,6 +58,7 @@ result = evaluate(
     llm=evaluator_llm,
     batch_size=2,
     show_progress=False,
+    raise_exceptions=False,
 )
 printed = str(result)
 frame = result.to_pandas()

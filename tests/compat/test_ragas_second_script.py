@@ -74,6 +74,11 @@ def test_the_batch_size_bounds_the_run_without_changing_values(g: dict[str, Any]
 
     with pytest.raises(ConfigurationError, match="batch_size must be a positive integer, got 0"):
         evaluate(g["dataset"], [NonLLMStringSimilarity()], batch_size=0, show_progress=False)
+    empty_reference = [{"reference": "", "response": "x"}, {"response": "x"}]  # unscorable, then an input error
+    recorded = evaluate(empty_reference, [NonLLMStringSimilarity()], raise_exceptions=False, show_progress=False)
+    assert [r.status for r in recorded.results("non_llm_string_similarity")] == ["unscorable", "failed"]
+    with pytest.raises(ValueError, match="field 'reference'"):
+        evaluate(empty_reference, [NonLLMStringSimilarity()], raise_exceptions=True, show_progress=False)
     again = evaluate(g["dataset"], [NonLLMStringSimilarity()], batch_size=1, show_progress=False)
     assert again["non_llm_string_similarity"] == g["similarity"]
     assert isinstance(again.results("non_llm_string_similarity")[0], MetricResult)

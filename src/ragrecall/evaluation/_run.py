@@ -55,6 +55,7 @@ async def aevaluate(
     backend: Backend = "live",
     poll_interval: float | None = None,
     batch_size: int | None = None,
+    raise_exceptions: bool | None = None,
 ) -> EvaluationResult:
     """Score every sample with every metric; results in input order.
 
@@ -73,6 +74,7 @@ async def aevaluate(
     record with its cause (``on_error="record"``) or stops the run (``"raise"``); no failure changes another
     sample's score. ``batch_size`` (Ragas's argument) caps the pairs in flight at that many too: Ragas runs
     batches of that size one after another, here the next pair starts as soon as one finishes.
+    ``raise_exceptions`` (Ragas's spelling) sets ``on_error``: True is ``"raise"``, False ``"record"``.
 
     With ``checkpoint``, each finished pair is appended to that JSONL file as it finishes; running again with
     the same file does only what is missing (failed pairs included) and returns the same result as an
@@ -100,6 +102,8 @@ async def aevaluate(
     """
     started, started_at = time.perf_counter(), datetime.now(timezone.utc)
     by_name = _check_metrics(metrics, llm)
+    if raise_exceptions is not None:
+        on_error = "raise" if raise_exceptions else "record"
     samples = _load(dataset, resolve_column_map(column_map))
     check_batch_args(max_concurrency, on_error)
     if batch_size is not None:
@@ -230,6 +234,7 @@ def evaluate(
     backend: Backend = "live",
     poll_interval: float | None = None,
     batch_size: int | None = None,
+    raise_exceptions: bool | None = None,
 ) -> EvaluationResult:
     """Synchronous :func:`aevaluate`; works in scripts and inside a running event loop (notebooks)."""
     return run_sync(
@@ -245,6 +250,7 @@ def evaluate(
             backend=backend,
             poll_interval=poll_interval,
             batch_size=batch_size,
+            raise_exceptions=raise_exceptions,
         )
     )
 
