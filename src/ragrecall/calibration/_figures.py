@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import MissingExtraError
+from .._extras import need
 
 __all__ = [
     "CLAIM_FIGURES",
@@ -42,16 +42,10 @@ Interval = tuple[float, float]
 
 
 def _libraries() -> tuple[Any, Any]:
-    """scikit-learn's metrics and SciPy's stats, or an ImportError saying which extra to install."""
-    try:
-        import scipy.stats
-        import sklearn.metrics
-    except ImportError as exc:
-        raise MissingExtraError(
-            "calibrate's agreement figures need scipy and scikit-learn: pip install 'ragrecall[calibrate]' "
-            f"(missing: {exc.name or exc})"
-        ) from exc
-    return sklearn.metrics, scipy.stats
+    """scikit-learn's metrics and SciPy's stats, or a MissingExtraError naming the extra to install."""
+    stats = need("scipy.stats", "calibrate", "calibrate")
+    metrics = need("sklearn.metrics", "calibrate", "calibrate")
+    return metrics, stats
 
 
 def _finite(value: Any) -> float | None:

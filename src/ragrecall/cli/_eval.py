@@ -67,7 +67,9 @@ def add_eval_arguments(ev: argparse.ArgumentParser, *, checkpoint_required: bool
         action="append",
         default=[],
         metavar="COLUMN=FIELD",
-        help="read the dataset's column COLUMN as the Sample field FIELD, e.g. --map question=user_input (repeatable)",
+        help="read the dataset's column COLUMN as the Sample field FIELD, e.g. --map question=user_input; "
+        "--map COLUMN=metadata keeps it in the sample's metadata, where columns that are not fields go anyway "
+        "(repeatable)",
     )
     add_llm_arguments(ev)
     ev.add_argument("--concurrency", type=int, default=16, help="requests in flight at once (default 16)")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 from .._files import check_output_path
 from ._eval import corrected_by_labels
@@ -31,7 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from ..evaluation import EvaluationResult
-    from ..report import write_report
+    from ..report import run_labels, write_report
 
     inputs = [("results file", args.results), ("results file", args.new), ("labels file", args.labels)]
     check_output_path(args.output, "-o", inputs)
@@ -42,9 +41,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         base, new = EvaluationResult.from_jsonl(args.results), EvaluationResult.from_jsonl(args.new)
         corrected, notes = corrected_by_labels(new, args.labels) if args.labels else ([], [])
-        names = (os.path.basename(args.results), os.path.basename(args.new))
-        if names[0] == names[1]:
-            names = (args.results, args.new)
+        names = run_labels(args.results, args.new)
         write_report(new, args.output, title=args.title, base=base, names=names, corrected=corrected)
     for note in notes:
         print(note)

@@ -12,6 +12,7 @@ from ._compare import comparison_section
 from ._css import CSS
 from ._evidence import evidence_block, levels_legend
 from ._failures import failures_section
+from ._filter import filter_bar, samples_script
 from ._html import e, sample_anchor, sample_label, scroll_table, value_cell
 from ._inputs import inputs_html
 from ._run import run_facts, run_section
@@ -99,7 +100,8 @@ def render_report(
         "<p class='muted'>Each sample shows its inputs — retrieved passages numbered from 1 in rank order, as the "
         "judge numbers them — with the passage each supported claim quotes highlighted and the claim's number "
         f"after it, beside every metric's verdict. The {OPEN_SAMPLES} lowest and every failed sample are open; "
-        "click a row to open the others.</p>",
+        "click a row to open the others. The filter keeps the samples under a value of a metric, the failed ones "
+        "or those of a metadata value; grouping by a metadata column shows each group's means.</p>",
         levels_legend() if _has_claim_recall(result) else "",
         _samples(result, base_of),
         "</section></body></html>",
@@ -156,25 +158,40 @@ def _samples(result: EvaluationResult, base_of: dict[int, SampleRow]) -> str:
         return (0, value, row.index) if value is not None else (1, 0.0, row.index)
 
     # One grid row per sample; its inputs and evidence open below it at full width (native <details>).
+    # The grid and, for narrow screens, each value's metric name are stated once for every row (one rule each).
     columns = f"grid-template-columns:minmax(10rem,2fr) repeat({len(result.metrics)},minmax(6rem,1fr))"
+    names = "".join(
+        f".samples summary>.num:nth-child({i + 2})::before{{content:{_css_string(m)}}}"
+        for i, m in enumerate(result.metrics)
+    )
+    style = f"<style>.samples .head,.samples summary{{{columns}}}{names}</style>"
     head = "<div>sample</div>" + "".join(f"<div class=num>{_breakable(m)}</div>" for m in result.metrics)
     rows = []
+    closed: dict[int, str] = {}  # bodies of the rows closed at load, rendered when opened (see _filter.py)
     for rank, row in enumerate(sorted(result.rows, key=order)):
         old = base_of.get(row.index)
         cells = "".join(
-            f"<div class=num><span class='mname'>{e(m)}</span>{value_cell(row.results[m])}{_delta(row, old, m)}</div>"
-            for m in result.metrics
+            f"<div class=num>{value_cell(row.results[m])}{_delta(row, old, m)}</div>" for m in result.metrics
         )
         shown = len(row.sample.retrieved_contexts or []) if row.sample is not None else 0
         evidence = "".join(evidence_block(m, row.results[m], row.index, shown) for m in result.metrics)
         is_open = rank < OPEN_SAMPLES or any(r.failure is not None for r in row.results.values())
-        rows.append(
-            f"<details class='sample' id='{sample_anchor(row.index)}'{' open' if is_open else ''}>"
-            f"<summary style='{columns}'><div class='sid'>{e(sample_label(row))}</div>{cells}</summary>"
+        body = (
             f"<div class='body'>{inputs_html(row)}<div class='verdicts'>{evidence}{_base_verdicts(row, old)}</div>"
-            "</div></details>"
+            "</div>"
         )
-    return f"<div class='samples'><div class='head' style='{columns}'>{head}</div>{''.join(rows)}</div>"
+        if not is_open:
+            closed[row.index] = body
+        rows.append(
+            f"<details class='sample' id='{sample_anchor(row.index)}' data-i='{row.index}'"
+            f"{' open' if is_open else ' data-lazy'}>"
+            f"<summary><div class='sid'>{e(sample_label(row))}</div>{cells}</summary>"
+            f"{body if is_open else ''}</details>"
+        )
+    return (
+        f"{filter_bar(result)}{style}<div class='samples'><div class='head'>{head}</div>{''.join(rows)}"
+        f"</div>{samples_script(result, closed)}"
+    )
 
 
 def _base_verdicts(row: SampleRow, old: SampleRow | None) -> str:
@@ -206,6 +223,12 @@ def _delta(row: SampleRow, old: SampleRow | None, metric: str) -> str:
         return ""
     css = "ok" if b > a else "miss"
     return f"<span class='delta {css}' title='change from the base run'>{b - a:+.3f}</span>"
+
+
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string: every character but letters, digits, ``_``, ``@``, ``.`` and spaces as a hex
+    escape, so that no name can end the string or the ``<style>`` element."""
+    return '"' + "".join(c if c.isalnum() or c in "_@. " else f"\\{ord(c):x} " for c in text) + '"'
 
 
 def _breakable(name: str) -> str:
