@@ -191,8 +191,8 @@ class AnthropicLLM(LLMStack):
 
     Args:
         client, model, max_tokens, temperature, extra_body: see :class:`AnthropicTransport`.
-        retry, cache, prices, max_concurrency, breaker_threshold: see :class:`LLMStack`. Anthropic models have
-            no built-in price: pass ``prices`` for a cost.
+        retry, cache, prices, max_concurrency, breaker_threshold, breaker_window: see :class:`LLMStack`.
+            Anthropic models have no built-in price: pass ``prices`` for a cost.
     """
 
     transport: AnthropicTransport
@@ -210,6 +210,7 @@ class AnthropicLLM(LLMStack):
         prices: Mapping[str, ModelPrice] | None = None,
         max_concurrency: int = 16,
         breaker_threshold: int | None = 3,
+        breaker_window: int = 20,
     ) -> None:
         retry = retry or RetryPolicy()
         transport = AnthropicTransport(
@@ -227,4 +228,5 @@ class AnthropicLLM(LLMStack):
             prices=prices,
             max_concurrency=max_concurrency,
             breaker_threshold=breaker_threshold,
+            breaker_window=breaker_window,
         )

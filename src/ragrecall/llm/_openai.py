@@ -275,7 +275,7 @@ class OpenAILLM(LLMStack):
         cache: a :class:`ResponseCache`; None (default) switches caching off.
         prices: price table merged over the built-in one, for the cost in each usage record.
         max_concurrency: requests in flight at once outside ``evaluate`` (which bounds them itself).
-        breaker_threshold: alike failures, before any success, that stop a run; None: no breaker.
+        breaker_threshold, breaker_window: see :class:`LLMStack`.
 
     One adapter (and its client) can serve many ``score()`` and ``await ascore()`` calls, in any order. Give
     ragrecall a client of its own rather than one your application also uses on another loop.
@@ -298,6 +298,7 @@ class OpenAILLM(LLMStack):
         prices: Mapping[str, ModelPrice] | None = None,
         max_concurrency: int = 16,
         breaker_threshold: int | None = 3,
+        breaker_window: int = 20,
     ) -> None:
         retry = retry or RetryPolicy()
         transport = OpenAITransport(
@@ -317,6 +318,7 @@ class OpenAILLM(LLMStack):
             prices=prices,
             max_concurrency=max_concurrency,
             breaker_threshold=breaker_threshold,
+            breaker_window=breaker_window,
         )
 
     @property

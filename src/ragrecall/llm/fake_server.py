@@ -24,6 +24,7 @@ import email.policy
 import itertools
 import json
 import os
+import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -34,7 +35,15 @@ from typing import Any, Literal
 from ._offline import OfflineJudge
 from ._prompts import read_data_blocks
 
-__all__ = ["BatchFault", "FakeOpenAIServer", "Responder", "ServerReply", "answer_batch_file", "offline_responder"]
+__all__ = [
+    "BatchFault",
+    "FakeOpenAIServer",
+    "Responder",
+    "ServerReply",
+    "answer_batch_file",
+    "flaky_responder",
+    "offline_responder",
+]
 
 _HOST = "127.0.0.1"
 
@@ -50,7 +59,8 @@ class ServerReply:
     ``delay`` seconds pass before answering (longer than the client's timeout: a hung request); with
     ``drip`` the body is sent 16 bytes at a time, ``drip`` seconds apart (a slow-drip reply). ``echo_key``
     ``"full"`` or ``"masked"`` puts the request's API key (whole, or masked as OpenAI does) into the error
-    message or, for a 200, into the reply's ``reason`` text.
+    message or, for a 200, into the reply's ``reason`` text. ``drop`` closes the connection without an answer
+    (a reset).
     """
 
     content: str | None = None
@@ -65,6 +75,7 @@ class ServerReply:
     content_type: str = "application/json"
     drip: float = 0.0
     echo_key: Literal["", "full", "masked"] = ""
+    drop: bool = False
 
 
 Responder = Callable[[Mapping[str, Any]], ServerReply]
@@ -160,7 +171,8 @@ class FakeOpenAIServer:
         return self
 
     def stop(self) -> None:
-        """Release hung requests, stop serving and close the socket."""
+        """Release hung requests, stop serving and close the socket, as a killed server would: requests in
+        flight get no answer, new connections are refused."""
         self._stopping.set()
         self._httpd.shutdown()
         self._httpd.server_close()
@@ -349,7 +361,8 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 return
             reply = server._next_reply(body, _as_chat(body) if anthropic else None)
             server._wait(server.latency + reply.delay)
-            if server._stopping.is_set():
+            if server._stopping.is_set() or reply.drop:
+                self.close_connection = True  # no answer, and no more requests on this connection
                 return
             key = _request_key(self.headers)
             if reply.echo_key and key:
@@ -587,6 +600,24 @@ _FOLLOW_UPS = {
     "context_recall.judge": "context_recall.recheck",
     "context_recall.single": "context_recall.single_fix",
 }
+
+
+def flaky_responder(
+    share: float, failure: ServerReply, *, good_delay: float = 0.0, seed: int = 0, responder: Responder | None = None
+) -> Responder:
+    """A responder for a flaky endpoint: ``share`` of the requests (drawn with ``random.Random(seed)``) get
+    ``failure`` at once, the others ``responder``'s answer (the offline judge's by default) after
+    ``good_delay`` seconds."""
+    draw = random.Random(seed)
+    lock = threading.Lock()
+    answer = responder or offline_responder()
+
+    def respond(body: Mapping[str, Any]) -> ServerReply:
+        with lock:
+            fail = draw.random() < share
+        return failure if fail else replace(answer(body), delay=good_delay)
+
+    return respond
 
 
 def main(argv: list[str] | None = None) -> None:
