@@ -88,7 +88,9 @@ class BatchFault:
     ``status`` ``"completed"``, ``"expired"`` (only the first ``answered`` lines are answered; the others get a
     ``batch_expired`` line in the error file) or ``"failed"`` (no output at all; ``message`` in the batch's
     errors). In a completed or expired batch the first ``error_lines`` lines get an HTTP ``error_status`` line
-    in the error file, and the next ``missing_lines`` lines are in no file at all.
+    in the error file, and the next ``missing_lines`` lines are in no file at all. The first ``torn_lines``
+    lines of the output file are cut in half (no longer JSON, their ``custom_id`` still legible), and
+    ``extra_lines`` are appended to it as they are (garbage, lines naming no request or an unknown one).
     """
 
     status: Literal["completed", "expired", "failed"] = "completed"
@@ -97,6 +99,8 @@ class BatchFault:
     missing_lines: int = 0
     answered: int = 0
     message: str = "the batch input file failed validation"
+    torn_lines: int = 0
+    extra_lines: tuple[str, ...] = ()
 
 
 class _Server(ThreadingHTTPServer):
@@ -289,9 +293,12 @@ class FakeOpenAIServer:
             else:
                 output.append(_answer_line(line, lambda body: self._next_reply(body)))
         for name, content in (("output_file_id", output), ("error_file_id", errors)):
-            if content:
-                data = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in content).encode()
-                batch[name] = self._create_file(data)["id"]
+            texts = [json.dumps(x, ensure_ascii=False) for x in content]
+            if name == "output_file_id":
+                texts = [t[: len(t) // 2] if i < fault.torn_lines else t for i, t in enumerate(texts)]
+                texts += fault.extra_lines
+            if texts:
+                batch[name] = self._create_file("".join(t + "\n" for t in texts).encode())["id"]
         batch["request_counts"] = {"total": len(lines), "completed": len(output), "failed": len(errors)}
         batch.update(status=fault.status, completed_at=int(time.time()))
 
