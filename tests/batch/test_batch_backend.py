@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -344,26 +344,37 @@ def test_a_process_killed_after_submission_resumes_without_a_second_submission(
     assert resumed.values("context_recall") == [0.5, 1.0, None, 0.0, 0.5]
 
 
-def test_export_then_import_through_files_gives_the_live_result(server: FakeOpenAIServer, tmp_path: Path) -> None:
-    live = evaluate(DATA, [ContextRecall(make_llm(server))], show_progress=False)
-    sent = len(server.requests)
+def run_by_files(
+    server: FakeOpenAIServer, tmp_path: Path, tamper: Callable[[int, Path], None] | None = None
+) -> tuple[EvaluationResult, list[RoundExported]]:
+    """Export, answer with ``answer_batch_file`` (then ``tamper(round, file)``), import, until the run ends."""
     checkpoint = tmp_path / "state.ckpt"
-    round_no, imports = 1, []
-    while True:
+    round_no, imports, exported = 1, [], []
+    while round_no < 8:
         requests = tmp_path / f"requests-{round_no}.jsonl"
         backend = BatchBackend(export_to=requests, imports=tuple(imports[-1:]))
         try:
             result = evaluate(
                 DATA, [ContextRecall(make_llm(server))], show_progress=False, checkpoint=checkpoint, backend=backend
             )
-            break
-        except RoundExported as exported:
-            assert exported.path == str(requests) and exported.round == round_no
+            return result, exported
+        except RoundExported as stop:
+            assert stop.path == str(requests) and stop.round == round_no
+            exported.append(stop)
         output = tmp_path / f"output-{round_no}.jsonl"
         answer_batch_file(requests, output)  # what vLLM's run_batch does with the file
+        if tamper is not None:
+            tamper(round_no, output)
         imports.append(output)
         round_no += 1
-    assert round_no == 3  # two rounds exported, the third run finished
+    raise AssertionError("the run did not end")
+
+
+def test_export_then_import_through_files_gives_the_live_result(server: FakeOpenAIServer, tmp_path: Path) -> None:
+    live = evaluate(DATA, [ContextRecall(make_llm(server))], show_progress=False)
+    sent = len(server.requests)
+    result, exported = run_by_files(server, tmp_path)
+    assert len(exported) == 2  # two rounds exported, the third run finished
     assert outcomes(result) == outcomes(live)
     assert len(server.requests) == sent  # the runner answered, not the server
 
@@ -372,28 +383,17 @@ def test_an_imported_file_with_bad_lines_is_used_and_read_alike_on_every_resume(
     server: FakeOpenAIServer, tmp_path: Path
 ) -> None:
     live = evaluate(DATA, [ContextRecall(make_llm(server))], show_progress=False)
-    checkpoint = tmp_path / "state.ckpt"
-    round_no, imports, exported = 1, [], []
-    while round_no < 6:
-        requests = tmp_path / f"requests-{round_no}.jsonl"
-        backend = BatchBackend(export_to=requests, imports=tuple(imports[-1:]))
-        try:
-            result = evaluate(
-                DATA, [ContextRecall(make_llm(server))], show_progress=False, checkpoint=checkpoint, backend=backend
-            )
-            break
-        except RoundExported as stop:
-            exported.append(stop.requests)
-        output = tmp_path / f"output-{round_no}.jsonl"
-        answer_batch_file(requests, output)
+
+    def tear_the_first_answer(round_no: int, output: Path) -> None:
         if round_no == 1:  # the first answer torn in half, and a line of garbage
             lines = output.read_bytes().split(b"\n")
             lines[0] = lines[0][: len(lines[0]) // 2]
             output.write_bytes(b"\n".join([*lines[:-1], b"\xff garbage", b""]))
-        imports.append(output)
-        round_no += 1
+
+    result, exported = run_by_files(server, tmp_path, tear_the_first_answer)
     assert outcomes(result) == outcomes(live)
-    assert exported[:2] == [3, 3]  # round 2: the torn request again, and two judgings
+    # Round 2: the torn request again, and two judgings; every later run re-read the torn file alike.
+    assert [e.requests for e in exported][:2] == [3, 3]
 
 
 def test_export_refuses_to_overwrite_a_file(server: FakeOpenAIServer, tmp_path: Path) -> None:
