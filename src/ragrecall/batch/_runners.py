@@ -164,13 +164,14 @@ class OpenAIBatchRunner:
             failure = sdk_failure(exc, openai, endpoint=self.endpoint, model="-", scrubber=self._scrubber)
             if failure is None:
                 raise
-            raise TransportError(
-                f"the batch API at {self.endpoint} failed: {failure}",
-                kind=failure.kind,
-                status=failure.status,
-                retryable=failure.retryable,
-                endpoint=self.endpoint,
-            ) from exc
+        # Raised outside the handler: the SDK's exception (the request sent, the key among it) is not chained.
+        raise TransportError(
+            f"the batch API at {self.endpoint} failed: {failure}",
+            kind=failure.kind,
+            status=failure.status,
+            retryable=failure.retryable,
+            endpoint=self.endpoint,
+        )
 
 
 class FileRunner:

@@ -132,7 +132,13 @@ class AnthropicTransport:
             failure = sdk_failure(exc, anthropic, endpoint=self.endpoint, model=self.model, scrubber=scrub)
             if failure is None:
                 raise
-            raise failure from exc
+        else:
+            return self._reply(message, request, document)
+        raise failure  # outside the handler: the SDK's exception (the request, its key) is not chained
+
+    def _reply(self, message: Any, request: LLMRequest[OutputT], document: dict[str, Any]) -> LLMReply[OutputT]:
+        """The checked reply read from a Messages API ``message``."""
+        scrub = self._scrubber
         read = read_body(_read_message, message, endpoint=self.endpoint, scrubber=scrub)
         raw, stop, usage = read
         return accept_reply(

@@ -155,7 +155,7 @@ class Breaker(Layer):
         kinds = ", ".join(f"{count} {name}" for name, count in self._streak.most_common())
         detail = " ".join(str(exc).split())[:300]
         self._error = (
-            f"stopped: {endpoint} (model {self.model_name!r}) failed the last {failed} requests {since} "
+            f"stopped early: {endpoint} (model {self.model_name!r}) failed the last {failed} requests {since} "
             f"({kinds}); last error: {detail}"
         )
         self._open_until = time.monotonic() + self.cooldown

@@ -160,8 +160,8 @@ def read_body(reader: Callable[[Any], R | str], body: Any, *, endpoint: str, scr
     :class:`TransportError` when the reader says (with a string) or shows (by failing) that it is not a reply."""
     try:
         read = reader(body)
-    except (TypeError, AttributeError, ValueError) as exc:
-        raise malformed_body(repr(body)[:200], endpoint=endpoint, scrubber=scrubber) from exc
+    except (TypeError, AttributeError, ValueError):
+        read = repr(body)[:200]  # described, not chained: the reader's exception may quote the body
     if isinstance(read, str):
         raise malformed_body(read, endpoint=endpoint, scrubber=scrubber)
     return read

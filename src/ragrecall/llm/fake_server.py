@@ -91,6 +91,7 @@ class BatchFault:
     in the error file, and the next ``missing_lines`` lines are in no file at all. The first ``torn_lines``
     lines of the output file are cut in half (no longer JSON, their ``custom_id`` still legible), and
     ``extra_lines`` are appended to it as they are (garbage, lines naming no request or an unknown one).
+    With ``echo_key`` the error lines quote the API key the batch was created with.
     """
 
     status: Literal["completed", "expired", "failed"] = "completed"
@@ -101,6 +102,7 @@ class BatchFault:
     message: str = "the batch input file failed validation"
     torn_lines: int = 0
     extra_lines: tuple[str, ...] = ()
+    echo_key: bool = False
 
 
 class _Server(ThreadingHTTPServer):
@@ -225,7 +227,7 @@ class FakeOpenAIServer:
             "status": "processed",
         }
 
-    def _create_batch(self, params: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
+    def _create_batch(self, params: Mapping[str, Any], key: str = "") -> tuple[int, dict[str, Any]]:
         input_file = str(params.get("input_file_id"))
         if input_file not in self.files:
             return 404, _error_body(404, f"no file {input_file}")
@@ -245,6 +247,7 @@ class FakeOpenAIServer:
             "metadata": params.get("metadata"),
             "request_counts": {"total": len(lines), "completed": 0, "failed": 0},
             "_created": time.monotonic(),
+            "_key": key,
         }
         with self._lock:
             self.batch_creations += 1
@@ -281,7 +284,10 @@ class FakeOpenAIServer:
         for number, line in enumerate(lines):
             if number < fault.error_lines:
                 status = fault.error_status
-                errors.append(_result_line(line, status, _error_body(status, f"scripted error {status}"), None))
+                text = f"scripted error {status}"
+                if fault.echo_key:
+                    text = f"Incorrect API key provided: {batch['_key']}. You can find your API key online."
+                errors.append(_result_line(line, status, _error_body(status, text), None))
             elif number < fault.error_lines + fault.missing_lines:
                 continue
             elif fault.status == "expired" and number >= fault.answered:
@@ -342,7 +348,7 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                     self._send(200, server._create_file(data), ServerReply())
                 return True
             if route == "/v1/batches":
-                status, payload = server._create_batch(json.loads(raw or b"{}"))
+                status, payload = server._create_batch(json.loads(raw or b"{}"), _request_key(self.headers))
                 self._send(status, payload, ServerReply())
                 return True
             if len(parts) == 5 and parts[1:3] == ["v1", "batches"] and parts[4] == "cancel":
