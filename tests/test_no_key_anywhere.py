@@ -115,9 +115,9 @@ def run_cli(tmp_path: Path, server: FakeOpenAIServer, *extra: str, monkeypatch: 
     rows = [{"id": f"s{i}", "reference": REFERENCE, "retrieved_contexts": CONTEXTS} for i in range(4)]
     data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    flags = "-m context_recall --model gpt-4o-mini --max-failed 10 --max-attempts 2 --concurrency 1".split()
+    flags = ["-m", "context_recall", "--model", "gpt-4o-mini", "--max-failed", "10", "--max-attempts", "2"]
     files = ["--checkpoint", str(tmp_path / "run.ckpt"), "--out", str(tmp_path / "results.jsonl")]
-    args = ["eval", str(data), *flags, "--base-url", server.base_url, *files, *extra]
+    args = ["eval", str(data), *flags, "--concurrency", "1", "--base-url", server.base_url, *files, *extra]
     return main(args)
 
 
