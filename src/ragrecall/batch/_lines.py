@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._files import max_line_length
 from ..llm._retry import retryable_status
 
 __all__ = [
@@ -119,9 +120,9 @@ _CUSTOM_ID = re.compile(rb'"custom_id"\s*:\s*"((?:[^"\\\n]|\\.){1,200})"')
 def read_result_text(data: str | bytes, *, source: str) -> ResultLines:
     """Every result line of a file, by ``custom_id``. No line stops the reading:
 
-    - a line that is not JSON (or not UTF-8) whose ``custom_id`` can still be read is a retryable fault of that
-      request, naming the file and line (unless another line answers it); without one it is skipped and
-      counted;
+    - a line that is not JSON (or not UTF-8, or longer than :func:`~ragrecall._files.max_line_length`) whose
+      ``custom_id`` can still be read is a retryable fault of that request, naming the file and line (unless
+      another line answers it); without one it is skipped and counted;
     - a line without a ``custom_id`` is skipped and counted;
     - a request answered by two lines that disagree is a retryable fault of that request (an answer and an
       error: the answer is used);
@@ -131,6 +132,7 @@ def read_result_text(data: str | bytes, *, source: str) -> ResultLines:
         data.split(b"\n") if isinstance(data, bytes) else [x.encode("utf-8", "surrogatepass") for x in data.split("\n")]
     )
     result = ResultLines()
+    limit = max_line_length()
     torn: dict[str, str] = {}
     conflicts: dict[str, str] = {}
     for number, raw in enumerate(raw_lines, start=1):
@@ -139,9 +141,11 @@ def read_result_text(data: str | bytes, *, source: str) -> ResultLines:
             continue
         where = f"{source}:{number}"
         try:
+            if len(raw) > limit:
+                raise ValueError(f"longer than {limit:,} bytes, the most ragrecall reads")
             line = json.loads(raw.decode("utf-8"))
         except ValueError as exc:
-            named = _CUSTOM_ID.search(raw)
+            named = _CUSTOM_ID.search(raw[:4096])
             problem = f"{where}: a result line that is not JSON ({' '.join(str(exc).split())[:80]})"
             if named is None:
                 result.skipped.append(problem)
