@@ -15,7 +15,8 @@ import pytest
 from ragrecall import evaluate
 from ragrecall.cli import main
 from ragrecall.errors import CheckpointError, EndpointDownError
-from ragrecall.evaluation import EvaluationResult
+from ragrecall.evaluation import EvaluationResult, _run
+from ragrecall.evaluation._progress import Progress
 from ragrecall.evaluation._settings_change import setting_changes
 from ragrecall.llm import OpenAILLM, RetryPolicy
 from ragrecall.llm.fake_server import FakeOpenAIServer, ServerReply, offline_responder
@@ -133,3 +134,23 @@ def test_the_command_line_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert run is not None and run.endpoint_changes == [
         f"context_recall: base_url: {first.base_url}/ → {second.base_url}/"
     ]
+
+
+def test_the_progress_tokens_after_a_resume_agree_with_the_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bars: list[Progress] = []
+
+    class Recorded(Progress):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            bars.append(self)
+
+    monkeypatch.setattr(_run, "Progress", Recorded)
+    checkpoint = tmp_path / "run.ckpt"
+    with FakeOpenAIServer() as server:
+        evaluate(SAMPLES, [metric(server.base_url)], show_progress=False, checkpoint=checkpoint)
+        lines = checkpoint.read_text(encoding="utf-8").splitlines()
+        checkpoint.write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")  # two samples kept
+        resumed = evaluate(SAMPLES, [metric(server.base_url)], show_progress=False, checkpoint=checkpoint)
+    assert resumed.usage.total_tokens > 0 and bars[-1].tokens == resumed.usage.total_tokens

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Collection
 
 from tqdm.auto import tqdm
 
@@ -14,17 +15,22 @@ __all__ = ["Progress"]
 class Progress:
     """A tqdm bar over sample-metric pairs; silent when disabled or when stderr is not a terminal."""
 
-    def __init__(self, total: int, *, initial: int, enabled: bool) -> None:
+    def __init__(self, total: int, *, finished: Collection[MetricResult] = (), enabled: bool) -> None:
+        """``finished``: the pairs a resumed run read from its checkpoint, counted from the start (failed
+        pairs among them run again and are not counted), so that the tokens shown agree with the summary."""
+        done = [r for r in finished if r.status != "failed"]
         self.failures = 0
-        self.tokens = 0
+        self.tokens = sum(r.usage.total_tokens for r in done)
         self._bar = tqdm(
             total=total,
-            initial=initial,
+            initial=len(done),
             unit="score",
             desc="ragrecall",
             disable=not enabled or not sys.stderr.isatty(),
             dynamic_ncols=True,
         )
+        if self.tokens:
+            self._bar.set_postfix(failed=0, tokens=self.tokens, refresh=False)
 
     def update(self, result: MetricResult) -> None:
         """Count one finished pair."""

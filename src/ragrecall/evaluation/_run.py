@@ -118,7 +118,7 @@ async def aevaluate(
     store = Checkpoint(checkpoint, identities, allow_endpoint_change=allow_endpoint_change) if checkpoint else None
     fingerprints = [sample_fingerprint(s) for s in samples] if store else []
     results: dict[tuple[int, str], MetricResult] = store.load(fingerprints) if store else {}
-    progress = Progress(len(samples) * len(by_name), initial=len(results), enabled=show_progress)
+    progress = Progress(len(samples) * len(by_name), finished=list(results.values()), enabled=show_progress)
 
     run_batch: BatchRun | None = None
     if batch is not None:
