@@ -199,6 +199,29 @@ def test_a_damaged_parquet_file_is_a_file_format_error(tmp_path: Path) -> None:
         Dataset.load(tmp_path / "missing.parquet")
 
 
+def test_damaged_pages_and_arrow_files_name_the_file(tmp_path: Path) -> None:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    from ragrecall import FileFormatError
+
+    path = tmp_path / "damaged.parquet"
+    table = pa.table({"reference": ["Paris is the capital."] * 3, "retrieved_contexts": [["Paris."]] * 3})
+    pq.write_table(table, path, compression="none", use_dictionary=False, write_statistics=False)
+    path.write_bytes(path.read_bytes().replace(b"Paris is", b"\xff\xfe\xfd\xfc\xfb is"))  # a page, not UTF-8
+    with pytest.raises(FileFormatError, match=r"damaged\.parquet: not a readable Parquet file: 'utf-8' codec"):
+        Dataset.load(path)
+
+    folder = tmp_path / "hf"
+    folder.mkdir()
+    (folder / "state.json").write_text(json.dumps({"_data_files": [{"filename": "data-00000-of-00001.arrow"}]}))
+    (folder / "data-00000-of-00001.arrow").write_bytes(b"\x00" * 64)
+    with pytest.raises(FileFormatError, match=r"data-00000-of-00001\.arrow: not a readable Arrow file"):
+        Dataset.load(folder)
+    (folder / "state.json").write_text(json.dumps({"_data_files": ["not an entry"]}))
+    with pytest.raises(FileFormatError, match=r"hf: not a Hugging Face dataset folder"):
+        Dataset.load(folder)
+
+
 def test_result_to_pandas_puts_the_inputs_beside_the_scores() -> None:
     result = evaluate(ROWS, METRICS, show_progress=False)
     inputs = ["id", "user_input", "retrieved_contexts", "reference_contexts", "retrieved_context_ids"]

@@ -28,13 +28,22 @@ def read_parquet(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The rows of a Parquet file."""
     pq = _pyarrow("pyarrow.parquet", "Parquet files")
     try:
-        table = pq.read_table(os.fspath(path))
+        rows: list[dict[str, Any]] = pq.read_table(os.fspath(path)).to_pylist()
     except FileNotFoundError:
         raise
-    except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
-        raise FileFormatError(f"not a readable Parquet file: {exc}", path=os.fspath(path)) from exc
-    rows: list[dict[str, Any]] = table.to_pylist()
+    except _damaged() as exc:  # a damaged page may decode only when the rows are made (UnicodeDecodeError)
+        raise FileFormatError(f"not a readable Parquet file: {_said(exc)}", path=os.fspath(path)) from exc
     return rows
+
+
+def _damaged() -> tuple[type[BaseException], ...]:
+    """What pyarrow raises on damaged data: its own exceptions, and the built-in ones they derive from."""
+    pa = _pyarrow("pyarrow", "columnar files")
+    return (pa.lib.ArrowException, OSError, ValueError, TypeError, KeyError, IndexError, UnicodeError)
+
+
+def _said(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
 def is_hf_folder(path: str | os.PathLike[str]) -> bool:
@@ -49,7 +58,7 @@ def read_hf_folder(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     folder = Path(path)
     try:
         state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
-        files = [folder / entry["filename"] for entry in state["_data_files"]]
+        files = [folder / str(entry["filename"]) for entry in state["_data_files"]]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise FileFormatError(f"not a Hugging Face dataset folder (state.json: {exc})", path=str(folder)) from exc
     rows: list[dict[str, Any]] = []
@@ -57,6 +66,6 @@ def read_hf_folder(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         try:
             with pa.memory_map(str(file)) as source:
                 rows.extend(pa.ipc.open_stream(source).read_all().to_pylist())
-        except (OSError, ValueError) as exc:
-            raise FileFormatError(f"not a readable Arrow file: {exc}", path=str(file)) from exc
+        except _damaged() as exc:
+            raise FileFormatError(f"not a readable Arrow file: {_said(exc)}", path=str(file)) from exc
     return rows

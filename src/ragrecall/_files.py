@@ -8,6 +8,9 @@
 - Reading: truncated or corrupt gzip data becomes a :class:`~ragrecall.errors.FileFormatError` naming the
   file and line (:func:`gzip_checked`), JSON nested deeper than :data:`MAX_JSON_DEPTH` too (:func:`load_json`),
   and CSV cells may be up to :data:`CSV_FIELD_LIMIT` long (:func:`csv_field_limit`).
+- Lines are bounded: a line longer than :func:`max_line_length` (64 MiB unless ``$RAGRECALL_MAX_LINE`` says
+  otherwise) is a FileFormatError naming the file and line, found while reading it, so that at most about
+  twice the limit is held (:func:`bounded_lines` for text; the TREC and batch readers for bytes).
 """
 
 from __future__ import annotations
@@ -32,10 +35,13 @@ __all__ = [
     "MAX_JSON_DEPTH",
     "atomic_binary",
     "atomic_text",
+    "bounded_lines",
     "check_output_path",
     "csv_field_limit",
     "gzip_checked",
+    "line_too_long",
     "load_json",
+    "max_line_length",
 ]
 
 PathLike = str | os.PathLike[str]
@@ -47,6 +53,51 @@ CSV_FIELD_LIMIT = 64 * 1024 * 1024
 """The longest CSV cell read, in characters (64 MiB; the csv module's own default is 128 KiB)."""
 GZIP_ERRORS: tuple[type[Exception], ...] = (EOFError, zlib.error, gzip.BadGzipFile)
 """What reading a truncated or corrupt gzip stream raises."""
+MAX_LINE_ENV = "RAGRECALL_MAX_LINE"
+"""Environment variable setting the longest line read, in bytes (characters for text): a whole number >= 1."""
+DEFAULT_MAX_LINE = 64 * 1024 * 1024
+
+
+def max_line_length() -> int:
+    """The longest line any reader accepts: ``$RAGRECALL_MAX_LINE`` when set, else 64 MiB.
+
+    Raises:
+        InputError: the environment's value is not a whole number >= 1.
+    """
+    text = os.environ.get(MAX_LINE_ENV, "").strip()
+    if not text:
+        return DEFAULT_MAX_LINE
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise InputError(f"{MAX_LINE_ENV} must be a whole number of bytes >= 1, got {text!r}")
+    return value
+
+
+def line_too_long(limit: int, *, path: str | None, line: int | None) -> FileFormatError:
+    """The error for a line longer than ``limit``."""
+    return FileFormatError(
+        f"a line longer than {limit:,} bytes, the most ragrecall reads (set {MAX_LINE_ENV} to change it)",
+        path=path,
+        line=line,
+    )
+
+
+def bounded_lines(handle: IO[str], name: str | None) -> Iterator[str]:
+    """The lines of a text ``handle``, each read with a bound: a line longer than :func:`max_line_length`
+    characters raises FileFormatError naming ``name`` and the line, holding no more than the limit."""
+    limit = max_line_length()
+    number = 0
+    while True:
+        line = handle.readline(limit + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > limit and not line.endswith("\n"):
+            raise line_too_long(limit, path=name, line=number)
+        yield line
 
 
 # -- writing ------------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, overload
 
 from ._extras import need
-from ._files import CSV_FIELD_LIMIT, atomic_text, csv_field_limit, gzip_checked, load_json
+from ._files import CSV_FIELD_LIMIT, atomic_text, bounded_lines, csv_field_limit, gzip_checked, load_json
 from ._inputs import (
     NESTED_FIELDS,
     ColumnMap,
@@ -317,10 +317,10 @@ def open_text(source: PathLike | IO[str], newline: str | None = None) -> tuple[s
 
 
 def text_lines(handle: IO[str], name: str) -> Iterator[str]:
-    """The lines of ``handle``; a byte-order mark is dropped, and undecodable bytes or truncated gzip data raise
-    FileFormatError."""
+    """The lines of ``handle``; a byte-order mark is dropped, and undecodable bytes, truncated gzip data or a
+    line longer than the limit (:func:`~ragrecall._files.bounded_lines`) raise FileFormatError."""
     try:
-        for line_no, line in enumerate(gzip_checked(handle, name), start=1):
+        for line_no, line in enumerate(gzip_checked(bounded_lines(handle, name), name), start=1):
             yield line.removeprefix("\ufeff") if line_no == 1 else line
     except UnicodeDecodeError as exc:
         raise FileFormatError(

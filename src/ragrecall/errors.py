@@ -14,7 +14,7 @@ Every exception raised on purpose by ragrecall derives from :class:`RagrecallErr
     └── LLMError                            the LLM path could not produce an answer
         ├── LLMRequestError                 transport failures that outlived the retries
         │   ├── TransportError              one failed attempt, classified (status, retryable, Retry-After)
-        │   └── EndpointDownError           the first requests of a run all failed alike: the run stops
+        │   └── EndpointDownError           the endpoint failed every recent attempt: the run stops
         ├── LLMOutputError                  replies that failed validation after every repair
         │   ├── UnverifiedVerdictError      a "supported" verdict whose quotes did not check out
         │   └── NoClaimsError               a reference that states facts, but no claim was obtained
@@ -128,8 +128,9 @@ class TransportError(LLMRequestError):
 
     Attributes:
         kind: ``"status"`` (the server answered with an error status), ``"timeout"`` (no complete reply
-            before the deadline), ``"connection"`` (no connection) or ``"malformed"`` (a 200 whose body is
-            not a reply: an HTML page from a proxy, a cut-off body).
+            before the deadline), ``"connection"`` (no connection could be made: refused, unknown host),
+            ``"dropped"`` (a connection closed before the reply: a reset) or ``"malformed"`` (a 200 whose body
+            is not a reply: an HTML page from a proxy, a cut-off body).
         status: the HTTP status for ``"status"``, else None.
         retryable: True when waiting and sending again may succeed (429, 408, 409, 5xx, timeouts,
             connection errors, malformed bodies).
@@ -159,8 +160,8 @@ class TransportError(LLMRequestError):
 
 
 class EndpointDownError(LLMRequestError):
-    """The first requests of a run all failed alike (no connection, 401/403/404, an unknown model, no reply
-    before the deadline): nothing more is sent. :func:`~ragrecall.evaluate` stops at once and leaves the
+    """The breaker is open: the endpoint failed every recent attempt (see :class:`~ragrecall.llm.Breaker`), so
+    nothing more is sent. :func:`~ragrecall.evaluate` stops at once and leaves the
     unfinished samples for a resume instead of recording each as a failure."""
 
 

@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ import pytest
 from ragrecall import ConfigurationError, evaluate
 from ragrecall.batch import BatchBackend, RoundExported
 from ragrecall.evaluation import EvaluationResult, aevaluate
+from ragrecall.evaluation._checkpoint import read_journal
 from ragrecall.llm import OfflineJudge, OpenAILLM, ResponseCache
 from ragrecall.llm.fake_server import BatchFault, FakeOpenAIServer, ServerReply, answer_batch_file
 from ragrecall.metrics.context_recall import ContextRecall
@@ -199,6 +200,41 @@ def test_per_line_errors_missing_lines_expired_and_failed_batches_are_retried(se
     assert [len(lines) for lines in batch_lines(server)] == [3, 3, 3, 3, 2]
 
 
+def test_unreadable_result_lines_are_faults_of_their_request_never_of_the_run(
+    server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    unknown = json.dumps({"custom_id": "nobody", "response": {"status_code": 200, "body": {}}})
+    server.enqueue_batch_faults(
+        BatchFault(torn_lines=1, extra_lines=("not JSON at all", '{"id": "no custom_id"}', unknown))
+    )
+    with FakeOpenAIServer() as other:
+        live = evaluate(DATA, [ContextRecall(make_llm(other))], show_progress=False)
+    checkpoint = tmp_path / "run.ckpt"
+    backend = BatchBackend(poll_interval=0, max_attempts=4)
+    batch = evaluate(
+        DATA, [ContextRecall(make_llm(server))], show_progress=False, backend=backend, checkpoint=checkpoint
+    )
+    assert outcomes(batch) == outcomes(live) and not batch.failures
+    # The torn line's request went out again in round 2, beside the judging of the two others.
+    assert [len(lines) for lines in batch_lines(server)][:2] == [3, 3]
+    ends = [r for r in read_journal(checkpoint) if r.get("kind") == "batch_end"]
+    assert ends[0]["skipped_lines"] == 3
+
+
+def test_a_request_whose_line_never_reads_fails_with_the_cause(server: FakeOpenAIServer) -> None:
+    server.enqueue_batch_faults(BatchFault(torn_lines=1), BatchFault(torn_lines=1))
+    result = evaluate(
+        DATA,
+        [ContextRecall(make_llm(server))],
+        show_progress=False,
+        backend=BatchBackend(poll_interval=0, max_attempts=2),
+    )
+    assert [f.index for f in result.failures] == [0] and len(result) == len(DATA)
+    assert "no reply after 2 batches" in result.failures[0].message
+    assert "a result line that is not JSON" in result.failures[0].message
+    assert result.values("context_recall")[1:] == [1.0, None, 0.0, 0.5]
+
+
 def test_requests_that_never_get_a_reply_end_as_recorded_failures(server: FakeOpenAIServer) -> None:
     server.enqueue_batch_faults(BatchFault(error_lines=1, error_status=503), BatchFault(status="expired", answered=0))
     result = evaluate(
@@ -308,28 +344,56 @@ def test_a_process_killed_after_submission_resumes_without_a_second_submission(
     assert resumed.values("context_recall") == [0.5, 1.0, None, 0.0, 0.5]
 
 
-def test_export_then_import_through_files_gives_the_live_result(server: FakeOpenAIServer, tmp_path: Path) -> None:
-    live = evaluate(DATA, [ContextRecall(make_llm(server))], show_progress=False)
-    sent = len(server.requests)
+def run_by_files(
+    server: FakeOpenAIServer, tmp_path: Path, tamper: Callable[[int, Path], None] | None = None
+) -> tuple[EvaluationResult, list[RoundExported]]:
+    """Export, answer with ``answer_batch_file`` (then ``tamper(round, file)``), import, until the run ends."""
     checkpoint = tmp_path / "state.ckpt"
-    round_no, imports = 1, []
-    while True:
+    round_no, imports, exported = 1, [], []
+    while round_no < 8:
         requests = tmp_path / f"requests-{round_no}.jsonl"
         backend = BatchBackend(export_to=requests, imports=tuple(imports[-1:]))
         try:
             result = evaluate(
                 DATA, [ContextRecall(make_llm(server))], show_progress=False, checkpoint=checkpoint, backend=backend
             )
-            break
-        except RoundExported as exported:
-            assert exported.path == str(requests) and exported.round == round_no
+            return result, exported
+        except RoundExported as stop:
+            assert stop.path == str(requests) and stop.round == round_no
+            exported.append(stop)
         output = tmp_path / f"output-{round_no}.jsonl"
         answer_batch_file(requests, output)  # what vLLM's run_batch does with the file
+        if tamper is not None:
+            tamper(round_no, output)
         imports.append(output)
         round_no += 1
-    assert round_no == 3  # two rounds exported, the third run finished
+    raise AssertionError("the run did not end")
+
+
+def test_export_then_import_through_files_gives_the_live_result(server: FakeOpenAIServer, tmp_path: Path) -> None:
+    live = evaluate(DATA, [ContextRecall(make_llm(server))], show_progress=False)
+    sent = len(server.requests)
+    result, exported = run_by_files(server, tmp_path)
+    assert len(exported) == 2  # two rounds exported, the third run finished
     assert outcomes(result) == outcomes(live)
     assert len(server.requests) == sent  # the runner answered, not the server
+
+
+def test_an_imported_file_with_bad_lines_is_used_and_read_alike_on_every_resume(
+    server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    live = evaluate(DATA, [ContextRecall(make_llm(server))], show_progress=False)
+
+    def tear_the_first_answer(round_no: int, output: Path) -> None:
+        if round_no == 1:  # the first answer torn in half, and a line of garbage
+            lines = output.read_bytes().split(b"\n")
+            lines[0] = lines[0][: len(lines[0]) // 2]
+            output.write_bytes(b"\n".join([*lines[:-1], b"\xff garbage", b""]))
+
+    result, exported = run_by_files(server, tmp_path, tear_the_first_answer)
+    assert outcomes(result) == outcomes(live)
+    # Round 2: the torn request again, and two judgings; every later run re-read the torn file alike.
+    assert [e.requests for e in exported][:2] == [3, 3]
 
 
 def test_export_refuses_to_overwrite_a_file(server: FakeOpenAIServer, tmp_path: Path) -> None:

@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from ragrecall import FileFormatError
 from ragrecall.batch._lines import read_result_line, read_result_text, request_line, split_lines
 
 COMPLETION = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "{}"}, "finish_reason": "stop"}]}
@@ -58,19 +57,41 @@ def test_result_lines(line: dict[str, object], body: bool, error: str | None, re
     assert outcome.error == error and outcome.retryable == retryable
 
 
-def test_result_files_refuse_lines_without_a_request() -> None:
+def test_no_line_stops_a_result_file_from_being_read() -> None:
     assert read_result_line({"response": COMPLETION}) is None
-    with pytest.raises(FileFormatError, match=r"out\.jsonl:2: a batch result line has no custom_id"):
-        read_result_text(json.dumps({"custom_id": "a", "response": COMPLETION}) + "\n{}\n", source="out.jsonl")
-    with pytest.raises(FileFormatError, match=r"out\.jsonl:1: a batch result line is not JSON"):
-        read_result_text("not json\n", source="out.jsonl")
+    answer = {"custom_id": "a", "response": {"status_code": 200, "body": COMPLETION}}
+    other = {"custom_id": "d", "response": {"status_code": 200, "body": {**COMPLETION, "id": "another"}}}
+    torn = json.dumps({"custom_id": "b", "response": {"status_code": 200, "body": COMPLETION}})[:40]
+    text = "\n".join(
+        [
+            json.dumps(answer),
+            "{}",  # no custom_id: skipped
+            torn,  # not JSON, but it names its request: a fault of "b"
+            "garbage with no id",  # skipped
+            json.dumps({**answer, "custom_id": "d"}),
+            json.dumps(other),  # "d" answered twice, differently: a fault of "d"
+            json.dumps(answer),  # "a" twice, alike: used
+        ]
+    )
+    for data in (text, text.encode() + b"\n\xff\xfe not utf-8\n"):
+        lines = read_result_text(data, source="out.jsonl")
+        assert lines.outcomes["a"].body == COMPLETION
+        b, d = lines.outcomes["b"], lines.outcomes["d"]
+        assert b.body is None and b.retryable and b.error is not None and b.error.startswith("out.jsonl:3: ")
+        assert "not JSON" in b.error
+        assert d.body is None and d.retryable and d.error is not None and "out.jsonl:6: a second result line" in d.error
+        assert lines.skipped[0] == "out.jsonl:2: a result line without a custom_id"
+        assert lines.skipped[1].startswith("out.jsonl:4: a result line that is not JSON")
+        assert len(lines.skipped) == (2 if isinstance(data, str) else 3)  # the line that is not UTF-8 too
+    # A torn line loses to a whole line answering the same request.
+    assert read_result_text(f"{torn}\n{json.dumps({**answer, 'custom_id': 'b'})}\n", source="f").outcomes["b"].body
 
 
 def test_an_answer_wins_over_an_error_for_the_same_request() -> None:
     error = json.dumps({"custom_id": "a", "error": {"code": "server_error", "message": "x"}})
     answer = json.dumps({"custom_id": "a", "response": {"status_code": 200, "body": COMPLETION}})
     for text in (f"{error}\n{answer}\n", f"{answer}\n{error}\n"):
-        assert read_result_text(text, source="f")["a"].body is not None
+        assert read_result_text(text, source="f").outcomes["a"].body is not None
 
 
 def test_files_are_cut_at_the_request_and_byte_limits() -> None:

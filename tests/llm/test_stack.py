@@ -4,8 +4,10 @@ concurrency bound, prices, scrubbing."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,10 +19,12 @@ from ragrecall.errors import (
     CacheMissError,
     ConfigurationError,
     EndpointDownError,
+    LLMOutputError,
     LLMRequestError,
     TransportError,
 )
 from ragrecall.llm import (
+    Breaker,
     LLMReply,
     LLMRequest,
     LLMStack,
@@ -235,22 +239,111 @@ def test_the_first_requests_failing_alike_open_the_breaker(failure: Callable[[],
     assert "http://llm.test/v1" in str(down[0]) and "scripted-model" in str(down[0])
 
 
-def test_server_errors_need_more_alike_failures_and_a_success_disarms_the_breaker() -> None:
+def test_transient_failures_need_more_before_any_success_and_a_window_after_one() -> None:
     transport = Scripted(*[status(500) for _ in range(20)])
-    stack = LLMStack(transport, retry=no_wait(max_attempts=6))
+    stack = LLMStack(transport, retry=no_wait(max_attempts=4))
     with pytest.raises(LLMRequestError) as first:
         run(stack.agenerate(request("a")))
-    assert not isinstance(first.value, EndpointDownError) and transport.calls == 6
-    with pytest.raises(EndpointDownError):
+    assert not isinstance(first.value, EndpointDownError) and transport.calls == 4
+    with pytest.raises(EndpointDownError, match="none has succeeded"):
         run(stack.agenerate(request("b")))
-    assert transport.calls == 12
+    assert transport.calls == 6  # twice the threshold of alike transient failures
 
-    healthy = Scripted('{"value": 1}', *[connection() for _ in range(10)])
-    stack = LLMStack(healthy, retry=no_wait(max_attempts=4))
+    # After a valid reply the endpoint is known to work: only a window of failures with no success stops it.
+    healthy = Scripted('{"value": 1}', *[status(502) for _ in range(40)])
+    stack = LLMStack(healthy, retry=no_wait(max_attempts=6), breaker_window=10)
     assert run(stack.agenerate(request("a"))).parsed.value == 1
     with pytest.raises(LLMRequestError) as later:
         run(stack.agenerate(request("b")))
-    assert not isinstance(later.value, EndpointDownError) and healthy.calls == 5
+    assert not isinstance(later.value, EndpointDownError) and healthy.calls == 7
+    with pytest.raises(EndpointDownError, match="since its last valid reply") as down:
+        run(stack.agenerate(request("c")))
+    assert healthy.calls == 11 and "http://llm.test/v1" in str(down.value) and "\n" not in str(down.value)
+
+
+def test_a_dead_cause_mid_run_stops_after_the_threshold() -> None:
+    transport = Scripted('{"value": 1}', '{"value": 2}', *[connection() for _ in range(40)])
+    stack = LLMStack(transport, retry=no_wait(max_attempts=6))
+    assert run(stack.agenerate(request("a"))).parsed.value == 1
+    assert run(stack.agenerate(request("b"))).parsed.value == 2
+    with pytest.raises(EndpointDownError, match="3 no connection"):
+        run(stack.agenerate(request("c")))
+    assert transport.calls == 5
+
+
+def test_successes_between_failures_never_open_the_breaker() -> None:
+    # Fails two requests in three for 300 requests: every failure is followed by a success within the window.
+    outcomes: list[Any] = []
+    for _ in range(100):
+        outcomes += [status(503), connection(), '{"value": 1}']
+    transport = Scripted(*outcomes)
+    stack = LLMStack(transport, retry=no_wait(max_attempts=6))
+    for i in range(100):
+        assert run(stack.agenerate(request(str(i)))).parsed.value == 1
+    assert stack.breaker is not None and not stack.breaker.is_open and transport.calls == 300
+
+
+def test_fast_failures_do_not_outrun_slower_good_replies_in_flight() -> None:
+    class FastFailures(Scripted):
+        """The first three requests fail at once; the others answer after a while."""
+
+        async def agenerate(self, request: LLMRequest[Any]) -> LLMReply[Any]:
+            self.calls += 1
+            if self.calls <= 3:
+                raise connection()
+            await asyncio.sleep(0.05)
+            return accept_reply('{"value": 1}', request, Usage(requests=1), finish_reason="stop")
+
+    transport = FastFailures()
+    stack = LLMStack(transport, retry=no_wait(max_attempts=6), max_concurrency=16)
+
+    async def many() -> list[LLMReply[Value]]:
+        return await asyncio.gather(*(stack.agenerate(request(str(i))) for i in range(16)))
+
+    assert all(r.parsed.value == 1 for r in run(many()))
+
+
+def test_replies_that_never_parse_open_the_breaker() -> None:
+    transport = Scripted(*["{not json"] * 100)
+    stack = LLMStack(transport, retry=no_wait())
+    with pytest.raises(EndpointDownError, match="do not parse"):
+        for i in range(50):
+            with contextlib.suppress(LLMOutputError):
+                run(ask(stack, request(str(i))))
+    assert transport.calls == 6
+
+
+def test_an_open_breaker_lets_one_probe_through_after_its_cooldown() -> None:
+    transport = Scripted(*[connection() for _ in range(3)], connection(), '{"value": 7}', delay=0.01)
+    breaker = Breaker(transport, threshold=3, cooldown=0.05)
+    for _ in range(2):
+        with pytest.raises(TransportError):
+            run(breaker.agenerate(request()))
+    with pytest.raises(EndpointDownError):
+        run(breaker.agenerate(request()))
+    with pytest.raises(EndpointDownError):  # open: nothing sent
+        run(breaker.agenerate(request()))
+    assert transport.calls == 3
+    time.sleep(0.06)
+    with pytest.raises(EndpointDownError):  # the probe failed: open again
+        run(breaker.agenerate(request()))
+    assert transport.calls == 4 and breaker.is_open
+    time.sleep(0.06)
+
+    async def probe_and_another() -> list[Any]:
+        return await asyncio.gather(
+            breaker.agenerate(request("p")), breaker.agenerate(request("q")), return_exceptions=True
+        )
+
+    probe, other = run(probe_and_another())
+    assert isinstance(probe, LLMReply) and isinstance(other, EndpointDownError)  # half-open: one probe only
+    assert not breaker.is_open and run(breaker.agenerate(request())).parsed.value == 1
+
+
+@pytest.mark.parametrize("settings", [{"threshold": 0}, {"window": True}, {"cooldown": -1}])
+def test_breaker_settings_are_checked(settings: dict[str, Any]) -> None:
+    with pytest.raises(ConfigurationError, match="breaker"):
+        Breaker(Scripted(), **settings)
 
 
 # -- concurrency, prices, scrubbing -------------------------------------------------------------------------------

@@ -139,7 +139,10 @@ def test_repeated_document_is_found_on_the_arrow_path(tmp_path: Path, layout: st
 
 def test_string_keys_equal_exactly_for_equal_strings() -> None:
     pa = pytest.importorskip("pyarrow")
+    long = "".join(chr(97 + i % 26) for i in range(300))  # past the words hashed one by one
+    swapped = long[:100] + long[108:116] + long[100:108] + long[116:]  # two tail words swapped
     words = ["", "a", "ab", "abcdefgh", "abcdefghi", "abcdefgh\x00", "é", "x" * 40, "x" * 41, "y" + "x" * 40]
+    words += [long, long + "z", long[:-1] + "Z", swapped, "x" * 64, "x" * 65, "x" * 72, "x" * 73]
     array = pa.chunked_array([pa.array(words[:4]), pa.array(words[4:] + words)])
     keys = _vocab.string_keys(array)
     assert len(set(keys[: len(words)].tolist())) == len(words)

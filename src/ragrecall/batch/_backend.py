@@ -116,9 +116,10 @@ class _Deferred:
         while True:
             outcome = await self.driver.ask(custom_id, body, self.model_name, CURRENT_SAMPLE.get(), failed=failed)
             if outcome.body is None:
+                error = self.transport.scrub(outcome.error or "no message")  # a server may echo the key
                 if not outcome.retryable:
-                    raise LLMRequestError(f"batch request failed (not retryable): {outcome.error}")
-                failed = outcome.error
+                    raise LLMRequestError(f"batch request failed (not retryable): {error}")
+                failed = error
                 continue
             try:
                 reply = self.transport.read_reply(outcome.body, request, document)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import LLMRequestError
-from ._lines import LineOutcome, request_line, split_lines
+from ._lines import LineOutcome, ResultLines, request_line, split_lines
 from ._runners import BatchStatus, Runner
 
 __all__ = ["Journal", "RoundDriver", "RoundExported"]
@@ -264,10 +264,20 @@ class RoundDriver:
     async def _deliver(self, key: str, status: BatchStatus) -> None:
         record = self._records[key]
         batch_id = str(record["id"])
-        outcomes = await self.runner.collect(record) if status.status != "failed" else {}
+        lines = await self.runner.collect(record) if status.status != "failed" else ResultLines()
+        outcomes = lines.outcomes
         self._processed.add(key)
+        skipped = lines.skipped + [
+            f"a result line for {c!r}, a request of no batch" for c in outcomes if c not in self._carried
+        ]
+        if skipped:
+            self._tell(
+                f"batch {batch_id}: {len(skipped)} result line{'s' if len(skipped) != 1 else ''} used for "
+                f"no request (first: {skipped[0]})"
+            )
         if not any(r.get("kind") == "batch_end" and r.get("id") == batch_id for r in self.journal.records):
-            self.journal.append({"kind": "batch_end", "input_file": key, "id": batch_id, "status": status.status})
+            end = {"kind": "batch_end", "input_file": key, "id": batch_id, "status": status.status}
+            self.journal.append({**end, "skipped_lines": len(skipped)} if skipped else end)
         why = {
             "failed": f"batch {batch_id} failed" + (f": {status.error}" if status.error else ""),
             "expired": f"batch {batch_id} expired before answering it",

@@ -10,14 +10,23 @@ is ``{"id", "custom_id", "response": {"status_code", "request_id", "body"} | nul
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import FileFormatError
+from .._files import max_line_length
 from ..llm._retry import retryable_status
 
-__all__ = ["CHAT_URL", "LineOutcome", "read_result_line", "read_result_text", "request_line", "split_lines"]
+__all__ = [
+    "CHAT_URL",
+    "LineOutcome",
+    "ResultLines",
+    "read_result_line",
+    "read_result_text",
+    "request_line",
+    "split_lines",
+]
 
 CHAT_URL = "/v1/chat/completions"
 
@@ -89,27 +98,80 @@ def read_result_line(line: Mapping[str, Any]) -> tuple[str, LineOutcome] | None:
     return custom_id, LineOutcome(error=" ".join(str(text).split())[:500], retryable=retryable)
 
 
-def jsonl_lines(text: str) -> list[str]:
-    """The lines of JSONL text: split at ``\n`` only (a ``\r`` before it dropped). ``str.splitlines`` would also
-    split at U+2028, U+2029 and U+0085, which JSON writers leave unescaped inside strings."""
-    return [line.removesuffix("\r") for line in text.split("\n")]
+@dataclass
+class ResultLines:
+    """What a result file says: the outcome of each request it names, and the lines that name none."""
+
+    outcomes: dict[str, LineOutcome] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+    """One description per line that was used for no request (``"out.jsonl:3: not JSON"``)."""
+
+    def update(self, other: ResultLines) -> None:
+        """Add a later file's lines: its outcomes win, except that an answer is never replaced by an error."""
+        for custom_id, outcome in other.outcomes.items():
+            if outcome.body is not None or custom_id not in self.outcomes or self.outcomes[custom_id].body is None:
+                self.outcomes[custom_id] = outcome
+        self.skipped.extend(other.skipped)
 
 
-def read_result_text(text: str, *, source: str) -> dict[str, LineOutcome]:
-    """Every result line of a file's text, by ``custom_id`` (a line that is not JSON is an error naming it)."""
+_CUSTOM_ID = re.compile(rb'"custom_id"\s*:\s*"((?:[^"\\\n]|\\.){1,200})"')
 
-    outcomes: dict[str, LineOutcome] = {}
-    for number, raw in enumerate(jsonl_lines(text), start=1):
+
+def read_result_text(data: str | bytes, *, source: str) -> ResultLines:
+    """Every result line of a file, by ``custom_id``. No line stops the reading:
+
+    - a line that is not JSON (or not UTF-8, or longer than :func:`~ragrecall._files.max_line_length`) whose
+      ``custom_id`` can still be read is a retryable fault of that request, naming the file and line (unless
+      another line answers it); without one it is skipped and counted;
+    - a line without a ``custom_id`` is skipped and counted;
+    - a request answered by two lines that disagree is a retryable fault of that request (an answer and an
+      error: the answer is used);
+    - every other line is used.
+    """
+    raw_lines = (
+        data.split(b"\n") if isinstance(data, bytes) else [x.encode("utf-8", "surrogatepass") for x in data.split("\n")]
+    )
+    result = ResultLines()
+    limit = max_line_length()
+    torn: dict[str, str] = {}
+    conflicts: dict[str, str] = {}
+    for number, raw in enumerate(raw_lines, start=1):
+        raw = raw.removesuffix(b"\r")
         if not raw.strip():
             continue
+        where = f"{source}:{number}"
         try:
-            line = json.loads(raw)
+            if len(raw) > limit:
+                raise ValueError(f"longer than {limit:,} bytes, the most ragrecall reads")
+            line = json.loads(raw.decode("utf-8"))
         except ValueError as exc:
-            raise FileFormatError(f"a batch result line is not JSON: {exc}", path=source, line=number) from exc
+            named = _CUSTOM_ID.search(raw[:4096])
+            problem = f"{where}: a result line that is not JSON ({' '.join(str(exc).split())[:80]})"
+            if named is None:
+                result.skipped.append(problem)
+            else:
+                torn.setdefault(_unescaped(named.group(1)), problem)
+            continue
         read = read_result_line(line) if isinstance(line, Mapping) else None
         if read is None:
-            raise FileFormatError("a batch result line has no custom_id", path=source, line=number)
+            result.skipped.append(f"{where}: a result line without a custom_id")
+            continue
         custom_id, outcome = read
-        if custom_id not in outcomes or outcomes[custom_id].body is None:
-            outcomes[custom_id] = outcome
-    return outcomes
+        known = result.outcomes.get(custom_id)
+        if known is None or (known.body is None and outcome.body is not None):
+            result.outcomes[custom_id] = outcome
+        elif outcome.body is not None and known.body != outcome.body:
+            conflicts.setdefault(custom_id, f"{where}: a second result line for the request, with another answer")
+    for custom_id, problem in torn.items():
+        result.outcomes.setdefault(custom_id, LineOutcome(error=problem, retryable=True))
+    for custom_id, problem in conflicts.items():
+        result.outcomes[custom_id] = LineOutcome(error=problem, retryable=True)
+    return result
+
+
+def _unescaped(raw: bytes) -> str:
+    try:
+        value = json.loads(b'"' + raw + b'"')
+    except ValueError:
+        return raw.decode("utf-8", "replace")
+    return str(value)

@@ -16,7 +16,7 @@ from .._sync import on_runner_loop
 from ..errors import InputError, TransportError
 from ..llm._scrub import Scrubber, client_secrets, public_url
 from ..llm._transport import sdk_failure
-from ._lines import LineOutcome, read_result_text
+from ._lines import ResultLines, read_result_text
 
 __all__ = ["BatchStatus", "FileRunner", "OpenAIBatchRunner", "Runner"]
 
@@ -68,8 +68,9 @@ class Runner(Protocol):
         """The batch's status now."""
         ...
 
-    async def collect(self, record: Mapping[str, Any]) -> dict[str, LineOutcome]:
-        """The result lines of a batch that reached a terminal status, by ``custom_id``."""
+    async def collect(self, record: Mapping[str, Any]) -> ResultLines:
+        """The result lines of a batch that reached a terminal status, by ``custom_id`` (with the lines that
+        name no request)."""
         ...
 
 
@@ -140,16 +141,15 @@ class OpenAIBatchRunner:
             error=self._scrubber.scrub(error) if error else None,
         )
 
-    async def collect(self, record: Mapping[str, Any]) -> dict[str, LineOutcome]:
+    async def collect(self, record: Mapping[str, Any]) -> ResultLines:
         batch = await self._call(self._client.batches.retrieve(str(record["id"])))
-        outcomes: dict[str, LineOutcome] = {}
+        outcomes = ResultLines()
         # The error file first: a line in the output file wins over one in the error file.
         for file_id in (batch.error_file_id, batch.output_file_id):
             if not file_id:
                 continue
             content = await self._call(self._client.files.content(file_id))
-            text = content.text
-            outcomes.update(read_result_text(text, source=f"{self.endpoint} file {file_id}"))
+            outcomes.update(read_result_text(content.content, source=f"{self.endpoint} file {file_id}"))
         return outcomes
 
     async def cancel(self, batch_id: str) -> BatchStatus:
@@ -164,13 +164,14 @@ class OpenAIBatchRunner:
             failure = sdk_failure(exc, openai, endpoint=self.endpoint, model="-", scrubber=self._scrubber)
             if failure is None:
                 raise
-            raise TransportError(
-                f"the batch API at {self.endpoint} failed: {failure}",
-                kind=failure.kind,
-                status=failure.status,
-                retryable=failure.retryable,
-                endpoint=self.endpoint,
-            ) from exc
+        # Raised outside the handler: the SDK's exception (the request sent, the key among it) is not chained.
+        raise TransportError(
+            f"the batch API at {self.endpoint} failed: {failure}",
+            kind=failure.kind,
+            status=failure.status,
+            retryable=failure.retryable,
+            endpoint=self.endpoint,
+        )
 
 
 class FileRunner:
@@ -188,7 +189,7 @@ class FileRunner:
         self.max_requests = 2**62
         self.max_bytes = 2**62
         self._journal = journal
-        self._outcomes: dict[str, LineOutcome] | None = None
+        self._outcomes: ResultLines | None = None
 
     def imports(self) -> list[Mapping[str, Any]]:
         return [r for r in self._journal if r.get("kind") == "import"]
@@ -216,16 +217,16 @@ class FileRunner:
         total = len(record.get("custom_ids", ()))
         if not answered:
             return BatchStatus("exported", total=total)
-        outcomes = self._read()
+        outcomes = self._read().outcomes
         done = sum(1 for c in record.get("custom_ids", ()) if c in outcomes)
         return BatchStatus("completed", completed=done, failed=total - done, total=total)
 
-    async def collect(self, record: Mapping[str, Any]) -> dict[str, LineOutcome]:
+    async def collect(self, record: Mapping[str, Any]) -> ResultLines:
         return self._read()
 
-    def _read(self) -> dict[str, LineOutcome]:
+    def _read(self) -> ResultLines:
         if self._outcomes is None:
-            outcomes: dict[str, LineOutcome] = {}
+            outcomes = ResultLines()
             for record in self.imports():
                 outcomes.update(read_import(record))
             self._outcomes = outcomes
@@ -233,22 +234,28 @@ class FileRunner:
 
 
 def import_record(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The journal record of a result file to import: its absolute path, SHA-256 and number of lines.
+    """The journal record of a result file to import: its absolute path, SHA-256, the number of requests it
+    answers and of lines it skips (see :func:`read_result_text`: no line refuses the file).
 
     Raises:
         InputError: the file does not exist.
-        FileFormatError: a line is not a result line.
     """
     target = os.path.abspath(os.fspath(path))
     if not os.path.isfile(target):
         raise InputError(f"no such batch result file: {os.fspath(path)}")
     with open(target, "rb") as handle:
         data = handle.read()
-    lines = read_result_text(data.decode("utf-8"), source=os.fspath(path))
-    return {"kind": "import", "path": target, "sha256": hashlib.sha256(data).hexdigest(), "lines": len(lines)}
+    lines = read_result_text(data, source=os.fspath(path))
+    return {
+        "kind": "import",
+        "path": target,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "lines": len(lines.outcomes),
+        "skipped": len(lines.skipped),
+    }
 
 
-def read_import(record: Mapping[str, Any]) -> dict[str, LineOutcome]:
+def read_import(record: Mapping[str, Any]) -> ResultLines:
     """The result lines of an imported file, checked against the digest recorded when it was imported.
 
     Raises:
@@ -265,7 +272,7 @@ def read_import(record: Mapping[str, Any]) -> dict[str, LineOutcome]:
         ) from exc
     if hashlib.sha256(data).hexdigest() != record.get("sha256"):
         raise InputError(f"the batch result file {path} changed since it was imported; put back the file imported")
-    return read_result_text(data.decode("utf-8"), source=path)
+    return read_result_text(data, source=path)
 
 
 def _position(journal: Sequence[Mapping[str, Any]], record: Mapping[str, Any]) -> int:

@@ -34,7 +34,8 @@ class BatchRun:
     Raises:
         ConfigurationError: an LLM metric does not ask the OpenAI adapter; the metrics ask different
             endpoints; export or import without a checkpoint.
-        InputError, FileFormatError: a result file to import is missing or not a result file.
+        InputError: a result file to import is missing (a line in it that cannot be read is a fault of its
+            request, or is skipped and counted, never of the run).
     """
 
     def __init__(

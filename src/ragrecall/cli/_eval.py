@@ -74,6 +74,11 @@ def add_eval_arguments(ev: argparse.ArgumentParser, *, checkpoint_required: bool
     add_llm_arguments(ev)
     ev.add_argument("--concurrency", type=int, default=16, help="requests in flight at once (default 16)")
     ev.add_argument("--checkpoint", required=checkpoint_required, help="resumable checkpoint file (JSONL)")
+    ev.add_argument(
+        "--allow-endpoint-change",
+        action="store_true",
+        help="resume a --checkpoint that holds answers from another base URL or model (recorded in the run details)",
+    )
     ev.add_argument("--out", help="write per-sample results to this JSONL file")
     ev.add_argument(
         "--fail-under",
@@ -150,6 +155,7 @@ def run_eval(args: argparse.Namespace, batch: BatchBackend | None = None) -> int
         column_map=column_map,
         backend=backend,
         poll_interval=poll_interval,
+        allow_endpoint_change=args.allow_endpoint_change,
     )
     corrected = corrected_by_labels(result, args.labels) if args.labels else ([], [])
     if args.out:  # written before printing: a reader of stdout that goes away must not lose the file

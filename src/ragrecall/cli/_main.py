@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 
@@ -31,20 +32,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return _EXIT_BROKEN_PIPE
     except EndpointDownError as exc:
-        checkpoint = getattr(args, "checkpoint", None)
-        hint = (
-            f"finished samples are kept in {checkpoint}; run the same command again to resume"
-            if checkpoint
-            else "nothing was kept: add --checkpoint FILE to resume a run that stops"
-        )
+        hint = _resume_hint(args, argv, "after fixing the URL, model or key if that was the fault")
         print(f"ragrecall: error: {one_line(exc)}; {hint}", file=sys.stderr)
         return 2
     except (RagrecallError, OSError, KeyError, UnicodeError) as exc:
         print(f"ragrecall: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("ragrecall: interrupted", file=sys.stderr)
+        print(f"ragrecall: interrupted; {_resume_hint(args, argv)}", file=sys.stderr)
         return 130
+
+
+def _resume_hint(args: argparse.Namespace, argv: Sequence[str] | None, fix: str = "") -> str:
+    """What a stopped run kept, and the command that resumes it."""
+    checkpoint = getattr(args, "checkpoint", None)
+    if not checkpoint:
+        return "nothing was kept: add --checkpoint FILE to resume a run that stops"
+    command = shlex.join(["ragrecall", *(sys.argv[1:] if argv is None else argv)])
+    return f"finished samples are kept in {checkpoint}; resume {fix + ' ' if fix else ''}with: {command}"
 
 
 _EXIT_BROKEN_PIPE = 141

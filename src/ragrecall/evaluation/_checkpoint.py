@@ -25,15 +25,17 @@ import os
 from collections.abc import Mapping
 from typing import IO, Any
 
+from .._files import atomic_binary
 from ..errors import CheckpointError, FileFormatError
 from ..results import MetricResult
 from ..schema import Sample
 from ._lock import FileLock
+from ._settings_change import setting_changes
 
 __all__ = ["JOURNAL_KINDS", "Checkpoint", "read_journal", "sample_fingerprint"]
 
-JOURNAL_KINDS = frozenset({"batch", "batch_start", "batch_end", "import"})
-"""The ``"kind"`` of the batch backend's journal records."""
+JOURNAL_KINDS = frozenset({"batch", "batch_start", "batch_end", "import", "settings_change"})
+"""The ``"kind"`` of the journal records: the batch backend's, and an accepted change of endpoint."""
 
 _FORMAT = "ragrecall-checkpoint/2"
 _FORMAT_1 = "ragrecall-checkpoint/1"
@@ -56,9 +58,18 @@ class Checkpoint:
     """An append-only record of finished sample-metric pairs for one set of metrics, held by one run at a
     time."""
 
-    def __init__(self, path: str | os.PathLike[str], metrics: Mapping[str, dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        metrics: Mapping[str, dict[str, Any]],
+        *,
+        allow_endpoint_change: bool = False,
+    ) -> None:
         self.path = os.fspath(path)
         self.metrics = {name: dict(settings) for name, settings in metrics.items()}
+        self.allow_endpoint_change = allow_endpoint_change
+        self._changes: list[str] = []
+        """Endpoint changes this run accepts (the header is rewritten with this run's settings)."""
         self._handle: IO[str] | None = None
         self._lock = FileLock(self.path + ".lock", self.path)
         self.journal: list[dict[str, Any]] = []
@@ -102,6 +113,13 @@ class Checkpoint:
         self._write(dict(record))
         self.journal.append(dict(record))
 
+    @property
+    def endpoint_changes(self) -> list[str]:
+        """Every endpoint change a resume of this checkpoint accepted, oldest first (``"context_recall:
+        base_url: A → B"``)."""
+        recorded = [c for r in self.journal if r.get("kind") == "settings_change" for c in r.get("changes", [])]
+        return [*recorded, *self._changes]
+
     def close(self) -> None:
         """Close the file and release the lock; later appends are an error."""
         if self._handle is not None:
@@ -122,7 +140,7 @@ class Checkpoint:
                 self._start()  # our own header, torn by a kill before it was whole
                 return done
             raise self._not_a_checkpoint()
-        version = self._check_header(first)
+        version = self._check_header(first, raw_lines[1:])
         finals: dict[tuple[int, str], int] = {}
         good_end = len(first)
         for line_no, raw in enumerate(raw_lines[1:], start=2):
@@ -140,6 +158,13 @@ class Checkpoint:
             else:
                 self._apply(record, fingerprints, done, finals, line_no)
             good_end += len(raw)
+        if self._changes:  # the header now names this run's settings; the change is journaled
+            with atomic_binary(self.path) as out:
+                out.write(self._header_line())
+                out.write(b"".join(raw_lines)[len(first) : good_end])
+            self._handle = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for appends
+            self._write({"kind": "settings_change", "changes": self._changes})
+            return done
         self._handle = open(self.path, "r+", encoding="utf-8")  # noqa: SIM115 - kept open for appends
         self._handle.seek(good_end)
         self._handle.truncate()
@@ -165,8 +190,9 @@ class Checkpoint:
             "untouched. Give --checkpoint a new file name, or the checkpoint of an earlier run."
         )
 
-    def _check_header(self, raw: bytes) -> str:
-        """The header's format; raises CheckpointError when it is not one, is damaged, or is not this run's."""
+    def _check_header(self, raw: bytes, records: list[bytes]) -> str:
+        """The header's format; raises CheckpointError when it is not one, is damaged, or is not this run's
+        (see :meth:`_settings_differ`)."""
         try:
             record = json.loads(raw)
         except (ValueError, RecursionError):
@@ -176,12 +202,24 @@ class Checkpoint:
         version = str(record["format"])
         self._verify(record, version, 1)
         if record.get("metrics") != self.metrics:
-            raise CheckpointError(
-                f"{self.path} was written for other metrics or settings: {json.dumps(record.get('metrics'))}; "
-                f"this run has {json.dumps(self.metrics)}. "
-                "Use another checkpoint file, or delete this one to start over."
-            )
+            self._settings_differ(record.get("metrics"), records)
         return version
+
+    def _settings_differ(self, written: Any, records: list[bytes]) -> None:
+        """Accept a change of endpoint or model when no LLM answer is recorded, or when allowed; otherwise
+        raise CheckpointError naming each differing setting, in at most three lines."""
+        changes = setting_changes(written if isinstance(written, dict) else {}, self.metrics)
+        texts = [c.text() for c in changes]
+        shown = "; ".join(texts[:4]) + (f"; and {len(texts) - 4} more" if len(texts) > 4 else "")
+        head = f"{self.path} was written for other metrics or settings: {shown}"
+        if not changes or not all(c.endpoint for c in changes):
+            raise CheckpointError(f"{head}\nUse another checkpoint file, or delete this one to start over.")
+        if _answered(records) and not self.allow_endpoint_change:
+            raise CheckpointError(
+                f"{head}\nIt holds LLM answers from the first endpoint: resume anyway with --allow-endpoint-change "
+                "(allow_endpoint_change=True; recorded in the run details), or use another checkpoint file."
+            )
+        self._changes = texts
 
     def _verify(self, record: Any, version: str, line_no: int) -> None:
         """Check a record's checksum: required from format /2 on, checked wherever present."""
@@ -234,6 +272,27 @@ class Checkpoint:
         if result.status != "failed":
             done[key] = result
             finals[key] = line_no
+
+
+def _answered(records: list[bytes]) -> bool:
+    """True when a finished pair holds an LLM answer (a request paid or served from the cache), or a batch was
+    sent: results that depend on the endpoint they came from."""
+    for raw in records:
+        try:
+            record = json.loads(raw)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(record, dict):
+            continue
+        if record.get("kind") in ("batch", "batch_start"):
+            return True
+        result = record.get("result")
+        usage = result.get("usage") if isinstance(result, dict) else None
+        if not isinstance(result, dict) or not isinstance(usage, dict) or result.get("status") == "failed":
+            continue
+        if (usage.get("requests") or 0) + (usage.get("cached_requests") or 0) > 0:
+            return True
+    return False
 
 
 def read_journal(path: str | os.PathLike[str]) -> list[dict[str, Any]]:

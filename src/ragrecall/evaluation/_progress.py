@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from collections.abc import Collection
 from typing import Any
 
 from ..results import MetricResult
@@ -58,19 +59,24 @@ def _std_tqdm() -> Any:
 class Progress:
     """A tqdm bar over sample-metric pairs (see :func:`progress_wanted` for when it is drawn)."""
 
-    def __init__(self, total: int, *, initial: int, enabled: bool) -> None:
+    def __init__(self, total: int, *, finished: Collection[MetricResult] = (), enabled: bool) -> None:
+        """``finished``: the pairs a resumed run read from its checkpoint, counted from the start (failed
+        pairs among them run again and are not counted), so that the tokens shown agree with the summary."""
+        done = [r for r in finished if r.status != "failed"]
         self.failures = 0
-        self.tokens = 0
+        self.tokens = sum(r.usage.total_tokens for r in done)
         wanted = progress_wanted(enabled)
         bar = _tqdm_class() if wanted else _std_tqdm()
         self._bar = bar(
             total=total,
-            initial=initial,
+            initial=len(done),
             unit="score",
             desc="ragrecall",
             disable=not wanted,
             dynamic_ncols=True,
         )
+        if self.tokens:
+            self._bar.set_postfix(failed=0, tokens=self.tokens, refresh=False)
 
     def update(self, result: MetricResult) -> None:
         """Count one finished pair."""

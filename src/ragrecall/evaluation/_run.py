@@ -56,6 +56,7 @@ async def aevaluate(
     poll_interval: float | None = None,
     batch_size: int | None = None,
     raise_exceptions: bool | None = None,
+    allow_endpoint_change: bool = False,
 ) -> EvaluationResult:
     """Score every sample with every metric; results in input order.
 
@@ -80,6 +81,9 @@ async def aevaluate(
     the same file does only what is missing (failed pairs included) and returns the same result as an
     uninterrupted run. A checkpoint written for other metrics, settings or samples is refused, and so is
     one that another run holds (it is locked while a run uses it) or whose records were edited or damaged.
+    One exception: another endpoint or model (a run stopped by a wrong base URL, resumed with the right one)
+    is accepted when the checkpoint holds no LLM answer, or with ``allow_endpoint_change=True``; the change is
+    recorded in the checkpoint and in ``result.run.endpoint_changes``.
 
     With ``backend="batch"`` the LLM requests go out as rounds of OpenAI batch files (every sample's first
     request in round 1, the requests their replies lead to in the next, and so on), through the Batch API of
@@ -121,10 +125,11 @@ async def aevaluate(
         source = dataset if isinstance(dataset, (str, os.PathLike)) else None
         check_output_path(checkpoint, "checkpoint", [("dataset", source)])
 
-    store = Checkpoint(checkpoint, {n: _identity(m) for n, m in by_name.items()}) if checkpoint else None
+    identities = {n: _identity(m) for n, m in by_name.items()}
+    store = Checkpoint(checkpoint, identities, allow_endpoint_change=allow_endpoint_change) if checkpoint else None
     fingerprints = [sample_fingerprint(s) for s in samples] if store else []
     results: dict[tuple[int, str], MetricResult] = store.load(fingerprints) if store else {}
-    progress = Progress(len(samples) * len(by_name), initial=len(results), enabled=show_progress)
+    progress = Progress(len(samples) * len(by_name), finished=list(results.values()), enabled=show_progress)
 
     run_batch: BatchRun | None = None
     if batch is not None:
@@ -217,6 +222,7 @@ async def aevaluate(
         # JSON-safe whatever a user's metric puts in its settings, so the results can always be written.
         metrics=json.loads(json.dumps({n: _identity(m) for n, m in by_name.items()}, default=repr)),
         backend="live" if run_batch is None else "batch",
+        endpoint_changes=store.endpoint_changes if store is not None else [],
     )
     return EvaluationResult(rows, list(by_name), wall_time_s=wall_time_s, run=run, backend=run.backend)
 
@@ -235,6 +241,7 @@ def evaluate(
     poll_interval: float | None = None,
     batch_size: int | None = None,
     raise_exceptions: bool | None = None,
+    allow_endpoint_change: bool = False,
 ) -> EvaluationResult:
     """Synchronous :func:`aevaluate`; works in scripts and inside a running event loop (notebooks)."""
     return run_sync(
@@ -251,6 +258,7 @@ def evaluate(
             poll_interval=poll_interval,
             batch_size=batch_size,
             raise_exceptions=raise_exceptions,
+            allow_endpoint_change=allow_endpoint_change,
         )
     )
 

@@ -132,7 +132,13 @@ class AnthropicTransport:
             failure = sdk_failure(exc, anthropic, endpoint=self.endpoint, model=self.model, scrubber=scrub)
             if failure is None:
                 raise
-            raise failure from exc
+        else:
+            return self._reply(message, request, document)
+        raise failure  # outside the handler: the SDK's exception (the request, its key) is not chained
+
+    def _reply(self, message: Any, request: LLMRequest[OutputT], document: dict[str, Any]) -> LLMReply[OutputT]:
+        """The checked reply read from a Messages API ``message``."""
+        scrub = self._scrubber
         read = read_body(_read_message, message, endpoint=self.endpoint, scrubber=scrub)
         raw, stop, usage = read
         return accept_reply(
@@ -191,8 +197,8 @@ class AnthropicLLM(LLMStack):
 
     Args:
         client, model, max_tokens, temperature, extra_body: see :class:`AnthropicTransport`.
-        retry, cache, prices, max_concurrency, breaker_threshold: see :class:`LLMStack`. Anthropic models have
-            no built-in price: pass ``prices`` for a cost.
+        retry, cache, prices, max_concurrency, breaker_threshold, breaker_window: see :class:`LLMStack`.
+            Anthropic models have no built-in price: pass ``prices`` for a cost.
     """
 
     transport: AnthropicTransport
@@ -210,6 +216,7 @@ class AnthropicLLM(LLMStack):
         prices: Mapping[str, ModelPrice] | None = None,
         max_concurrency: int = 16,
         breaker_threshold: int | None = 3,
+        breaker_window: int = 20,
     ) -> None:
         retry = retry or RetryPolicy()
         transport = AnthropicTransport(
@@ -227,4 +234,5 @@ class AnthropicLLM(LLMStack):
             prices=prices,
             max_concurrency=max_concurrency,
             breaker_threshold=breaker_threshold,
+            breaker_window=breaker_window,
         )

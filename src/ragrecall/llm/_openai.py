@@ -152,6 +152,11 @@ class OpenAITransport:
             **request.identity_extra(),
         }
 
+    def scrub(self, text: str) -> str:
+        """``text`` (written by a server: an error line of a batch file) without the client's key or echoes
+        of it."""
+        return self._scrubber.scrub(text)
+
     def request_body(self, document: Mapping[str, Any]) -> dict[str, Any]:
         """The JSON body of the chat-completions request that ``document`` identifies, as the SDK sends it
         (the body of a batch-input line is exactly this)."""
@@ -203,7 +208,7 @@ class OpenAITransport:
             return await self._send(request, mode)
         except _SchemaRefused:
             self._effective_mode = "json_object"
-            return await self._send(request, "json_object")
+        return await self._send(request, "json_object")  # outside the handler: nothing of the SDK's is chained
 
     async def _send(self, request: LLMRequest[OutputT], mode: _Mode) -> LLMReply[OutputT]:
         document = self._document(request, mode)
@@ -222,12 +227,15 @@ class OpenAITransport:
             )
         except Exception as exc:
             if mode == "json_schema" and self.output_mode == "auto" and _schema_refused(exc):
-                raise _SchemaRefused() from exc
+                raise _SchemaRefused() from None
             failure = sdk_failure(exc, openai, endpoint=self.endpoint, model=self.model, scrubber=scrub)
             if failure is None:
                 raise
-            raise failure from exc
-        return self.read_reply(completion, request, document)
+        else:
+            return self.read_reply(completion, request, document)
+        # Raised outside the handler, so that it chains nothing: the SDK's exception holds the request that was
+        # sent, the key in its headers among it.
+        raise failure
 
 
 def _completion_from_json(body: Mapping[str, Any]) -> ChatCompletion | str:
@@ -275,7 +283,7 @@ class OpenAILLM(LLMStack):
         cache: a :class:`ResponseCache`; None (default) switches caching off.
         prices: price table merged over the built-in one, for the cost in each usage record.
         max_concurrency: requests in flight at once outside ``evaluate`` (which bounds them itself).
-        breaker_threshold: alike failures, before any success, that stop a run; None: no breaker.
+        breaker_threshold, breaker_window: see :class:`LLMStack`.
 
     One adapter (and its client) can serve many ``score()`` and ``await ascore()`` calls, in any order. Give
     ragrecall a client of its own rather than one your application also uses on another loop.
@@ -298,6 +306,7 @@ class OpenAILLM(LLMStack):
         prices: Mapping[str, ModelPrice] | None = None,
         max_concurrency: int = 16,
         breaker_threshold: int | None = 3,
+        breaker_window: int = 20,
     ) -> None:
         retry = retry or RetryPolicy()
         transport = OpenAITransport(
@@ -317,6 +326,7 @@ class OpenAILLM(LLMStack):
             prices=prices,
             max_concurrency=max_concurrency,
             breaker_threshold=breaker_threshold,
+            breaker_window=breaker_window,
         )
 
     @property

@@ -58,7 +58,30 @@ DATA_TAGS = ("context", "claim", "reference", "sentence", "evidence")
 # Invisible characters (zero-width spaces and joiners, soft hyphens, a BOM) between the opener and the name do
 # not stop a model from reading a tag, so they do not stop the escaping either; nor do the angle-bracket
 # lookalikes ‹ 〈 〈, nor "&lt" written without its semicolon.
-_NAMES = "(?i:" + "|".join(DATA_TAGS) + ")"
+# A tag name spelt with lookalike letters (Cyrillic "с", Greek "ο", full-width "ｃ") or with invisible characters
+# between its letters still reads as the tag to a model, so it is escaped too.
+_INVISIBLE = "[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]*"
+_LOOKALIKES = {
+    "a": "\u0430\u0410\u0391",
+    "c": "\u0441\u0421\u03f2\u03f9",
+    "e": "\u0435\u0415\u0395",
+    "i": "\u0456\u0406\u03b9\u0399\u0131",
+    "l": "\u04cf\u217c\u0406",
+    "m": "\u041c\u039c",
+    "n": "\u039d",
+    "o": "\u043e\u041e\u03bf\u039f",
+    "s": "\u0455\u0405",
+    "t": "\u0422\u03a4",
+    "x": "\u0445\u0425\u03a7",
+}
+
+
+def _letter(c: str) -> str:
+    wide = chr(0xFF41 + ord(c) - ord("a")) + chr(0xFF21 + ord(c) - ord("a"))
+    return f"[{c}{c.upper()}{wide}{_LOOKALIKES.get(c, '')}]"
+
+
+_NAMES = "(?i:" + "|".join(_INVISIBLE.join(_letter(c) for c in name) for name in DATA_TAGS) + ")"
 _GAP = "[\\s\u00ad\u200b-\u200f\u2060-\u2064\ufeff]*"
 _BEFORE_NAME = rf"(?={_GAP}[/／]?{_GAP}{_NAMES})"
 _REFERENCE_TO_LT = (

@@ -5,7 +5,7 @@ Outermost first::
     Cached      answers from the response cache; stores only checked replies; replays without a network
     Limited     at most max_concurrency requests in flight (the run's bound inside evaluate)
     Retrying    bounded retries with backoff and Retry-After, within total_timeout
-    Breaker     stops a run whose endpoint is dead after a few alike failures
+    Breaker     stops a run whose endpoint failed every recent attempt (dead at the start or mid-run)
     Deadline    a wall-clock deadline per attempt (request_timeout), the whole reply body included
     Metered     prices the tokens
     transport   sends one request: OpenAI, Anthropic, or any object with ``model_name`` and ``agenerate``
@@ -44,7 +44,9 @@ class LLMStack:
         cache: a :class:`ResponseCache`; None switches caching off.
         prices: price table merged over the built-in one.
         max_concurrency: requests in flight at once outside :func:`ragrecall.evaluate` (which sets its own).
-        breaker_threshold: alike failures in a row, before any success, that stop the run; None: no breaker.
+        breaker_threshold: dead failures of one kind since the last valid reply that stop the run (see
+            :class:`Breaker`); None: no breaker.
+        breaker_window: failures of any kind since the last valid reply that stop the run.
     """
 
     def __init__(
@@ -56,6 +58,7 @@ class LLMStack:
         prices: Mapping[str, ModelPrice] | None = None,
         max_concurrency: int = 16,
         breaker_threshold: int | None = 3,
+        breaker_window: int = 20,
     ) -> None:
         self.transport = transport
         self.retry = retry or RetryPolicy()
@@ -63,7 +66,7 @@ class LLMStack:
         self.prices = dict(prices or {})
         sender: LLM = Deadline(_Named(Metered(transport, self.prices), transport), self.retry.request_timeout)
         if breaker_threshold is not None:
-            self.breaker: Breaker | None = Breaker(sender, threshold=breaker_threshold)
+            self.breaker: Breaker | None = Breaker(sender, threshold=breaker_threshold, window=breaker_window)
             sender = self.breaker
         else:
             self.breaker = None

@@ -11,6 +11,7 @@ provider.
 from __future__ import annotations
 
 import re
+import socket
 from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -84,7 +85,9 @@ def status_error(
 
 
 def connection_error(exc: BaseException, *, endpoint: str, timed_out: bool, scrubber: Scrubber) -> TransportError:
-    """The retryable :class:`TransportError` for a connection that failed or timed out."""
+    """The retryable :class:`TransportError` for a connection that failed or timed out: kind ``"timeout"``,
+    ``"connection"`` when none could be made (refused, unknown host) or ``"dropped"`` when one was made and
+    closed before the reply (a reset)."""
     detail = scrubber.scrub(" ".join(str(exc).split())) or type(exc).__name__
     cause = exc.__cause__ or exc.__context__
     if cause is not None and str(cause) and str(cause) not in detail:
@@ -93,7 +96,29 @@ def connection_error(exc: BaseException, *, endpoint: str, timed_out: bool, scru
         return TransportError(
             f"no reply from {endpoint} in time: {detail}", kind="timeout", retryable=True, endpoint=endpoint
         )
-    return TransportError(f"cannot reach {endpoint}: {detail}", kind="connection", retryable=True, endpoint=endpoint)
+    if _never_connected(exc):
+        return TransportError(
+            f"cannot reach {endpoint}: {detail}", kind="connection", retryable=True, endpoint=endpoint
+        )
+    return TransportError(
+        f"the connection to {endpoint} closed before the reply: {detail}",
+        kind="dropped",
+        retryable=True,
+        endpoint=endpoint,
+    )
+
+
+def _never_connected(exc: BaseException) -> bool:
+    """True when ``exc`` (or what it chains) says no connection could be made: refused, unknown host."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        # httpx (and its forks, which the SDKs may use) name a failure to connect ConnectError.
+        if isinstance(current, (ConnectionRefusedError, socket.gaierror)) or type(current).__name__ == "ConnectError":
+            return True
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def malformed_body(body: object, *, endpoint: str, scrubber: Scrubber) -> TransportError:
@@ -135,8 +160,8 @@ def read_body(reader: Callable[[Any], R | str], body: Any, *, endpoint: str, scr
     :class:`TransportError` when the reader says (with a string) or shows (by failing) that it is not a reply."""
     try:
         read = reader(body)
-    except (TypeError, AttributeError, ValueError) as exc:
-        raise malformed_body(repr(body)[:200], endpoint=endpoint, scrubber=scrubber) from exc
+    except (TypeError, AttributeError, ValueError):
+        read = repr(body)[:200]  # described, not chained: the reader's exception may quote the body
     if isinstance(read, str):
         raise malformed_body(read, endpoint=endpoint, scrubber=scrubber)
     return read

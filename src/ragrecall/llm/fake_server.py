@@ -24,6 +24,7 @@ import email.policy
 import itertools
 import json
 import os
+import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -34,7 +35,15 @@ from typing import Any, Literal
 from ._offline import OfflineJudge
 from ._prompts import read_data_blocks
 
-__all__ = ["BatchFault", "FakeOpenAIServer", "Responder", "ServerReply", "answer_batch_file", "offline_responder"]
+__all__ = [
+    "BatchFault",
+    "FakeOpenAIServer",
+    "Responder",
+    "ServerReply",
+    "answer_batch_file",
+    "flaky_responder",
+    "offline_responder",
+]
 
 _HOST = "127.0.0.1"
 
@@ -50,7 +59,8 @@ class ServerReply:
     ``delay`` seconds pass before answering (longer than the client's timeout: a hung request); with
     ``drip`` the body is sent 16 bytes at a time, ``drip`` seconds apart (a slow-drip reply). ``echo_key``
     ``"full"`` or ``"masked"`` puts the request's API key (whole, or masked as OpenAI does) into the error
-    message or, for a 200, into the reply's ``reason`` text.
+    message or, for a 200, into the reply's ``reason`` text. ``drop`` closes the connection without an answer
+    (a reset).
     """
 
     content: str | None = None
@@ -65,6 +75,7 @@ class ServerReply:
     content_type: str = "application/json"
     drip: float = 0.0
     echo_key: Literal["", "full", "masked"] = ""
+    drop: bool = False
 
 
 Responder = Callable[[Mapping[str, Any]], ServerReply]
@@ -77,7 +88,10 @@ class BatchFault:
     ``status`` ``"completed"``, ``"expired"`` (only the first ``answered`` lines are answered; the others get a
     ``batch_expired`` line in the error file) or ``"failed"`` (no output at all; ``message`` in the batch's
     errors). In a completed or expired batch the first ``error_lines`` lines get an HTTP ``error_status`` line
-    in the error file, and the next ``missing_lines`` lines are in no file at all.
+    in the error file, and the next ``missing_lines`` lines are in no file at all. The first ``torn_lines``
+    lines of the output file are cut in half (no longer JSON, their ``custom_id`` still legible), and
+    ``extra_lines`` are appended to it as they are (garbage, lines naming no request or an unknown one).
+    With ``echo_key`` the error lines quote the API key the batch was created with.
     """
 
     status: Literal["completed", "expired", "failed"] = "completed"
@@ -86,6 +100,9 @@ class BatchFault:
     missing_lines: int = 0
     answered: int = 0
     message: str = "the batch input file failed validation"
+    torn_lines: int = 0
+    extra_lines: tuple[str, ...] = ()
+    echo_key: bool = False
 
 
 class _Server(ThreadingHTTPServer):
@@ -160,7 +177,8 @@ class FakeOpenAIServer:
         return self
 
     def stop(self) -> None:
-        """Release hung requests, stop serving and close the socket."""
+        """Release hung requests, stop serving and close the socket, as a killed server would: requests in
+        flight get no answer, new connections are refused."""
         self._stopping.set()
         self._httpd.shutdown()
         self._httpd.server_close()
@@ -209,7 +227,7 @@ class FakeOpenAIServer:
             "status": "processed",
         }
 
-    def _create_batch(self, params: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
+    def _create_batch(self, params: Mapping[str, Any], key: str = "") -> tuple[int, dict[str, Any]]:
         input_file = str(params.get("input_file_id"))
         if input_file not in self.files:
             return 404, _error_body(404, f"no file {input_file}")
@@ -229,6 +247,7 @@ class FakeOpenAIServer:
             "metadata": params.get("metadata"),
             "request_counts": {"total": len(lines), "completed": 0, "failed": 0},
             "_created": time.monotonic(),
+            "_key": key,
         }
         with self._lock:
             self.batch_creations += 1
@@ -265,7 +284,10 @@ class FakeOpenAIServer:
         for number, line in enumerate(lines):
             if number < fault.error_lines:
                 status = fault.error_status
-                errors.append(_result_line(line, status, _error_body(status, f"scripted error {status}"), None))
+                text = f"scripted error {status}"
+                if fault.echo_key:
+                    text = f"Incorrect API key provided: {batch['_key']}. You can find your API key online."
+                errors.append(_result_line(line, status, _error_body(status, text), None))
             elif number < fault.error_lines + fault.missing_lines:
                 continue
             elif fault.status == "expired" and number >= fault.answered:
@@ -277,9 +299,12 @@ class FakeOpenAIServer:
             else:
                 output.append(_answer_line(line, lambda body: self._next_reply(body)))
         for name, content in (("output_file_id", output), ("error_file_id", errors)):
-            if content:
-                data = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in content).encode()
-                batch[name] = self._create_file(data)["id"]
+            texts = [json.dumps(x, ensure_ascii=False) for x in content]
+            if name == "output_file_id":
+                texts = [t[: len(t) // 2] if i < fault.torn_lines else t for i, t in enumerate(texts)]
+                texts += fault.extra_lines
+            if texts:
+                batch[name] = self._create_file("".join(t + "\n" for t in texts).encode())["id"]
         batch["request_counts"] = {"total": len(lines), "completed": len(output), "failed": len(errors)}
         batch.update(status=fault.status, completed_at=int(time.time()))
 
@@ -323,7 +348,7 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                     self._send(200, server._create_file(data), ServerReply())
                 return True
             if route == "/v1/batches":
-                status, payload = server._create_batch(json.loads(raw or b"{}"))
+                status, payload = server._create_batch(json.loads(raw or b"{}"), _request_key(self.headers))
                 self._send(status, payload, ServerReply())
                 return True
             if len(parts) == 5 and parts[1:3] == ["v1", "batches"] and parts[4] == "cancel":
@@ -349,7 +374,8 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 return
             reply = server._next_reply(body, _as_chat(body) if anthropic else None)
             server._wait(server.latency + reply.delay)
-            if server._stopping.is_set():
+            if server._stopping.is_set() or reply.drop:
+                self.close_connection = True  # no answer, and no more requests on this connection
                 return
             key = _request_key(self.headers)
             if reply.echo_key and key:
@@ -598,6 +624,24 @@ _FOLLOW_UPS = {
     "context_recall.judge": "context_recall.recheck",
     "context_recall.single": "context_recall.single_fix",
 }
+
+
+def flaky_responder(
+    share: float, failure: ServerReply, *, good_delay: float = 0.0, seed: int = 0, responder: Responder | None = None
+) -> Responder:
+    """A responder for a flaky endpoint: ``share`` of the requests (drawn with ``random.Random(seed)``) get
+    ``failure`` at once, the others ``responder``'s answer (the offline judge's by default) after
+    ``good_delay`` seconds."""
+    draw = random.Random(seed)
+    lock = threading.Lock()
+    answer = responder or offline_responder()
+
+    def respond(body: Mapping[str, Any]) -> ServerReply:
+        with lock:
+            fail = draw.random() < share
+        return failure if fail else replace(answer(body), delay=good_delay)
+
+    return respond
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .._files import GZIP_ERRORS
-from ._source import Input, after_last_line, blocks, in_threads
+from .._files import GZIP_ERRORS, max_line_length
+from ._source import Input, LineTooLong, after_last_line, blocks, in_threads
 from ._table import Qrels, Run
 from ._vocab import arrow, arrow_call, arrow_numbers, arrow_strings, arrow_take
 
@@ -66,10 +66,12 @@ def sniff(source: Input, kind: str) -> Layout | None:
     field count the plain reader refuses (qrels: not 4; runs: fewer than 6), or gzip data that ends before
     it (the plain reader then names the line)."""
     first = b""
+    limit = max_line_length()
     try:
         with source.open() as handle:
-            for first in handle:
-                if first.strip():
+            while True:  # read with a bound: a first line longer than the limit is left to the plain reader
+                first = handle.readline(limit + 1)
+                if not first or first.strip():
                     break
     except GZIP_ERRORS:
         return None
@@ -140,7 +142,7 @@ def read_arrow(source: Input, kind: str, threads: int) -> Qrels | Run | None:
     try:
         with source.open() as raw:
             tables = list(in_threads(parse, blocks(raw, _block_size(source), after_last_line), threads))
-    except (NotForArrow, pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError, *GZIP_ERRORS):
+    except (NotForArrow, LineTooLong, pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError, *GZIP_ERRORS):
         return None
     table = pa.concat_tables(tables) if tables else _empty(pa, kind)
     del tables

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._files import GZIP_ERRORS, gzip_checked
+from .._files import GZIP_ERRORS, gzip_checked, line_too_long, max_line_length
 from ..errors import FileFormatError
 from ._arrow_read import BOM, QRELS_FIELDS, RUN_FIELDS, run_from_arrow
 from ._source import Input
@@ -38,14 +38,17 @@ def _chunks(given: Input) -> Iterator[tuple[bytes, list[bytes], bool]]:
     ``bytes.split`` would split on, and that is no separator here).
 
     Raises:
-        FileFormatError: truncated or corrupt gzip data, naming the line where it stops.
+        FileFormatError: truncated or corrupt gzip data, naming the line where it stops; a line longer than
+            :func:`~ragrecall._files.max_line_length` bytes, found with at most about twice that held.
     """
-    carry = b""
+    carry = bytearray()  # the start of a line that goes on in the next read
     first = True
+    limit = max_line_length()
+    lines_before = 0
     with given.open() as handle:
         while True:
             try:
-                data = handle.read(max(_CHUNK, len(carry)))
+                data = handle.read(min(_CHUNK, limit))  # a line inside one read is within the limit
             except GZIP_ERRORS:
                 _find_gzip_failure(given)  # again line by line, to name the line where the data stops
                 raise
@@ -53,15 +56,24 @@ def _chunks(given: Input) -> Iterator[tuple[bytes, list[bytes], bool]]:
                 data, first = data.removeprefix(BOM), False
             if not data:
                 if carry:
-                    yield carry, carry.splitlines(), _odd(carry)
+                    last = bytes(carry)
+                    yield last, last.splitlines(), _odd(last)
                 return
-            data = carry + data
             cut = data.rfind(b"\n") + 1  # a CR at the end may be half of a CRLF: cut after an LF only
             if cut == 0:
-                carry = data
+                cut = data.rfind(b"\r", 0, len(data) - 1) + 1  # lines ended by a lone CR
+            if cut == 0:
+                carry += data
+                if len(carry) > limit:
+                    raise line_too_long(limit, path=given.name, line=lines_before + 1)
                 continue
-            chunk, carry = data[:cut], data[cut:]
-            yield chunk, chunk.splitlines(), _odd(chunk)
+            if carry and len(carry) + max(data.find(b"\n"), 0) > limit:  # the open line ends in this read
+                raise line_too_long(limit, path=given.name, line=lines_before + 1)
+            chunk = bytes(carry) + data[:cut] if carry else data[:cut]
+            carry = bytearray(data[cut:])
+            lines = chunk.splitlines()
+            lines_before += len(lines)
+            yield chunk, lines, _odd(chunk)
 
 
 def _odd(data: bytes) -> bool:

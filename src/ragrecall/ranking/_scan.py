@@ -20,7 +20,7 @@ from .._files import GZIP_ERRORS
 from ._arrow_read import Layout, NotForArrow, parse_block, run_from_arrow, sniff
 from ._build import RunPart, rank_part
 from ._judged import Judged
-from ._source import blocks, in_threads, open_input, reader_threads
+from ._source import LineTooLong, blocks, in_threads, open_input, reader_threads
 from ._vocab import arrow
 
 __all__ = ["scan_run"]
@@ -63,7 +63,14 @@ def scan_run(
         with source.open() as raw:
             parts = blocks(raw, _BLOCK_SIZE, lambda block: _last_query_start(block, separator.encode()))
             return _apart(in_threads(rank, parts, workers))
-    except (_NotForThisPath, NotForArrow, pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
+    except (
+        _NotForThisPath,
+        NotForArrow,
+        LineTooLong,
+        pa.ArrowInvalid,
+        pa.ArrowNotImplementedError,
+        UnicodeDecodeError,
+    ):
         return None
     except GZIP_ERRORS:
         return None

@@ -19,12 +19,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import IO, Any, TypeVar
 
+from .._files import line_too_long, max_line_length
 from ..errors import ConfigurationError
 
 __all__ = [
     "STDIN",
     "THREADS_ENV",
     "Input",
+    "LineTooLong",
     "after_last_line",
     "blocks",
     "in_threads",
@@ -76,18 +78,47 @@ def open_input(source: SourceLike) -> Input:
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if path == STDIN:
-            return _from_bytes(sys.stdin.buffer.read(), "<stdin>")
+            return _from_bytes(_read_bounded(sys.stdin.buffer, "<stdin>"), "<stdin>")
         if stat.S_ISREG(os.stat(path).st_mode):
             with open(path, "rb") as handle:
                 gz = handle.read(2) == _GZIP_MAGIC
             return Input(path, path, None, gz)
         with open(path, "rb") as handle:  # a pipe, a process substitution, a character device
-            return _from_bytes(handle.read(), path)
-    data = source.read()
+            return _from_bytes(_read_bounded(handle, path), path)
     name = getattr(source, "name", None)
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    return _from_bytes(data, name if isinstance(name, str) else None)
+    name = name if isinstance(name, str) else None
+    return _from_bytes(_read_bounded(source, name or "<stream>"), name)
+
+
+_PIPE_CHUNK = 1 << 23
+
+
+def _read_bounded(handle: IO[bytes] | IO[str], name: str) -> bytes:
+    """Everything ``handle`` gives, read in chunks; a line longer than :func:`~ragrecall._files.max_line_length`
+    bytes stops the reading at once with a FileFormatError naming it (uncompressed data only: gzip data is
+    checked by the readers as they decompress it)."""
+    limit = max_line_length()
+    parts: list[bytes] = []
+    lines = 0
+    open_line = 0  # bytes since the last line end
+    while True:
+        read = handle.read(min(_PIPE_CHUNK, limit))  # a line inside one read is within the limit
+        data = read.encode("utf-8") if isinstance(read, str) else read
+        if not data:
+            return b"".join(parts)
+        if not parts and data[:2] == _GZIP_MAGIC:
+            limit = 2**63  # compressed: the readers bound what they decompress
+        parts.append(data)
+        first = data.find(b"\n")
+        if first < 0:
+            open_line += len(data)
+        else:
+            if open_line + first > limit:  # the line open at the last read ends here
+                raise line_too_long(limit, path=name, line=lines + 1)
+            lines += data.count(b"\n")
+            open_line = len(data) - data.rfind(b"\n") - 1
+        if open_line > limit:
+            raise line_too_long(limit, path=name, line=lines + 1)
 
 
 def _from_bytes(data: bytes, name: str | None) -> Input:
@@ -123,15 +154,23 @@ def _cores() -> int:
     return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
 
 
+class LineTooLong(Exception):
+    """A line is longer than half the limit: the block readers leave the input to the plain reader, which
+    reads it holding less, and names it when it is over the limit."""
+
+
 def blocks(raw: io.BufferedIOBase, size: int, cut: Callable[[bytearray], int]) -> Iterator[bytearray]:
     """The content of ``raw`` in blocks of about ``size`` bytes, each ending where ``cut`` says.
 
-    ``cut(block)`` gives where a full block ends (0: nowhere, the block then grows to take more). A block
+    ``cut(block)`` gives where a full block ends (0: nowhere, the block then grows to take more, unless its last
+    line is longer than half of :func:`~ragrecall._files.max_line_length`: :class:`LineTooLong`). A block
     after the first starts with the byte before its cut (the newline ending the block before it): a line at
     the start of a buffer then keeps a leading U+FEFF (pyarrow drops a byte-order mark there), and the empty
     line this makes is skipped by every reader.
     """
     carry = b""
+    limit = max_line_length()
+    size = min(size, limit)  # a line longer than the limit cannot fit in a block: it is always found
     while True:
         want = max(size, 2 * len(carry))  # doubles a block that could not be cut
         block = bytearray(want)
@@ -148,6 +187,10 @@ def blocks(raw: io.BufferedIOBase, size: int, cut: Callable[[bytearray], int]) -
             if block.strip():
                 yield block
             return
+        # A line still open past half the limit goes to the plain reader, which holds less while it reads
+        # one and names it when it is over the limit (blocks double: this one could hold twice the limit).
+        if len(block) - block.rfind(b"\n") - 1 > limit // 2:
+            raise LineTooLong()
         end = cut(block)
         if end <= 0:
             carry = bytes(block)

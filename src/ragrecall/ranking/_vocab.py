@@ -268,7 +268,7 @@ def string_keys(values: Any) -> NDArray[np.uint64]:
             key = _mix(length.astype(np.uint64) * _M1)
             word = 0
             rows: NDArray[np.int64] | None = None  # None: every row of the chunk
-            while True:
+            while word < _HEAD_WORDS:
                 if rows is None:
                     w = words[start + 8 * word] & _MASKS[np.minimum(length - 8 * word, 8)]
                     key = _mix((key * _M1) ^ w)
@@ -276,12 +276,44 @@ def string_keys(values: Any) -> NDArray[np.uint64]:
                     w = words[start[rows] + 8 * word] & _MASKS[np.minimum(length[rows] - 8 * word, 8)]
                     key[rows] = _mix((key[rows] * _M1) ^ w)
                 word += 1
-                rows = np.flatnonzero(length > 8 * word)
+                rows = np.flatnonzero(length > 8 * word) if rows is None else rows[length[rows] > 8 * word]
                 if len(rows) == 0:
                     break
+            if rows is not None and len(rows) and word == _HEAD_WORDS:
+                key[rows] = _mix(key[rows] ^ _tail_sums(words, start[rows], length[rows]))
             out[at : at + n] = key
             at += n
     return out
+
+
+_HEAD_WORDS = 8
+"""Words of a string hashed one after the other; the words after them are hashed as a position-weighted sum,
+in vectorised blocks, so that a long string (a damaged line) costs linear time, not a numpy pass per word."""
+_TAIL_BLOCK = 1 << 20
+"""Tail words hashed at once (bounded temporaries: a few times 8 MB)."""
+
+
+def _tail_sums(words: NDArray[Any], start: NDArray[np.int64], length: NDArray[np.int64]) -> NDArray[np.uint64]:
+    """For each string (``start``, ``length`` in ``words``' bytes) longer than ``8 * _HEAD_WORDS`` bytes, the sum
+    of ``mix((word ^ index * M2) * M1)`` over its words from ``_HEAD_WORDS`` on (wrapping: order matters through
+    the index)."""
+    counts = (length + 7) // 8 - _HEAD_WORDS
+    sums = np.zeros(len(counts), dtype=np.uint64)
+    ends = np.cumsum(counts)
+    row = 0
+    while row < len(counts):
+        before = int(ends[row - 1]) if row else 0
+        last = max(row + 1, int(np.searchsorted(ends, before + _TAIL_BLOCK, side="right")))
+        for lo in range(0, int(ends[last - 1]) - before, _TAIL_BLOCK):  # one pass unless a row is huge
+            flat = np.arange(before + lo, min(int(ends[last - 1]), before + lo + _TAIL_BLOCK), dtype=np.int64)
+            owner = np.searchsorted(ends, flat, side="right")
+            index = flat - (ends[owner] - counts[owner]) + _HEAD_WORDS
+            left = length[owner] - 8 * index
+            w = words[start[owner] + 8 * index] & _MASKS[np.minimum(left, 8)]
+            mixed = _mix((w ^ (index.astype(np.uint64) * _M2)) * _M1)
+            np.add.at(sums, owner, mixed)
+        row = last
+    return sums
 
 
 def _large_string() -> Any:
