@@ -100,7 +100,7 @@ def test_other_settings_are_named_and_refused_even_with_the_flag(tmp_path: Path)
     with FakeOpenAIServer() as server:
         evaluate(SAMPLES, [metric(server.base_url)], show_progress=False, checkpoint=checkpoint)
         changed = metric(server.base_url, quote_threshold=0.8)
-        named = r"context_recall\(quote_threshold=0\.8\): quote_threshold: 0\.9 → 0\.8\nUse another"
+        named = r"context_recall: quote_threshold: 0\.9 → 0\.8\nUse another"
         with pytest.raises(CheckpointError, match=named):
             evaluate(SAMPLES, [changed], show_progress=False, checkpoint=checkpoint, allow_endpoint_change=True)
 
