@@ -167,3 +167,28 @@ def test_confirm_is_checked() -> None:
         "context_recall(confirm=jury)"
     )
     assert "confirm" not in ContextRecall(FakeLLM([])).settings()
+
+
+def test_the_batch_backend_confirms_as_live_does() -> None:
+    from ragrecall import evaluate
+
+    data = [
+        {
+            "id": "tower",
+            "reference": "The Eiffel Tower is 330 metres tall. The Eiffel Tower is made of gold.",
+            "retrieved_contexts": ["The Eiffel Tower, finished in 1889, is 330 metres tall, and made of iron."],
+        }
+    ]
+    with FakeOpenAIServer() as server:
+
+        def metric() -> ContextRecall:
+            llm = OpenAILLM(openai.AsyncOpenAI(api_key="sk-test", base_url=server.base_url), "gpt-4o-mini")
+            return ContextRecall(llm, confirm=True)
+
+        live = evaluate(data, [metric()], show_progress=False)
+        batch = evaluate(data, [metric()], show_progress=False, backend="batch", poll_interval=0.01)
+        rounds = len(server.batches)
+    assert rounds == 3  # decomposition, judging, confirmation
+    dump = [r.results["context_recall"].model_dump(mode="json", exclude={"usage"}) for r in batch.rows]
+    assert dump == [r.results["context_recall"].model_dump(mode="json", exclude={"usage"}) for r in live.rows]
+    assert evidence_of(batch.rows[0].results["context_recall"]).confirm_model == "gpt-4o-mini"
