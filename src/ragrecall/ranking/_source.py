@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import os
 import stat
 import sys
@@ -163,11 +164,14 @@ def after_last_line(block: bytearray) -> int:
 
 
 def in_threads(work: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[R]:
-    """``work`` over ``items`` in ``workers`` threads (in this thread when 1), results in order; at most two
-    items per worker are held at once."""
-    if workers <= 1:
-        yield from map(work, items)
+    """``work`` over ``items`` in ``workers`` threads (in this thread when 1, or when there is one item: a
+    pool would cost more than it gives), results in order; at most two items per worker are held at once."""
+    items = iter(items)
+    head = list(itertools.islice(items, 1 if workers <= 1 else 2))
+    if len(head) < 2:
+        yield from map(work, itertools.chain(head, items))
         return
+    items = itertools.chain(head, items)
     pending: deque[Future[R]] = deque()
     with ThreadPoolExecutor(workers) as pool:
         try:

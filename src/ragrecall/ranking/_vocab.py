@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -30,15 +32,35 @@ __all__ = [
     "to_list",
     "utf8_table",
     "vocab_len",
+    "without_arrow",
 ]
 
 Vocab = Any
 """A ``list[str]`` or a pyarrow string array (an ``Array`` or a ``ChunkedArray``)."""
 
 
-@functools.lru_cache(maxsize=1)
+_WITHOUT_ARROW: ContextVar[bool] = ContextVar("ragrecall_without_arrow", default=False)
+
+
 def arrow() -> Any | None:
-    """The ``pyarrow`` module (a core dependency; None only where it cannot be imported)."""
+    """The ``pyarrow`` module (a core dependency); None where it cannot be imported, and inside
+    :func:`without_arrow`."""
+    return None if _WITHOUT_ARROW.get() else _arrow_module()
+
+
+@contextmanager
+def without_arrow() -> Iterator[None]:
+    """Within the block (in this thread), the plain path throughout, as where pyarrow is not installed: for
+    small inputs, importing pyarrow costs more than it saves. Tables built inside hold list vocabularies."""
+    token = _WITHOUT_ARROW.set(True)
+    try:
+        yield
+    finally:
+        _WITHOUT_ARROW.reset(token)
+
+
+@functools.lru_cache(maxsize=1)
+def _arrow_module() -> Any | None:
     try:
         pa = importlib.import_module("pyarrow")
         importlib.import_module("pyarrow.csv")
