@@ -19,7 +19,7 @@ import numpy as np
 from .._files import GZIP_ERRORS
 from ._source import Input, after_last_line, blocks, in_threads
 from ._table import Qrels, Run
-from ._vocab import arrow, arrow_call, arrow_numbers, arrow_strings, arrow_take
+from ._vocab import arrow, arrow_call, arrow_numbers, arrow_strings, arrow_take, memory_pool
 
 __all__ = [
     "BOM",
@@ -100,24 +100,23 @@ def parse_block(block: bytearray, kind: str, layout: Layout) -> Any:
         raise NotForArrow("both separators")
     if kind == "qrels" and b"#" in block:
         raise NotForArrow("a comment line, perhaps")  # the plain reader skips judgments' comment lines
-    options = arrow_csv_options(kind, layout.separator, len(block) + 1, use_threads=False, width=layout.width)
-    table = pacsv.read_csv(pa.BufferReader(block), **options)
+    if _empty_field(block, layout.separator.encode()):
+        raise NotForArrow("an empty field")
     value = "score" if kind == "run" else "grade"
-    for name in table.column_names:
-        if name != value and len(table) and _shortest(table.column(name)) == 0:
-            raise NotForArrow("an empty field")
-    return table.select(["query", "doc", value])
+    options = arrow_csv_options(kind, layout.separator, len(block) + 1, use_threads=False, width=layout.width)
+    options["convert_options"].include_columns = ["query", "doc", value]  # the others are only counted
+    return pacsv.read_csv(pa.BufferReader(block), **options, memory_pool=memory_pool())
 
 
-def _shortest(column: Any) -> int:
-    """The length of the shortest value of a string or binary column."""
-    least = None
-    for chunk in getattr(column, "chunks", [column]):
-        if len(chunk):
-            offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=chunk.offset * 4)
-            shortest = int(np.diff(offsets).min())
-            least = shortest if least is None else min(least, shortest)
-    return 0 if least is None else least
+def _empty_field(block: bytearray, sep: bytes) -> bool:
+    """Whether a line of ``block`` (one separator, no quoting) has an empty field: two separators in a row,
+    or one at the start or end of a line (a byte-order mark at the start of the data aside)."""
+    return (
+        sep + sep in block
+        or block.removeprefix(BOM).startswith(sep)
+        or block.endswith(sep)
+        or any(pair in block for pair in (b"\n" + sep, sep + b"\n", b"\r" + sep, sep + b"\r"))
+    )
 
 
 def read_arrow(source: Input, kind: str, threads: int) -> Qrels | Run | None:
