@@ -100,23 +100,32 @@ def parse_block(block: bytearray, kind: str, layout: Layout) -> Any:
         raise NotForArrow("both separators")
     if kind == "qrels" and b"#" in block:
         raise NotForArrow("a comment line, perhaps")  # the plain reader skips judgments' comment lines
-    if _empty_field(block, layout.separator.encode()):
-        raise NotForArrow("an empty field")
+    fields = RUN_FIELDS if kind == "run" else QRELS_FIELDS
     value = "score" if kind == "run" else "grade"
+    last = f"extra{layout.width - 1}" if layout.width > len(fields) else fields[-1]
+    # Converted: the IDs, the value, and the last field (empty after a separator ending a line; an empty
+    # value does not convert). The fields between are only counted: one empty there has two separators in
+    # a row, found by a byte search.
+    ids = ["query", "doc"] + ([last] if last != value else [])
     options = arrow_csv_options(kind, layout.separator, len(block) + 1, use_threads=False, width=layout.width)
-    options["convert_options"].include_columns = ["query", "doc", value]  # the others are only counted
-    return pacsv.read_csv(pa.BufferReader(block), **options, memory_pool=memory_pool())
+    options["convert_options"].include_columns = [*ids, value]
+    if layout.separator.encode() * 2 in block:
+        raise NotForArrow("an empty field")
+    table = pacsv.read_csv(pa.BufferReader(block), **options, memory_pool=memory_pool())
+    if len(table) and any(_shortest(table.column(name)) == 0 for name in ids):
+        raise NotForArrow("an empty field")
+    return table.select(["query", "doc", value])
 
 
-def _empty_field(block: bytearray, sep: bytes) -> bool:
-    """Whether a line of ``block`` (one separator, no quoting) has an empty field: two separators in a row,
-    or one at the start or end of a line (a byte-order mark at the start of the data aside)."""
-    return (
-        sep + sep in block
-        or block.removeprefix(BOM).startswith(sep)
-        or block.endswith(sep)
-        or any(pair in block for pair in (b"\n" + sep, sep + b"\n", b"\r" + sep, sep + b"\r"))
-    )
+def _shortest(column: Any) -> int:
+    """The length of the shortest value of a string or binary column."""
+    least = None
+    for chunk in getattr(column, "chunks", [column]):
+        if len(chunk):
+            offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=chunk.offset * 4)
+            shortest = int(np.diff(offsets).min())
+            least = shortest if least is None else min(least, shortest)
+    return 0 if least is None else least
 
 
 def read_arrow(source: Input, kind: str, threads: int) -> Qrels | Run | None:

@@ -16,11 +16,13 @@ import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from ..errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = [
     "STDIN",
@@ -172,6 +174,8 @@ def in_threads(work: Callable[[T], R], items: Iterable[T], workers: int) -> Iter
         yield from map(work, itertools.chain(head, items))
         return
     items = itertools.chain(head, items)
+    from concurrent.futures import ThreadPoolExecutor  # 8 ms of imports (logging) a one-block read skips
+
     pending: deque[Future[R]] = deque()
     with ThreadPoolExecutor(workers) as pool:
         try:
