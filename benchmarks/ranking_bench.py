@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -259,6 +260,17 @@ def run_one(tool: str, data: Path, python: str, timeout: float | None, max_rss_g
     return row
 
 
+def _machine() -> str:
+    model = "unknown cpu"
+    try:
+        with open("/proc/cpuinfo") as info:
+            model = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), model)
+    except OSError:
+        pass
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    return f"{model}; {os.cpu_count()} cores; Python {sys.version.split()[0]}; load average {load}"
+
+
 def compare(
     data: Path,
     tools: list[str],
@@ -266,21 +278,42 @@ def compare(
     repeat: int = 1,
     timeout: float | None = None,
     max_rss_gb: float | None = None,
+    anchor: str | None = None,
 ) -> list[dict[str, object]]:
-    """Run each tool ``repeat`` times (one at a time) and report the run with the median end-to-end time."""
+    """Run the tools in turn, ``repeat`` rounds (interleaved: tool A, tool B, A, B, ... so that a burst of load
+    from elsewhere falls on both), and report per tool the run with the median end-to-end time, with the
+    range. With ``anchor`` (one of the tools), each round also gives each tool's time and memory as a ratio to
+    the anchor's in that round; the median and range of those ratios are printed."""
+    print(f"# machine: {_machine()}", file=sys.stderr, flush=True)
+    runs: dict[str, list[dict[str, object]]] = {tool: [] for tool in tools}
+    for _ in range(repeat):
+        for tool in tools:
+            python = ranx_python if tool == "ranx" and ranx_python else sys.executable
+            row = run_one(tool, data, python, timeout, max_rss_gb)
+            print(json.dumps(row), file=sys.stderr, flush=True)
+            runs[tool].append(row)
     rows = []
     for tool in tools:
-        python = ranx_python if tool == "ranx" and ranx_python else sys.executable
-        runs = [run_one(tool, data, python, timeout, max_rss_gb) for _ in range(repeat)]
-        for r in runs:
-            print(json.dumps(r), file=sys.stderr, flush=True)
-        runs.sort(key=lambda r: float(r["end_to_end_s"]))  # type: ignore[arg-type]
-        row = runs[len(runs) // 2]
+        done = sorted(runs[tool], key=lambda r: float(r["end_to_end_s"]))  # type: ignore[arg-type]
+        row = dict(done[len(done) // 2])
         if repeat > 1:
             row["runs"] = repeat
-            row["end_to_end_all_s"] = [r["end_to_end_s"] for r in runs]
+            row["end_to_end_all_s"] = [r["end_to_end_s"] for r in done]
+        if anchor and anchor in runs and tool != anchor:
+            pairs = list(zip(runs[anchor], runs[tool], strict=True))
+            speed = sorted(float(a["end_to_end_s"]) / float(t["end_to_end_s"]) for a, t in pairs)  # type: ignore[arg-type]
+            memory = sorted(float(t["peak_rss_mb"]) / float(a["peak_rss_mb"]) for a, t in pairs)  # type: ignore[arg-type]
+            row[f"speedup_vs_{anchor}"] = {
+                "median": round(statistics.median(speed), 2),
+                "range": [round(speed[0], 2), round(speed[-1], 2)],
+            }
+            row[f"memory_vs_{anchor}"] = {
+                "median": round(statistics.median(memory), 2),
+                "range": [round(memory[0], 2), round(memory[-1], 2)],
+            }
         print(json.dumps(row), flush=True)
         rows.append(row)
+    print(f"# machine after: {_machine()}", file=sys.stderr, flush=True)
     return rows
 
 
@@ -298,6 +331,7 @@ def main() -> None:
     c.add_argument("--repeat", type=int, default=1, help="runs per tool; the median end-to-end run is reported")
     c.add_argument("--timeout", type=float, default=None, help="stop a tool after this many seconds")
     c.add_argument("--max-rss-gb", type=float, default=None, help="stop a tool past this resident memory")
+    c.add_argument("--anchor", default=None, help="a tool of --tools: print the others' ratios to it, round by round")
     k = sub.add_parser("child")
     k.add_argument("--tool", required=True)
     k.add_argument("--data", type=Path, required=True)
@@ -305,7 +339,9 @@ def main() -> None:
     if args.command == "generate":
         generate(args.queries, args.docs, args.out)
     elif args.command == "compare":
-        compare(args.data, args.tools.split(","), args.ranx_python, args.repeat, args.timeout, args.max_rss_gb)
+        compare(
+            args.data, args.tools.split(","), args.ranx_python, args.repeat, args.timeout, args.max_rss_gb, args.anchor
+        )
     else:
         child(args.tool, args.data)
 

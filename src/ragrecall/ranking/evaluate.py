@@ -144,7 +144,9 @@ def rank_run(
     with without_arrow() if _small(qrels) and _small(run) else nullcontext():
         judged = prepare_judged(_as_qrels(qrels, threads))
         want_docs = bool(expected_positions)
-        parts = scan_run(run, judged, hit_docs=want_docs, threads=threads) if _is_path(run) else None
+        parts = (
+            scan_run(run, judged, hit_docs=want_docs, threads=threads) if isinstance(run, (str, os.PathLike)) else None
+        )
         if parts is None:
             parts = rank_slices(judged, _as_run(run, threads), hit_docs=want_docs)
     n_missing = len(set(judged.query_ids).difference(*(p.query_ids for p in parts)))
@@ -165,18 +167,14 @@ _SMALL_BYTES = 1 << 18
 """Inputs up to this size (each) are read and ranked without pyarrow: importing it costs more than it saves."""
 
 
-def _is_path(source: object) -> bool:
-    return isinstance(source, (str, os.PathLike))
-
-
 def _small(source: object) -> bool:
     """Whether ``source`` is a file (or bytes read from standard input) of at most :data:`_SMALL_BYTES`."""
     if isinstance(source, io.BytesIO):
         return source.getbuffer().nbytes <= _SMALL_BYTES
-    if not _is_path(source) or os.fspath(source) == "-":  # type: ignore[arg-type]
+    if not isinstance(source, (str, os.PathLike)) or os.fspath(source) == "-":
         return False
     try:
-        return os.path.getsize(source) <= _SMALL_BYTES  # type: ignore[arg-type]
+        return os.path.getsize(source) <= _SMALL_BYTES
     except OSError:
         return False
 
