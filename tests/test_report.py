@@ -253,3 +253,35 @@ def test_samples_sorted_lowest_first_and_the_lowest_open(result: EvaluationResul
     assert at("en-visa-01") < at("en-router-01") < at("broken")
     opened = re.findall(r"<details class='sample' id='s(\d+)'( open)?>", page)
     assert len(opened) == 13 and sum(bool(o) for _, o in opened) == 11  # the 10 lowest, and the failed one
+
+
+def test_a_results_file_streamed_into_the_page_gives_the_page_of_the_whole_result(
+    result: EvaluationResult, tmp_path: Path
+) -> None:
+    from ragrecall.report import write_report_from_jsonl
+
+    results = tmp_path / "results.jsonl"
+    result.to_jsonl(results)
+    streamed, whole = tmp_path / "streamed.html", tmp_path / "whole.html"
+    write_report_from_jsonl(results, streamed, title="t")
+    write_report(EvaluationResult.from_jsonl(results), whole, title="t")
+    assert streamed.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
+    assert "<details class='sample'" in streamed.read_text(encoding="utf-8")
+    packed = tmp_path / "results.jsonl.gz"
+    result.to_jsonl(packed)
+    write_report_from_jsonl(packed, streamed, title="t")
+    assert streamed.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
+
+
+def test_a_bad_line_in_a_streamed_results_file_names_the_line(result: EvaluationResult, tmp_path: Path) -> None:
+    from ragrecall.errors import FileFormatError
+    from ragrecall.report import write_report_from_jsonl
+
+    results = tmp_path / "results.jsonl"
+    result.to_jsonl(results)
+    lines = results.read_text(encoding="utf-8").splitlines(keepends=True)
+    results.write_text("".join([*lines[:2], "{not json}\n", *lines[2:]]), encoding="utf-8")
+    out = tmp_path / "page.html"
+    with pytest.raises(FileFormatError, match=r"results\.jsonl.*3"):
+        write_report_from_jsonl(results, out)
+    assert not out.exists()

@@ -25,12 +25,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from ..evaluation import EvaluationResult
-    from ..report import write_report
+    from ..report import write_report, write_report_from_jsonl
 
     inputs = [("results file", args.results), ("results file", args.new)]
     check_output_path(args.output, "-o", inputs)
     if args.new is None:
-        write_report(EvaluationResult.from_jsonl(args.results), args.output, title=args.title)
+        write_report_from_jsonl(args.results, args.output, title=args.title)
     else:
         base, new = EvaluationResult.from_jsonl(args.results), EvaluationResult.from_jsonl(args.new)
         names = (os.path.basename(args.results), os.path.basename(args.new))

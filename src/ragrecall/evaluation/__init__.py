@@ -1,7 +1,7 @@
 """Batch evaluation: many samples × many metrics, with failures kept, checkpoints and statistics."""
 
 from ._compare import Comparison, compare, paired_rows
-from ._result import EvaluationResult, FailureRecord, MetricSummary, SampleRow, UnstableClaim
+from ._result import EvaluationResult, FailureRecord, MetricSummary, SampleRow, UnstableClaim, read_result_line
 from ._run import DatasetLike, aevaluate, evaluate
 from ._run_info import RunInfo
 
@@ -18,4 +18,5 @@ __all__ = [
     "compare",
     "evaluate",
     "paired_rows",
+    "read_result_line",
 ]

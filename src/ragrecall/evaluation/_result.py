@@ -23,7 +23,7 @@ from ._stats import bootstrap_ci
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EvaluationResult", "FailureRecord", "MetricSummary", "SampleRow", "UnstableClaim"]
+__all__ = ["EvaluationResult", "FailureRecord", "MetricSummary", "SampleRow", "UnstableClaim", "read_result_line"]
 
 PathLike = str | os.PathLike[str]
 
@@ -254,14 +254,8 @@ class EvaluationResult:
             for line_no, line in enumerate(text_lines(handle, name), start=1):
                 if not line.strip():
                     continue
-                try:
-                    row = SampleRow.model_validate_json(line)
-                    if not rows and '"run"' in line:
-                        run = _FirstRow.model_validate_json(line).run
-                except ValueError as exc:
-                    raise FileFormatError(
-                        f"not a result row: {str(exc).splitlines()[0]}", path=name, line=line_no
-                    ) from exc
+                row, first_run = read_result_line(line, name, line_no, first=not rows)
+                run = first_run if not rows else run
                 rows.append(row)
                 metrics.update(dict.fromkeys(row.results))
         finally:
@@ -394,6 +388,21 @@ class EvaluationResult:
     def _check_metric(self, metric: str) -> None:
         if metric not in self.metrics:
             raise KeyError(f"no metric named {metric!r} in this result; it has {', '.join(self.metrics)}")
+
+
+def read_result_line(line: str, name: str, line_no: int, *, first: bool) -> tuple[SampleRow, RunInfo | None]:
+    """One line of a results file (see :meth:`EvaluationResult.to_jsonl`): its row, and on the ``first`` row
+    the run's details when recorded.
+
+    Raises:
+        FileFormatError: the line is not a result row (naming the file and line).
+    """
+    try:
+        row = SampleRow.model_validate_json(line)
+        run = _FirstRow.model_validate_json(line).run if first and '"run"' in line else None
+    except ValueError as exc:
+        raise FileFormatError(f"not a result row: {str(exc).splitlines()[0]}", path=name, line=line_no) from exc
+    return row, run
 
 
 class _FirstRow(BaseModel):

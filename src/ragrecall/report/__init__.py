@@ -7,5 +7,6 @@ verdict. No scripts, no external assets: one file that opens anywhere, readable 
 """
 
 from ._page import render_report, write_report
+from ._stream import write_report_from_jsonl
 
-__all__ = ["render_report", "write_report"]
+__all__ = ["render_report", "write_report", "write_report_from_jsonl"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from .._files import atomic_text
@@ -19,7 +20,7 @@ from ._stability import stability_section
 if TYPE_CHECKING:
     from ..calibration import CalibrationResult
 
-__all__ = ["OPEN_SAMPLES", "render_report", "write_report"]
+__all__ = ["OPEN_SAMPLES", "page_parts", "render_report", "sample_order", "write_report"]
 
 OPEN_SAMPLES = 10
 """Samples shown open, lowest score first; samples with a failure are open too, the rest open on a click."""
@@ -38,9 +39,9 @@ def write_report(
 ) -> None:
     """Write :func:`render_report` to ``path`` (UTF-8), atomically: the file holds its old content or the whole
     report, never part of it."""
-    page = render_report(result, title=title, base=base, names=names, calibration=calibration)
+    parts = page_parts(result, title=title, base=base, names=names, calibration=calibration)
     with atomic_text(path) as out:
-        out.write(page)
+        out.writelines(parts)
 
 
 def render_report(
@@ -65,13 +66,28 @@ def render_report(
         InputError: ``base`` cannot be paired with ``result`` (samples lack unique ids and the runs differ
             in size).
     """
+    return "".join(page_parts(result, title=title, base=base, names=names, calibration=calibration))
+
+
+def page_parts(
+    result: EvaluationResult,
+    *,
+    title: str = _TITLE,
+    base: EvaluationResult | None = None,
+    names: tuple[str, str] = ("base", "new"),
+    calibration: CalibrationResult | None = None,
+    ordered_rows: Iterable[SampleRow] | None = None,
+) -> Iterator[str]:
+    """:func:`render_report` in pieces, as they are made. ``ordered_rows``: the rows of the Samples section,
+    already in :func:`sample_order` and holding their inputs, for a caller that reads them one at a time
+    (``result.rows`` then need not carry the inputs); by default ``result.rows`` in that order."""
     pairs = paired_rows(base, result) if base is not None else []
     base_of = {new.index: old for old, new in pairs}
     compared = f" · compared with {e(names[0])}" if base is not None else ""
     runs = [run_section(result, f"{names[1]} (this report)" if base else "This run", base)]
     if base is not None:
         runs.append(run_section(base, names[0], result))
-    parts = [
+    yield from [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{e(title)}</title><style>{CSS}</style></head><body>",
@@ -94,10 +110,21 @@ def render_report(
         "judge numbers them — with the passage each supported claim quotes highlighted and the claim's number "
         f"after it, beside every metric's verdict. The {OPEN_SAMPLES} lowest and every failed sample are open; "
         "click a row to open the others.</p>",
-        _samples(result, base_of),
-        "</section></body></html>",
     ]
-    return "".join(parts)
+    yield from _samples(result, base_of, sample_order(result) if ordered_rows is None else ordered_rows)
+    yield "</section></body></html>"
+
+
+def sample_order(result: EvaluationResult) -> list[SampleRow]:
+    """The rows as the Samples section lists them: by the first metric's value, lowest first, then the
+    samples without one; input order within equal values."""
+    first = result.metrics[0] if result.metrics else None
+
+    def order(row: SampleRow) -> tuple[int, float, int]:
+        value = row.results[first].value if first else None
+        return (0, value, row.index) if value is not None else (1, 0.0, row.index)
+
+    return sorted(result.rows, key=order)
 
 
 def _summary_table(result: EvaluationResult) -> str:
@@ -136,18 +163,12 @@ def _histogram_card(result: EvaluationResult, metric: str, bins: int = 10) -> st
     )
 
 
-def _samples(result: EvaluationResult, base_of: dict[int, SampleRow]) -> str:
-    first = result.metrics[0] if result.metrics else None
-
-    def order(row: SampleRow) -> tuple[int, float, int]:
-        value = row.results[first].value if first else None
-        return (0, value, row.index) if value is not None else (1, 0.0, row.index)
-
+def _samples(result: EvaluationResult, base_of: dict[int, SampleRow], ordered: Iterable[SampleRow]) -> Iterator[str]:
     # One grid row per sample; its inputs and evidence open below it at full width (native <details>).
     columns = f"grid-template-columns:minmax(10rem,2fr) repeat({len(result.metrics)},minmax(6rem,1fr))"
     head = "<div>sample</div>" + "".join(f"<div class=num>{_breakable(m)}</div>" for m in result.metrics)
-    rows = []
-    for rank, row in enumerate(sorted(result.rows, key=order)):
+    yield f"<div class='samples'><div class='head' style='{columns}'>{head}</div>"
+    for rank, row in enumerate(ordered):
         old = base_of.get(row.index)
         cells = "".join(
             f"<div class=num><span class='mname'>{e(m)}</span>{value_cell(row.results[m])}{_delta(row, old, m)}</div>"
@@ -156,13 +177,13 @@ def _samples(result: EvaluationResult, base_of: dict[int, SampleRow]) -> str:
         shown = len(row.sample.retrieved_contexts or []) if row.sample is not None else 0
         evidence = "".join(evidence_block(m, row.results[m], row.index, shown) for m in result.metrics)
         is_open = rank < OPEN_SAMPLES or any(r.failure is not None for r in row.results.values())
-        rows.append(
+        yield (
             f"<details class='sample' id='{sample_anchor(row.index)}'{' open' if is_open else ''}>"
             f"<summary style='{columns}'><div class='sid'>{e(sample_label(row))}</div>{cells}</summary>"
             f"<div class='body'>{inputs_html(row)}<div class='verdicts'>{evidence}{_base_verdicts(row, old)}</div>"
             "</div></details>"
         )
-    return f"<div class='samples'><div class='head' style='{columns}'>{head}</div>{''.join(rows)}</div>"
+    yield "</div>"
 
 
 def _base_verdicts(row: SampleRow, old: SampleRow | None) -> str:
