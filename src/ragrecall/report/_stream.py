@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 from .._files import atomic_text
 from ..errors import FileFormatError
@@ -81,9 +82,31 @@ def _first_pass(name: str) -> tuple[list[SampleRow], list[tuple[int, int]], RunI
         row, first_run = read_result_line(text, name, line_no, first=not slim)
         if not slim:
             run = first_run
-        slim.append(SampleRow(index=row.index, sample_id=row.sample_id, results=row.results))
+        results = {
+            name: r if r.evidence is None else r.model_copy(update={"evidence": _Digest(r.evidence)})
+            for name, r in row.results.items()
+        }
+        slim.append(SampleRow.model_construct(index=row.index, sample_id=row.sample_id, results=results, sample=None))
         starts.append((start, line_no))
     return slim, starts, run
+
+
+class _Digest:
+    """What the sections before the samples read of a result's evidence (its kind, counts, agreement,
+    unstable claims, model and prompt versions, where the evidence has them), without the claims, verdicts,
+    quotes and matches that only the sample's own part of the page shows."""
+
+    _KEPT = ("agreement", "unstable_claims", "model", "prompt_versions")
+
+    def __init__(self, evidence: Any) -> None:
+        self.kind: str = evidence.kind
+        self._counts: dict[str, int] = evidence.counts()
+        for key in self._KEPT:
+            if hasattr(evidence, key):
+                setattr(self, key, getattr(evidence, key))
+
+    def counts(self) -> dict[str, int]:
+        return self._counts
 
 
 def _rows_at(name: str, starts: list[tuple[int, int]]) -> Iterator[SampleRow]:
