@@ -19,10 +19,12 @@ together, block by block (one figure, ``read_and_compute_s``); ``ragrecall-table
 (``read_qrels``/``read_run`` with pyarrow), then evaluates (the evaluation alone is ``compute_s``);
 ``ragrecall-plain`` does the same with the plain Python reader; ``ragrecall-stdin`` is ``evaluate_run(qrels_path,
 "-")`` with the run on standard input (read once, into memory); ``pytrec_eval``; ``ranx``.
-``ragrecall-official`` runs the command line ``ragrecall trec -m official QRELS RUN`` (trec_eval's official
-measures and output: 30 rows) and ``pytrec_eval-official`` computes the same measures and summary with
-pytrec_eval; both print the summary to 4 decimals, which must agree. Run ``compare`` with the Python of an
-environment made by ``pip install ragrecall pytrec-eval-terrier`` (no extras) to measure a default install.
+``pyarrow-read`` reads the run's three used columns (query, document, score) with pyarrow's CSV reader on
+every core and stops: the floor of any reader, the anchor for large runs. ``ragrecall-official`` runs the
+command line ``ragrecall trec -m official QRELS RUN`` (trec_eval's official measures and output: 30 rows) and
+``pytrec_eval-official`` computes the same measures and summary with pytrec_eval; both print the summary to 4
+decimals, which must agree. Run ``compare`` with the Python of an environment made by ``pip install ragrecall
+pytrec-eval-terrier`` (no extras) to measure a default install.
 """
 
 from __future__ import annotations
@@ -152,6 +154,25 @@ def child(tool: str, data: Path) -> None:
         rows = [line.split("\t") for line in printed.getvalue().splitlines()]
         report["queries"] = int(next(r[2] for r in rows if r[0].strip() == "num_q"))
         report["means"] = json.dumps({r[0].strip(): r[2] for r in rows if r[0].strip() != "runid"})
+    elif tool == "pyarrow-read":
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+
+        report["import_s"] = round(time.perf_counter() - t0, 3)
+        t1 = time.perf_counter()  # the floor of any reader: pyarrow's own CSV reader, on every core, 3 columns
+        names = ["query", "q0", "doc", "rank", "score", "tag"]
+        table = pacsv.read_csv(
+            run_path,
+            read_options=pacsv.ReadOptions(column_names=names),
+            parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False),
+            convert_options=pacsv.ConvertOptions(
+                include_columns=["query", "doc", "score"],
+                column_types={"query": pa.string(), "doc": pa.string(), "score": pa.float64()},
+            ),
+        )
+        t2 = time.perf_counter()
+        report["queries"] = len(table)  # lines read
+        report["means"] = ""
     elif tool == "pytrec_eval-official":
         import pytrec_eval
 

@@ -16,6 +16,8 @@ from typing import Any
 from .._files import atomic_text
 from ..errors import FileFormatError
 from ..evaluation import EvaluationResult, RunInfo, SampleRow, read_result_line
+from ..results import MetricResult
+from ..usage import Usage
 from ._page import page_parts, sample_order, write_report
 
 __all__ = ["write_report_from_jsonl"]
@@ -78,17 +80,24 @@ def _first_pass(name: str) -> tuple[list[SampleRow], list[tuple[int, int]], RunI
     slim: list[SampleRow] = []
     starts: list[tuple[int, int]] = []
     run: RunInfo | None = None
+    usages: dict[Usage, Usage] = {}  # equal usages (all zero without an LLM) held once
     for line_no, start, text in _lines(name):
         row, first_run = read_result_line(text, name, line_no, first=not slim)
         if not slim:
             run = first_run
-        results = {
-            name: r if r.evidence is None else r.model_copy(update={"evidence": _Digest(r.evidence)})
-            for name, r in row.results.items()
-        }
+        results = {metric: _slim(r, usages) for metric, r in row.results.items()}
         slim.append(SampleRow.model_construct(index=row.index, sample_id=row.sample_id, results=results, sample=None))
         starts.append((start, line_no))
     return slim, starts, run
+
+
+def _slim(result: MetricResult, usages: dict[Usage, Usage]) -> MetricResult:
+    """``result`` (validated) with its evidence reduced to a :class:`_Digest`."""
+    fields = {key: getattr(result, key) for key in MetricResult.model_fields}
+    if result.evidence is not None:
+        fields["evidence"] = _Digest(result.evidence)
+    fields["usage"] = usages.setdefault(result.usage, result.usage)
+    return MetricResult.model_construct(**fields)
 
 
 class _Digest:
