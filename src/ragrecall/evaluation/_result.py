@@ -390,19 +390,34 @@ class EvaluationResult:
             raise KeyError(f"no metric named {metric!r} in this result; it has {', '.join(self.metrics)}")
 
 
-def read_result_line(line: str, name: str, line_no: int, *, first: bool) -> tuple[SampleRow, RunInfo | None]:
+def read_result_line(
+    line: str, name: str, line_no: int, *, first: bool, inputs: bool = True
+) -> tuple[SampleRow, RunInfo | None]:
     """One line of a results file (see :meth:`EvaluationResult.to_jsonl`): its row, and on the ``first`` row
-    the run's details when recorded.
+    the run's details when recorded. ``inputs=False`` leaves the sample out of the row (``sample`` None),
+    unread.
 
     Raises:
         FileFormatError: the line is not a result row (naming the file and line).
     """
     try:
-        row = SampleRow.model_validate_json(line)
+        if inputs:
+            row = SampleRow.model_validate_json(line)
+        else:
+            part = _ResultsOnly.model_validate_json(line)
+            row = SampleRow.model_construct(index=part.index, sample_id=part.sample_id, results=part.results)
         run = _FirstRow.model_validate_json(line).run if first and '"run"' in line else None
     except ValueError as exc:
         raise FileFormatError(f"not a result row: {str(exc).splitlines()[0]}", path=name, line=line_no) from exc
     return row, run
+
+
+class _ResultsOnly(BaseModel):
+    """A result row read without its sample."""
+
+    index: int
+    sample_id: str | int | None = None
+    results: dict[str, MetricResult]
 
 
 class _FirstRow(BaseModel):

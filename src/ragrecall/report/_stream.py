@@ -82,7 +82,7 @@ def _first_pass(name: str) -> tuple[list[SampleRow], list[tuple[int, int]], RunI
     run: RunInfo | None = None
     usages: dict[Usage, Usage] = {}  # equal usages (all zero without an LLM) held once
     for line_no, start, text in _lines(name):
-        row, first_run = read_result_line(text, name, line_no, first=not slim)
+        row, first_run = read_result_line(text, name, line_no, first=not slim, inputs=False)
         if not slim:
             run = first_run
         results = {metric: _slim(r, usages) for metric, r in row.results.items()}
