@@ -2,7 +2,8 @@
 
     python benchmarks/ranking_bench.py generate --queries 5000 --docs 100 --out /tmp/bench-small
     python benchmarks/ranking_bench.py compare --data /tmp/bench-small [--ranx-python /path/to/python]
-        [--tools ragrecall,pytrec_eval] [--repeat 5] [--timeout 1500] [--max-rss-gb 20]
+        [--tools ragrecall,pytrec_eval] [--repeat 5] [--anchor pytrec_eval] [--timeout 1500] [--max-rss-gb 20]
+    python benchmarks/ranking_bench.py startup [--repeat 15]
 
 ``generate`` writes ``qrels.txt`` (about 5 relevant documents per query, grades 1-3, plus a few judged 0) and
 ``run.txt`` (``docs`` documents per query, grouped by query, scores descending, as retrieval systems write
@@ -274,6 +275,7 @@ def run_one(tool: str, data: Path, python: str, timeout: float | None, max_rss_g
         }
     row: dict[str, object] = json.loads(output.strip().splitlines()[-1])
     row["end_to_end_s"] = round(wall, 3)
+    row["cpu_s"] = round(usage.ru_utime + usage.ru_stime, 3)  # less sensitive than wall time to others' load
     row["peak_rss_mb"] = peak
     row["qps_end_to_end"] = round(int(row["queries"]) / wall, 1)  # type: ignore[call-overload]
     if "compute_s" in row:
@@ -328,6 +330,11 @@ def compare(
                 "median": round(statistics.median(speed), 2),
                 "range": [round(speed[0], 2), round(speed[-1], 2)],
             }
+            cpu = sorted(float(a["cpu_s"]) / float(t["cpu_s"]) for a, t in pairs)  # type: ignore[arg-type]
+            row[f"cpu_speedup_vs_{anchor}"] = {
+                "median": round(statistics.median(cpu), 2),
+                "range": [round(cpu[0], 2), round(cpu[-1], 2)],
+            }
             row[f"memory_vs_{anchor}"] = {
                 "median": round(statistics.median(memory), 2),
                 "range": [round(memory[0], 2), round(memory[-1], 2)],
@@ -336,6 +343,60 @@ def compare(
         rows.append(row)
     print(f"# machine after: {_machine()}", file=sys.stderr, flush=True)
     return rows
+
+
+_TINY_QRELS = "1 0 d1 1\n1 0 d2 0\n2 0 d3 1\n2 0 d4 2\n"
+_TINY_RUN = "1 Q0 d1 1 0.5 r\n1 Q0 d2 2 0.4 r\n2 Q0 d4 1 0.9 r\n2 Q0 d3 2 0.8 r\n"
+_ARROW_IMPORT = "import numpy, pyarrow, pyarrow.csv"
+_HEAVY = ("pyarrow", "pydantic", "openai", "pandas", "tenacity", "httpx")
+"""Packages the ``trec`` command must not import for a small file."""
+
+
+def startup(repeat: int) -> None:
+    """``ragrecall trec`` on a 4-line run, whole process, against importing numpy (and pyarrow) alone: rounds
+    interleaved, median and range of each, and the ratio to the numpy+pyarrow import round by round."""
+    print(f"# machine: {_machine()}", flush=True)
+    with tempfile.TemporaryDirectory() as folder:
+        qrels, run = os.path.join(folder, "qrels"), os.path.join(folder, "run")
+        with open(qrels, "w") as out:
+            out.write(_TINY_QRELS)
+        with open(run, "w") as out:
+            out.write(_TINY_RUN)
+        check = (
+            "import sys, contextlib, io\nfrom ragrecall.cli import main\n"
+            f"with contextlib.redirect_stdout(io.StringIO()):\n    main(['trec', {qrels!r}, {run!r}])\n"
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({_HEAVY!r})))\n"
+        )
+        loaded = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True).stdout
+        print(f"heavy packages the command imported: {loaded.strip()}")
+        tools = {
+            "python -c 'import numpy'": [sys.executable, "-c", "import numpy"],
+            "python -c 'import numpy, pyarrow, pyarrow.csv'": [
+                sys.executable,
+                "-c",
+                "import numpy, pyarrow, pyarrow.csv",
+            ],
+            "ragrecall trec QRELS RUN (4 lines)": [sys.executable, "-m", "ragrecall.cli", "trec", qrels, run],
+        }
+        times: dict[str, list[float]] = {name: [] for name in tools}
+        peaks: dict[str, list[float]] = {name: [] for name in tools}
+        for _ in range(repeat):
+            for name, argv in tools.items():
+                start = time.perf_counter()
+                proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+                _, _, usage = os.wait4(proc.pid, 0)
+                times[name].append(time.perf_counter() - start)
+                peaks[name].append(usage.ru_maxrss / 1024)
+    anchor = "python -c 'import numpy, pyarrow, pyarrow.csv'"
+    for name in tools:
+        t = sorted(times[name])
+        ratio = sorted(a / b for a, b in zip(times[name], times[anchor], strict=True))
+        print(
+            f"{name:<48} {statistics.median(t) * 1000:7.1f} ms [{t[0] * 1000:.1f}-{t[-1] * 1000:.1f}]  "
+            f"peak {statistics.median(peaks[name]):6.1f} MB  x{statistics.median(ratio):.2f} of the numpy+pyarrow "
+            f"import [{ratio[0]:.2f}-{ratio[-1]:.2f}]"
+        )
+    print(f"# machine after: {_machine()}", flush=True)
 
 
 def main() -> None:
@@ -353,6 +414,8 @@ def main() -> None:
     c.add_argument("--timeout", type=float, default=None, help="stop a tool after this many seconds")
     c.add_argument("--max-rss-gb", type=float, default=None, help="stop a tool past this resident memory")
     c.add_argument("--anchor", default=None, help="a tool of --tools: print the others' ratios to it, round by round")
+    st = sub.add_parser("startup", help="ragrecall trec on a tiny file against importing numpy and pyarrow")
+    st.add_argument("--repeat", type=int, default=15)
     k = sub.add_parser("child")
     k.add_argument("--tool", required=True)
     k.add_argument("--data", type=Path, required=True)
@@ -363,6 +426,8 @@ def main() -> None:
         compare(
             args.data, args.tools.split(","), args.ranx_python, args.repeat, args.timeout, args.max_rss_gb, args.anchor
         )
+    elif args.command == "startup":
+        startup(args.repeat)
     else:
         child(args.tool, args.data)
 
