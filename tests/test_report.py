@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.claims import BATCH_REPLIES, CONTEXTS, batch_samples
+from helpers.claims import BATCH_CONTEXTS, BATCH_REPLIES, batch_samples
 from ragrecall import (
     ContextRecall,
     Evidence,
@@ -130,12 +130,17 @@ def test_claim_evidence_highlights_the_quoted_span_in_its_passage() -> None:
     assert (
         "<span class='pn'>1</span> <span class='ok'>supports claim 1</span></div><p class='text'>"
         "<mark title='context_recall, claim 1: Paris is the capital of France.'>Paris is the capital</mark>"
-        "<sup class='cl'>1</sup> of France.</p>" in honest
+        "<sup class='cl'>1</sup> city of France.</p>" in honest
     )
-    assert f"<span class='pn'>2</span> </div><p class='text'>{CONTEXTS[1]}</p>" in honest
+    assert f"<span class='pn'>2</span> </div><p class='text'>{BATCH_CONTEXTS[1]}</p>" in honest
     # In the verdicts: the same passage, numbered 1 and linked.
-    assert "by <a href='#s0-p1'>passage 1</a> · <span class='ok'>quote verified</span>" in honest
-    assert "<a href='#s0-p1'>passage 1</a>:</span> <mark>Paris is the capital</mark> of France." in honest
+    # The tag's title says what the level promises (the legend's words).
+    assert (
+        "by <a href='#s0-p1'>passage 1</a> · <span class='ok' title='the judge&#x27;s quotes are in the passages it "
+        "cites, and the sentences holding them passed every check: polarity, subject, numbers, units, ranges, "
+        "several quotes adding up, predicate'>quote verified</span>" in honest
+    )
+    assert "<a href='#s0-p1'>passage 1</a>:</span> <mark>Paris is the capital</mark> city of France." in honest
     misplaced = sample_html(page, 1)
     assert "<a href='#s1-p1'>passage 1</a> (cited as <a href='#s1-p2'>passage 2</a>):</span>" in misplaced
     assert "quote verified, citation corrected" in misplaced
@@ -145,6 +150,9 @@ def test_claim_evidence_highlights_the_quoted_span_in_its_passage() -> None:
     assert "not found in any passage (cited <a href='#s2-p1'>passage 1</a>): “Paris is a city of gold”" in invented
     assert "coverage claim: a sentence no claim covered" in page
     assert "<s>Rome is in Italy.</s>" in page and "not grounded in the reference" in page
+    # An "unsupported" the judge kept although passage 1 holds every word of the claim is shown as contested.
+    assert "<span class='warn' title='the judge said unsupported and kept to it" in sample_html(page, 4)
+    assert "'>contested: a passage states the claim</span>" in sample_html(page, 4)
     assert "retrieved #" not in page and "passage 0" not in page
 
 

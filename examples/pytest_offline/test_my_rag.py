@@ -16,7 +16,7 @@ from ragrecall import ContextRecall, FakeLLM, IDBasedContextRecall, OfflineJudge
 from ragrecall.testing import assert_recall
 
 CORPUS = {
-    "kb-1": "Orders ship within two business days from our Berlin warehouse.",
+    "kb-1": "Orders ship from our Berlin warehouse within two business days.",
     "kb-2": "Returns are free within 30 days of delivery.",
     "kb-3": "Refunds reach the original payment method within five days of the return arriving.",
     "kb-4": "Gift cards cannot be refunded or exchanged for cash.",
@@ -69,6 +69,7 @@ def test_retrieved_passages_support_the_reference_answers() -> None:
 
 
 def test_the_metric_asks_the_llm_what_we_expect() -> None:
+    # kb-1 does not write the claim word for word (a claim it did would be decided without asking the judge).
     llm = FakeLLM(
         [
             {"claims": ["Orders ship within two business days."]},
@@ -77,7 +78,9 @@ def test_the_metric_asks_the_llm_what_we_expect() -> None:
                     {
                         "claim": 1,
                         "supported": True,
-                        "support": [{"context": 1, "quote": "Orders ship within two business days"}],
+                        "support": [
+                            {"context": 1, "quote": "Orders ship from our Berlin warehouse within two business days"}
+                        ],
                         "reason": "Context 1 says so.",
                     }
                 ]

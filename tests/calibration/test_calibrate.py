@@ -34,6 +34,15 @@ def claim_text(s: int, c: int) -> str:
     return f"Part {s}-{c} weighs {s * 10 + c + 5} grams."
 
 
+def passage_text(s: int, c: int) -> str:
+    """What the first context says of claim ``c``: its weight, in other words than the claim, when the table's
+    judge supports it (so that the judge is asked, and its quote checks out); otherwise no weight at all (so
+    that its "unsupported" is not put back to it)."""
+    if TABLE[s][0][c][1]:
+        return f"Part {s}-{c} weighs exactly {s * 10 + c + 5} grams."
+    return f"Part {s}-{c} is listed."
+
+
 def table_samples() -> list[dict[str, Any]]:
     samples = []
     for s, (pairs, score) in enumerate(TABLE):
@@ -44,25 +53,27 @@ def table_samples() -> list[dict[str, Any]]:
                 "reference_claims": claims,
                 "claim_labels": [label for label, _ in pairs],
                 "human_score": score,
-                "retrieved_contexts": [" ".join(claims), "Unrelated text."],
+                "retrieved_contexts": [" ".join(passage_text(s, c) for c in range(len(pairs))), "Unrelated text."],
             }
         )
     return samples
 
 
 VERDICTS = {claim_text(s, c): said for s, (pairs, _) in enumerate(TABLE) for c, (_, said) in enumerate(pairs)}
+PASSAGES = {claim_text(s, c): passage_text(s, c) for s, (pairs, _) in enumerate(TABLE) for c in range(len(pairs))}
 
 
 def scripted_judge(request: LLMRequest[Any]) -> Any:
-    """Says what the table's verdict column says, quoting the claim from the first context when it supports."""
+    """Says what the table's verdict column says, quoting the claim's sentence of the first context when it
+    supports."""
     assert request.task == "context_recall.judge", request.task
     claims = request.inputs["claims"]
     shown = list(request.inputs["contexts"])
-    first = shown.index(next(c for c in shown if "weighs" in c)) + 1
+    first = shown.index(next(c for c in shown if "Part" in c)) + 1
     out = []
     for n, claim in enumerate(claims, start=1):
         said = VERDICTS[claim]
-        out.append(verdict(n, said, [(first, claim)] if said else [], reason=f"verdict {said} on {claim}"))
+        out.append(verdict(n, said, [(first, PASSAGES[claim])] if said else [], reason=f"verdict {said} on {claim}"))
     return {"verdicts": out}
 
 
@@ -128,7 +139,7 @@ def test_disagreements_carry_the_judges_evidence() -> None:
     assert wrong == [("s0", 1, True, False), ("s1", 1, False, True), ("s3", 3, False, True), ("s4", 2, True, False)]
     generous = result.claim_disagreements[1]
     assert generous.claim == claim_text(1, 1) and generous.reason == f"verdict True on {claim_text(1, 1)}"
-    assert [q.passage for q in generous.quotes] == [claim_text(1, 1)] and generous.verification == "verified"
+    assert [q.passage for q in generous.quotes] == [passage_text(1, 1)] and generous.verification == "verified"
     # |metric - human|: s0 0.4, s1 0.267, s2 0.1, s3 0.3 (within 0.3), s4 0.25; only s0 is over 0.3
     assert [(d.sample_id, round(d.difference, 3)) for d in result.score_disagreements] == [("s0", -0.4)]
     text = calibration_table(result)

@@ -108,5 +108,10 @@ def test_the_collections_api_returns_results_with_value(run: tuple[dict[str, Any
     assert all(isinstance(r, MetricResult) for r in g["collections_batch"])
     assert g["collections_values"] == [0.5, 1.0, 0.0]
     # Every LLM call went through the real SDK to the local server: 3 samples × (decompose + judge) in the
-    # evaluation, 2 single calls, then 1 + 3 collection calls, each with two requests.
-    assert requests == 2 * (3 + 2 + 1 + 3)
+    # evaluation, 2 single calls, then 1 + 3 collection calls, each with two requests. Claims written word for
+    # word in a passage are decided without the judge: "The Eiffel Tower is in Paris." (the 330 metres claim
+    # still goes to the judge) and the Berlin Wall sample's only claim, which so needs no judge request in
+    # any of the 3 calls that score it (the evaluation, the second single call, the collection batch).
+    assert requests == 2 * (3 + 2 + 1 + 3) - 3
+    stated = [row.results["context_recall"].evidence.stated for row in g["result"].rows]
+    assert stated == [1, 1, 0]

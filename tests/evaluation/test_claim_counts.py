@@ -1,4 +1,4 @@
-"""The batch result counts verified, corrected and unverified verdicts, coverage and dropped claims over a
+"""The batch result counts verified, corrected, unverified and contested verdicts, coverage and dropped claims over a
 dataset, prints them, and keeps them through JSONL and a resumed checkpoint."""
 
 from __future__ import annotations
@@ -23,15 +23,18 @@ def test_counts_are_summed_printed_and_kept(tmp_path: Path) -> None:
     counts = result.summary["context_recall"].counts
     assert counts == {
         "claims": 15,
-        "supported": 2,
-        "verified": 1,
+        "supported": 3,
+        "stated": 0,
+        "verified": 2,
         "corrected": 1,
         "unverified": 1,
+        "contested": 1,
         "coverage_claims": 1,
         "dropped_claims": 1,
     }
     line = (
-        "context_recall: 15 claims, 2 supported; verdicts 1 verified, 1 corrected, 1 unverified; "
+        "context_recall: 15 claims, 3 supported; verdicts 0 stated, 2 verified, 1 corrected, 1 unverified, "
+        "1 contested; "
         "1 coverage claims added, 1 claims dropped"
     )
     assert line in str(result)

@@ -34,7 +34,9 @@ class Counting:
 
 def test_requests_in_flight_never_exceed_max_concurrency() -> None:
     reference = " ".join(f"Fact number {i} is about topic {i}." for i in range(12))
-    samples = [{"reference": reference, "retrieved_contexts": [reference[:200]]} for _ in range(6)]
+    # Not word for word (a claim written so in a passage is decided without the judge): every claim is asked.
+    passage = reference[:200].replace(" is about ", " is all about ")
+    samples = [{"reference": reference, "retrieved_contexts": [passage]} for _ in range(6)]
     transport = Counting()
     # One claim per judge request: each sample fans out into a dozen concurrent requests.
     metric = ContextRecall(LLMStack(transport, max_concurrency=64), claims_per_call=1)

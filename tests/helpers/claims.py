@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 REFERENCE = "Paris is the capital of France. The Eiffel Tower is 330 metres tall. Paris hosted the 1900 Olympics."
-CONTEXTS = ["Paris is the capital of France.", "The Eiffel Tower, in Paris, is 330 metres tall.", "Unrelated."]
+# No claim is written word for word in a context, so that every claim goes to the (scripted) judge.
+CONTEXTS = ["Paris is the capital city of France.", "The Eiffel Tower, in Paris, is 330 metres tall.", "Unrelated."]
 CLAIMS = ["Paris is the capital of France.", "The Eiffel Tower is 330 metres tall.", "Paris hosted the 1900 Olympics."]
 
 
@@ -31,7 +32,7 @@ def single_claim(
 
 JUDGED = {
     "verdicts": [
-        verdict(1, True, [(1, "Paris is the capital of France.")]),
+        verdict(1, True, [(1, "Paris is the capital city of France.")]),
         verdict(2, True, [(2, "The Eiffel Tower, in Paris, is 330 metres tall")]),
         verdict(3, False),
     ]
@@ -39,6 +40,9 @@ JUDGED = {
 """The honest judgement of CLAIMS against CONTEXTS."""
 
 
+# The batch samples' passages: only the first states a claim (claim 1, not word for word), so that an
+# "unsupported" verdict on claims 2 and 3 is honest and not put back to the judge.
+BATCH_CONTEXTS = ["Paris is the capital city of France.", "The Eiffel Tower stands in Paris.", "Unrelated."]
 NOTHING_ELSE = [verdict(2, False), verdict(3, False)]
 INVENTED = {"verdicts": [verdict(1, True, [(1, "Paris is a city of gold")])]}
 # Five samples scored one after the other (max_concurrency=1), with every kind of evidence check: each
@@ -54,17 +58,19 @@ BATCH_REPLIES: list[Any] = [
     {"claims": CLAIMS},
     {"verdicts": [INVENTED["verdicts"][0], *NOTHING_ELSE]},
     INVENTED,
-    # gap: the 1900 sentence is missing, asked again, still missing: a coverage claim
+    # gap: the 1900 sentence is missing, asked again, still missing: a coverage claim; claim 1 verified
     {"claims": CLAIMS[:2]},
     {"claims": CLAIMS[:2]},
-    {"verdicts": [verdict(1, False), *NOTHING_ELSE]},
-    # extra: an invented claim, asked again, still there: dropped
+    {"verdicts": [verdict(1, True, [(1, "Paris is the capital")]), *NOTHING_ELSE]},
+    # extra: an invented claim, asked again, still there: dropped; claim 1 judged unsupported although passage 1
+    # holds all its words, asked again, still unsupported: contested
     {"claims": [*CLAIMS, "Rome is in Italy."]},
     {"claims": [*CLAIMS, "Rome is in Italy."]},
     {"verdicts": [verdict(1, False), *NOTHING_ELSE]},
+    {"verdicts": [verdict(1, False)]},
 ]
 
 
 def batch_samples() -> list[dict[str, Any]]:
     names = ["honest", "misplaced", "invented", "gap", "extra"]
-    return [{"id": name, "reference": REFERENCE, "retrieved_contexts": CONTEXTS} for name in names]
+    return [{"id": name, "reference": REFERENCE, "retrieved_contexts": BATCH_CONTEXTS} for name in names]

@@ -118,11 +118,11 @@ def test_shipped_prompts_put_fixed_text_in_the_system_message() -> None:
 def test_shipped_follow_up_prompts_are_one_user_message_naming_the_reply_format() -> None:
     from ragrecall.llm._prompts import builtin_prompt
 
-    for step in ("cover", "recheck", "single_fix"):
+    for step, version in (("cover", 2), ("recheck", 3), ("single_fix", 2)):
         for language in ("en", "zh"):
             template = builtin_prompt("context_recall", step, language)
             assert template.system is None and "JSON" in template.user
-            assert template.version == f"context_recall/{step}.{language}/2"
+            assert template.version == f"context_recall/{step}.{language}/{version}"
 
 
 def test_prices_match_dated_snapshots_and_user_tables_win() -> None:

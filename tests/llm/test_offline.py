@@ -113,7 +113,7 @@ def test_the_responder_reads_the_prompts_to_the_judges_answers(reference: str, c
     assert isinstance(direct.evidence, ClaimRecallEvidence) and isinstance(served.evidence, ClaimRecallEvidence)
     assert served.value == direct.value
     assert served.evidence.claims == direct.evidence.claims
-    assert served.evidence.reasks == 0
+    assert served.evidence.reasks == direct.evidence.reasks
 
 
 def test_the_responder_answers_a_follow_up_about_quotes_for_the_claims_it_names() -> None:

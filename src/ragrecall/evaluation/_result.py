@@ -95,14 +95,18 @@ class MetricSummary(BaseModel):
     unanimous; None when judged once."""
 
     def counts_text(self) -> str | None:
-        """The counts in words, e.g. ``"40 claims, 31 supported; verdicts 30 verified, 1 corrected, ..."``, or None."""
+        """The counts in words, e.g. ``"40 claims, 31 supported; verdicts 4 stated, 26 verified, ..."``, or None."""
         if not self.counts:
             return None
         c = dict(self.counts)
         if "claims" in c:
+            confirmed = (
+                f", {c.get('refuted', 0)} refuted, {c.get('confirmed', 0)} confirmed" if "confirmed" in c else ""
+            )
             return (
-                f"{c['claims']} claims, {c.get('supported', 0)} supported; verdicts {c.get('verified', 0)} verified, "
-                f"{c.get('corrected', 0)} corrected, {c.get('unverified', 0)} unverified; "
+                f"{c['claims']} claims, {c.get('supported', 0)} supported; verdicts {c.get('stated', 0)} stated, "
+                f"{c.get('verified', 0)} verified, {c.get('corrected', 0)} corrected, {c.get('unverified', 0)} "
+                f"unverified, {c.get('contested', 0)} contested{confirmed}; "
                 f"{c.get('coverage_claims', 0)} coverage claims added, {c.get('dropped_claims', 0)} claims dropped"
                 + (f"; {c['unstable_claims']} unstable (judgements disagreed)" if "unstable_claims" in c else "")
             )

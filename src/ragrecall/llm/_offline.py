@@ -13,6 +13,11 @@ user-supplied prompt text. Its answers follow fixed rules:
   未, 无 ...). The quote is the shortest such run, verbatim. Clauses end at a comma, semicolon or colon (and
   at a sentence's end), so "It is cheap, but not safe" does not support "It is safe" and still supports "It
   is cheap". Synonyms, paraphrase, word order and what a negation applies to within a clause are beyond it.
+- confirmation: a claim is entailed when its evidence sentences, taken together, hold ``threshold`` of its
+  terms and every number, and negate as the claim does.
+
+Numbers are read as everywhere in ragrecall (:func:`ragrecall.text.numbers.numbers_in`): digits, words
+(``three``, ``三千五百``), scale words (``3万``, ``1.2 million``) and ranges written short (``1939–45``).
 """
 
 from __future__ import annotations
@@ -124,7 +129,28 @@ class OfflineJudge:
                     for claim in split_sentences(str(inputs["reference"]))
                 ]
             }
+        if task == "context_recall.confirm":
+            return {
+                "verdicts": [
+                    {"claim": n, "entailed": self._entailed(claim, list(sentences))}
+                    for n, (claim, sentences) in enumerate(zip(inputs["claims"], inputs["evidence"], strict=True), 1)
+                ]
+            }
         raise ConfigurationError(f"the offline judge cannot answer task {task!r}")
+
+    def _entailed(self, claim: str, sentences: Sequence[str]) -> bool:
+        """Whether ``sentences`` together hold enough of the claim's terms, all its numbers, and its polarity."""
+        wanted = content_terms(claim)
+        evidence = " ".join(sentences)
+        if not wanted:
+            return False
+        share = len(wanted & content_terms(evidence)) / len(wanted)
+        negated = bool(negations(claim))
+        return (
+            share >= self.threshold
+            and numbers_in(claim) <= numbers_in(evidence)
+            and bool(negations(evidence)) == negated
+        )
 
     def _verdict(self, claim: str, contexts: Sequence[_Context]) -> dict[str, Any]:
         """Supported by every context holding enough of the claim's terms, all its numbers, and a passage that

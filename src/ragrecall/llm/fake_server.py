@@ -544,8 +544,9 @@ def offline_responder(judge: OfflineJudge | None = None) -> Responder:
     """A responder that reads ragrecall's rendered context-recall prompts and answers with the offline judge.
 
     The first user message says which step opened the conversation, by its data blocks
-    (:func:`ragrecall.llm._prompts.read_data_blocks`): claims → judging, contexts without claims → the one-call
-    mode, else decomposition of the ``<reference>`` block (or of the whole message, for a prompt without one).
+    (:func:`ragrecall.llm._prompts.read_data_blocks`): claims with evidence → confirmation, claims → judging,
+    contexts without claims → the one-call mode, else decomposition of the ``<reference>`` block (or of the
+    whole message, for a prompt without one).
     A later user message is a follow-up (about coverage, quotes, or the whole one-call reply), answered for
     what it asks: a quote follow-up for the claims it quotes. Token counts in its replies are rough
     (characters / 4), enough for code that sums usage.
@@ -558,6 +559,16 @@ def offline_responder(judge: OfflineJudge | None = None) -> Responder:
         first = users[0] if users else ""
         blocks = read_data_blocks(first)
         texts = {tag: [b.text for b in blocks if b.tag == tag] for tag in ("context", "claim", "reference")}
+        evidence = [b for b in blocks if b.tag == "evidence"]
+        if texts["claim"] and evidence:
+            claims = texts["claim"]
+            inputs_confirm = {
+                "claims": claims,
+                "evidence": [[b.text for b in evidence if b.number == n] for n in range(1, len(claims) + 1)],
+            }
+            content = json.dumps(judge.answer("context_recall.confirm", inputs_confirm), ensure_ascii=False)
+            chars = sum(len(str(m.get("content", ""))) for m in messages)
+            return ServerReply(content, prompt_tokens=chars // 4 + 1, completion_tokens=len(content) // 4 + 1)
         if texts["claim"]:
             task = "context_recall.judge"
         elif texts["context"]:

@@ -88,9 +88,15 @@ def _claims_html(data: dict[str, Any], passage: _Passages) -> str | None:
     used = data.get("contexts_used") or []
     used_text = ", ".join(passage(i) for i in used) or "none"
     footer = [f"<p class='muted'>passages that supported a claim: {used_text}</p>"]
+    confirmed = (
+        f", {e(data.get('refuted', 0))} refuted, {e(data.get('confirmed', 0))} confirmed by {e(data['confirm_model'])}"
+        if data.get("confirm_model")
+        else ""
+    )
     counts = (
-        f"verdicts: {e(data.get('verified', 0))} verified, {e(data.get('corrected', 0))} corrected, "
-        f"{e(data.get('unverified', 0))} unverified (counted as {e(data.get('unverified_policy', 'unsupported'))}); "
+        f"verdicts: {e(data.get('stated', 0))} stated, {e(data.get('verified', 0))} verified, "
+        f"{e(data.get('corrected', 0))} corrected, {e(data.get('unverified', 0))} unverified (counted as "
+        f"{e(data.get('unverified_policy', 'unsupported'))}), {e(data.get('contested', 0))} contested{confirmed}; "
         f"{e(data.get('coverage_claims', 0))} coverage claims, {e(data.get('dropped_claims', 0))} dropped"
     )
     footer.append(f"<p class='muted'>{counts}</p>")
@@ -117,6 +123,44 @@ def _claims_html(data: dict[str, Any], passage: _Passages) -> str | None:
     return f"<ol class='claims'>{''.join(items)}</ol>{''.join(footer)}"
 
 
+LEVELS = {
+    "stated": "the claim is written word for word (case, width, spacing and punctuation aside) in a passage, with "
+    "its numbers and no negation around it; decided by code, the judge not asked",
+    "verified": "the judge's quotes are in the passages it cites, and the sentences holding them passed every check: "
+    "polarity, subject, numbers, units, ranges, several quotes adding up, predicate",
+    "corrected": "verified, after moving a quote to the passage it really comes from",
+    "unverified": "the judge said supported, but a quote is in no passage or its sentence failed a check (after one "
+    "re-ask)",
+    "contested": "the judge said unsupported and kept to it when asked again, although a passage sentence holds every "
+    "term and number of the claim with its polarity",
+    "refuted": "the checks passed, but the confirming model did not find the claim in its evidence sentences",
+    "none": "the judge said unsupported and nothing contradicted it",
+}
+"""What each verification level promises (the report's legend and the tags' titles)."""
+LEVEL_TAGS = {
+    "stated": ("ok", "stated in a passage"),
+    "verified": ("ok", "quote verified"),
+    "corrected": ("ok", "quote verified, citation corrected"),
+    "unverified": ("warn", "unverified"),
+    "contested": ("warn", "contested"),
+    "refuted": ("warn", "refuted"),
+}
+UNCHECKABLE = (
+    "No code can check that a word means the same thing in the claim and the passage (a homonym, another person of "
+    "the same name), that roles are not swapped (A beat B / B beat A), or a paraphrase's meaning: those need the "
+    "judge, or confirmation by a second model."
+)
+
+
+def levels_legend() -> str:
+    """The legend of the verification levels: what each promises and what no code can check."""
+    rows = "".join(f"<dt>{e(level)}</dt><dd>{e(text)}</dd>" for level, text in LEVELS.items())
+    return (
+        "<details class='legend' id='levels'><summary>What the verification levels promise</summary>"
+        f"<dl>{rows}</dl><p class='muted'>{e(UNCHECKABLE)}</p></details>"
+    )
+
+
 def _claim_html(c: dict[str, Any], passage: _Passages) -> str:
     css, mark = ("ok", "supported") if c.get("supported") else ("miss", "not supported")
     tags = [f"<strong>{mark}</strong>"]
@@ -124,12 +168,12 @@ def _claim_html(c: dict[str, Any], passage: _Passages) -> str:
     if cited:
         tags.append("by " + ", ".join(passage(i) for i in cited))
     verification = c.get("verification")
-    if verification == "verified":
-        tags.append("<span class='ok'>quote verified</span>")
-    elif verification == "corrected":
-        tags.append("<span class='ok'>quote verified, citation corrected</span>")
-    elif verification == "unverified":
-        tags.append(f"<span class='warn'>unverified: {e(c.get('problem') or 'quote not found')}</span>")
+    if verification in LEVEL_TAGS:
+        css_level, text = LEVEL_TAGS[verification]
+        problem = f": {e(c['problem'])}" if c.get("problem") and verification != "stated" else ""
+        tags.append(f"<span class='{css_level}' title='{e(LEVELS[verification])}'>{e(text)}{problem}</span>")
+    if c.get("confirmed") is True:
+        tags.append("<span class='ok'>confirmed</span>")
     if c.get("origin") == "coverage":
         tags.append("<span class='warn'>coverage claim: a sentence no claim covered</span>")
     elif c.get("origin") == "given":

@@ -10,7 +10,7 @@ from .._files import atomic_text
 from ..evaluation import EvaluationResult, SampleRow, paired_rows
 from ._compare import comparison_section
 from ._css import CSS
-from ._evidence import evidence_block
+from ._evidence import evidence_block, levels_legend
 from ._failures import failures_section
 from ._html import e, sample_anchor, sample_label, scroll_table, value_cell
 from ._inputs import inputs_html
@@ -110,6 +110,7 @@ def page_parts(
         "judge numbers them — with the passage each supported claim quotes highlighted and the claim's number "
         f"after it, beside every metric's verdict. The {OPEN_SAMPLES} lowest and every failed sample are open; "
         "click a row to open the others.</p>",
+        levels_legend() if _has_claim_recall(result) else "",
     ]
     yield from _samples(result, base_of, sample_order(result) if ordered_rows is None else ordered_rows)
     yield "</section></body></html>"
@@ -125,6 +126,11 @@ def sample_order(result: EvaluationResult) -> list[SampleRow]:
         return (0, value, row.index) if value is not None else (1, 0.0, row.index)
 
     return sorted(result.rows, key=order)
+
+
+def _has_claim_recall(result: EvaluationResult) -> bool:
+    """True when a metric of ``result`` has claim verdicts (its counts carry verification levels)."""
+    return any("verified" in summary.counts for summary in result.summary.values())
 
 
 def _summary_table(result: EvaluationResult) -> str:

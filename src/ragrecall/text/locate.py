@@ -15,7 +15,8 @@ remembers the span of the original text it came from, so a match is reported as 
    CJK text), the best fuzzy alignment (rapidfuzz's ``partial_ratio_alignment``, an InDel similarity in
    [0, 1]) at or above the threshold, widened to whole words, provided the passage writes the quote's numbers,
    the same negations, and every word of the quote, a word of five or more letters allowed one slip of the
-   pen (one edit or swap: "captial" for "capital"). A fuzzy match forgives typos and left-out words, never a
+   pen (one edit or swap: "captial" for "capital"), a quote of eight or more CJK characters one miscopied
+   character that writes no number or negation. A fuzzy match forgives typos and left-out words, never a
    changed word: "Smith" for "Jones", "not" for "now", "west" for "east", 1867 for 1861.
 
 A quote with an ellipsis (``...``, ``…``) is located only exactly: folding drops the ellipsis, so the text
@@ -48,6 +49,8 @@ FUZZY_MIN_CHARS = 12
 FUZZY_MIN_CJK_CHARS = 6
 """The same for quotes with CJK text, where one character carries what a short word does."""
 _TYPO_MIN_LETTERS = 5
+_HAN_SLIP_MIN = 8
+_CN_NUMERALS = frozenset("〇零一二两兩三四五六七八九十百千万萬亿億壹贰叁肆伍陆陸柒捌玖拾佰仟")
 _WORD = re.compile(f"[{CJK_RANGES}]|[^\\W_{CJK_RANGES}]+")
 
 _SCRIPT_DIGIT = re.compile(r"[\u00b2\u00b3\u00b9\u2070-\u209f]")
@@ -221,9 +224,20 @@ def _same_meaning(quote: str, passage: str) -> bool:
         return False
     quoted, written = _words(quote), _words(passage)
     have, said = set(written), set(quoted)
-    if any(w not in have and not _slip(w, have) for w in quoted):
+    wrong = [w for w in quoted if w not in have and not _slip(w, have)]
+    extra = [w for w in written if not (w in said or is_function_word(w) or _slip(w, said))]
+    if not wrong and not extra:
+        return True
+    # One Han character miscopied in a long quote (柯马蒂 for 柯玛蒂): a slip, unless it writes a number or a negation.
+    return len(wrong) == 1 == len(extra) and _han_slip(wrong[0], quoted) and _han_slip(extra[0], written)
+
+
+def _han_slip(char: str, words: list[str]) -> bool:
+    """True when ``char`` may be a slip of the pen in a run of ``words``: a CJK character that writes no number
+    and no negation, in a text of :data:`_HAN_SLIP_MIN` CJK characters or more."""
+    if not has_cjk(char) or numbers_in(char) or negations(char) or char in _CN_NUMERALS:
         return False
-    return all(w in said or is_function_word(w) or _slip(w, said) for w in written)
+    return sum(1 for w in words if has_cjk(w)) >= _HAN_SLIP_MIN
 
 
 def _slip(word: str, others: set[str]) -> bool:

@@ -26,40 +26,152 @@ mark footnotes and powers, are left out first):
 
 Digits right after a letter belong to a name, not a quantity (``AX3000``, ``B12``, ``v3.12``,
 ``USD1.5bn``): :func:`names_in` reads those. Digits followed by letters are numbers (``200mg``, ``2nd``,
-``1990s``). Numbers spelled in words (``three``, ``三``), ranges written short (``1939–45``) and dates in
-words are not read as the same numbers as their digit forms.
+``1990s``). A Chinese scale word counts whatever follows it (``3万名游客`` is 30000).
+
+Numbers spelled in words, English and Chinese, are read as their digit forms give them (``three`` and
+``三`` are 3, ``三千五百`` is 3500, ``a dozen`` is 12: :mod:`.number_words`). A range is two numbers joined by a
+dash, ``to``, ``through``, ``until``, 至 or 到 (``from 2019 to 2021``, ``between 5 and 10``,
+``2019年至2021年``); one written short (``1939–45``) also holds its full end (1945). :func:`quantities`
+gives each number with its unit (:mod:`.units`), :func:`ranges_in` the ranges.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from .segment import has_cjk
+from .number_words import chinese_numbers, english_numbers
+from .segment import CJK_RANGES, has_cjk
+from .units import units_after, units_before
 
-__all__ = ["canonical_number", "names_in", "number_start", "numbers_in", "opens_number", "scale_end"]
+__all__ = [
+    "Quantity",
+    "canonical_number",
+    "names_in",
+    "number_start",
+    "numbers_in",
+    "opens_number",
+    "quantities",
+    "ranges_in",
+    "scale_end",
+]
 
 _ANY_DIGIT = re.compile(r"\d")
+_MAY_HAVE_WORDS = re.compile(
+    r"(?i:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|twenty|thirty|forty|fifty|sixty"
+    r"|seventy|eighty|ninety|hundred|thousand|million|billion|trillion|dozen)|[〇零一二两兩三四五六七八九十百千万萬亿億"
+    r"壹贰叁肆伍陆陸柒捌玖拾佰仟]"
+)
 _SCRIPT_DIGITS = re.compile(r"[\u00b2\u00b3\u00b9\u2070-\u209f]")
 _GROUP_SPACE = re.compile(r"(?<=\d)[\u00a0\u202f\u2009](?=\d{3}(?!\d))")
 _NUMBER = re.compile(r"\d{1,3}(?:'\d{3})+(?:[.,]\d+)?(?!\d)|\d+(?:[.,']\d+)*")
-_SCALE = re.compile(r"\s?(thousand|million|billion|trillion|bn|mn|万|亿)s?(?![^\W\d_])", re.IGNORECASE)
-_SCALES = {"thousand": 3, "million": 6, "mn": 6, "billion": 9, "bn": 9, "trillion": 12, "万": 4, "亿": 8}
-_NAME = re.compile(r"(?<![^\W_])[^\W\d_]+(?:[-_]?\d[\w.]*)+", re.UNICODE)
+# A Latin scale word ends at a word boundary; a Chinese one counts what follows it (3万名 is 30000 people).
+_SCALE = re.compile(
+    r"\s?(?:(thousand|million|billion|trillion|bn|mn)s?(?![^\W\d_])|(万亿|万|亿|萬|億))|(k)(?![^\W\d_])", re.IGNORECASE
+)
+_SCALES = {
+    "thousand": 3, "million": 6, "mn": 6, "billion": 9, "bn": 9, "trillion": 12,
+    "万亿": 12, "万": 4, "萬": 4, "亿": 8, "億": 8, "k": 3,
+}  # fmt: skip
+_RANGE_JOIN = re.compile(
+    r"\s*(?:年|月|日)?\s*(?:[-\u2010-\u2015~～－]|至|到|to|through|thru|till|until|and)\s*", re.IGNORECASE
+)
+_BETWEEN = re.compile(r"between\s+$", re.IGNORECASE)
+_NAME = re.compile(
+    f"(?<![^\\W_{CJK_RANGES}])[^\\W\\d_{CJK_RANGES}]+(?:[-_]?\\d(?:[^\\W{CJK_RANGES}]|\\.)*)+", re.UNICODE
+)
 _MINUS = "-\u2212\u2013"
 _OPENERS = "([{<=:~≈$€£¥"
 _BETWEEN_DIGITS = "x×"
 
 
+@dataclass(frozen=True)
+class Quantity:
+    """A number of a text: its canonical value, where it is (in the text after NFKC normalisation), and the
+    canonical units written with it (:func:`~ragrecall.text.units.units_after`; empty when none is known)."""
+
+    value: str
+    start: int
+    end: int
+    units: frozenset[str] = frozenset()
+
+
 @lru_cache(maxsize=4096)  # a claim is read by the coverage check and again by the quote check
 def numbers_in(text: str) -> frozenset[str]:
-    """The canonical forms of the numbers written with digits in ``text``."""
-    if not _ANY_DIGIT.search(text):
+    """The canonical forms of the numbers of ``text``: written with digits or in words, with the full end of a
+    range written short (``1939–45`` holds 1939 and 1945, not 45)."""
+    found = {q.value for q in quantities(text)}
+    for _, high in ranges_in(text):
+        if high not in found:  # written short: "1939–45" holds 1945, and its 45 is no number of its own
+            found.discard(str(int(high[-2:])))
+            found.add(high)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=4096)
+def quantities(text: str) -> tuple[Quantity, ...]:
+    """The numbers of ``text`` in order, each with its units (see the module docstring)."""
+    if not _ANY_DIGIT.search(text) and (text.isascii() and not _MAY_HAVE_WORDS.search(text)):
+        return ()
+    norm = _normalised(text)
+    spans = _digit_numbers(norm) if _ANY_DIGIT.search(norm) else []
+    words = english_numbers(norm) if _MAY_HAVE_WORDS.search(norm) else []
+    words += chinese_numbers(norm) if has_cjk(norm) else []
+    taken = [(s, e) for _, s, e in spans]
+    spans += [(w.value, w.start, w.end) for w in words if not any(s < w.end and w.start < e for s, e in taken)]
+    spans.sort(key=lambda span: span[1])
+    return tuple(
+        Quantity(value, start, end, units_after(norm, end) | units_before(norm, start)) for value, start, end in spans
+    )
+
+
+@lru_cache(maxsize=4096)
+def ranges_in(text: str) -> frozenset[tuple[str, str]]:
+    """The ranges of ``text`` as (low, high) canonical pairs: two numbers joined by a dash, ``to``,
+    ``through``, ``until``, 至 or 到, or ``between … and …``; the high end written short (``1939–45``) is
+    read in full. A pair whose high end is not above its low end is no range (``2024-05`` is a date)."""
+    found = quantities(text)
+    if len(found) < 2:
         return frozenset()
     norm = _normalised(text)
-    found: set[str] = set()
+    out: set[tuple[str, str]] = set()
+    for a, b in itertools.pairwise(found):
+        join = _RANGE_JOIN.fullmatch(norm, a.end, b.start)
+        if join is None:
+            continue
+        if join.group().strip().lower() == "and" and not _BETWEEN.search(norm[max(0, a.start - 9) : a.start]):
+            continue
+        high = _full_end(a.value, b.value, norm[b.start : b.end])
+        if _is_number(a.value) and _is_number(high) and Decimal(high) > Decimal(a.value):
+            out.add((a.value, high))
+    return frozenset(out)
+
+
+def _full_end(low: str, high: str, written: str) -> str:
+    """``high`` read in full when written short after a year-like ``low`` (1939 and 45: 1945; 2024 and 05 is a
+    date, not a range)."""
+    if len(low) == 4 and low.isdigit() and len(written) == 2 and written.isdigit() and written[0] != "0":
+        full = low[:2] + written
+        if int(full) > int(low):
+            return full
+    return high
+
+
+def _is_number(value: str) -> bool:
+    try:
+        Decimal(value)
+    except ArithmeticError:
+        return False
+    return value.count(".") <= 1
+
+
+def _digit_numbers(norm: str) -> list[tuple[str, int, int]]:
+    """The numbers written with digits in normalised text: (canonical value, start, end after any scale word)."""
+    found: list[tuple[str, int, int]] = []
     for m in _NUMBER.finditer(norm):
         start = m.start()
         before = norm[start - 1] if start else ""
@@ -72,9 +184,11 @@ def numbers_in(text: str) -> frozenset[str]:
             continue  # the tail of a name or of a number already read: v3.12
         negative = bool(opening) and opening[0] in _MINUS
         scale = _SCALE.match(norm, m.end())
-        value = canonical_number(("0." if point else "") + m.group(), _SCALES[scale.group(1).lower()] if scale else 0)
-        found.add(f"-{value}" if negative and value != "0" else value)
-    return frozenset(found)
+        power = _SCALES[(scale.group(1) or scale.group(2) or scale.group(3)).lower()] if scale else 0
+        value = canonical_number(("0." if point else "") + m.group(), power)
+        end = scale.end() if scale else m.end()
+        found.append((f"-{value}" if negative and value != "0" else value, start - len(opening), end))
+    return found
 
 
 @lru_cache(maxsize=4096)

@@ -15,9 +15,11 @@ Rules, in order:
 
 from __future__ import annotations
 
+import itertools
 import re
+from functools import lru_cache
 
-__all__ = ["CJK_RANGES", "has_cjk", "split_sentences"]
+__all__ = ["CJK_RANGES", "has_cjk", "sentence_spans", "split_sentences"]
 
 CJK_RANGES = (
     "\u3040-\u30ff"  # Hiragana, Katakana
@@ -99,6 +101,59 @@ def split_sentences(text: str) -> list[str]:
         for piece in _split_cjk(block):
             out.extend(_split_latin(piece))
     return [s for s in (s.strip() for s in out) if s]
+
+
+@lru_cache(maxsize=4096)  # a passage is read by every claim's checks
+def sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Where each sentence of ``text`` is, as ``(start, end)`` spans of ``text`` itself, by the same rules as
+    :func:`split_sentences` (a list marker is left out of its sentence; line breaks inside a paragraph do
+    not end one), each span stripped of surrounding whitespace."""
+    spans: list[tuple[int, int]] = []
+    for b_start, b_end in _block_spans(text):
+        block = text[b_start:b_end]
+        cuts = {0, len(block)}
+        cuts.update(m.end() for m in _CJK_END.finditer(block))
+        for match in _LATIN_END.finditer(block):
+            end = match.end()
+            rest = block[end:].lstrip()
+            if not rest or rest[0].islower():
+                continue
+            last = max(c for c in cuts if c <= match.start())
+            if block[match.start()] == "." and _is_abbreviation(block[last : match.start()]):
+                continue
+            cuts.add(end)
+        ordered = sorted(cuts)
+        for start, end in itertools.pairwise(ordered):
+            piece = block[start:end]
+            stripped = piece.strip()
+            if stripped:
+                lead = len(piece) - len(piece.lstrip())
+                spans.append((b_start + start + lead, b_start + start + lead + len(stripped)))
+    return tuple(spans)
+
+
+def _block_spans(text: str) -> list[tuple[int, int]]:
+    """The paragraphs and list items of ``text`` as spans (a list marker left out)."""
+    blocks: list[tuple[int, int]] = []
+    start: int | None = None
+    end = 0
+    at = 0
+    for line in text.splitlines(keepends=True):
+        marker = _LIST_MARKER.match(line)
+        if not line.strip() or marker:
+            if start is not None:
+                blocks.append((start, end))
+                start = None
+            if marker and line[marker.end() :].strip():
+                start, end = at + marker.end(), at + len(line.rstrip())
+        else:
+            if start is None:
+                start = at + len(line) - len(line.lstrip())
+            end = at + len(line.rstrip())
+        at += len(line)
+    if start is not None:
+        blocks.append((start, end))
+    return blocks
 
 
 def _blocks(text: str) -> list[str]:

@@ -20,7 +20,7 @@ from typing import Literal
 from .normalize import normalize_text
 from .segment import CJK_RANGES
 
-__all__ = ["STOPWORDS", "content_terms", "is_function_word"]
+__all__ = ["STOPWORDS", "content_terms", "is_function_word", "stem"]
 
 _WORD = re.compile(r"[^\W\d_]{2,}|\d+(?:[.,]\d+)*", re.UNICODE)
 _ASCII_WORD = re.compile(r"[a-z]{2,}|\d+(?:[.,]\d+)*")
@@ -65,6 +65,11 @@ def content_terms(text: str, *, stem: bool = False, cjk: Literal["bigrams", "cha
 def is_function_word(word: str) -> bool:
     """True for an English function word or a common Chinese function character (lower-cased input)."""
     return word in STOPWORDS or word in _CJK_FUNCTION
+
+
+def stem(word: str) -> str:
+    """``word`` (lower case) stemmed as :func:`content_terms` stems with ``stem=True``."""
+    return _stem(word)
 
 
 @lru_cache(maxsize=1 << 16)

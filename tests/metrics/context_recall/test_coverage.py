@@ -174,7 +174,7 @@ def test_the_coverage_check_can_be_switched_off() -> None:
 
 
 def test_single_mode_judges_a_sentence_still_missing_after_the_re_ask() -> None:
-    reply = {"claims": [single_claim(CLAIMS[0], True, [(1, "Paris is the capital of France")])]}
+    reply = {"claims": [single_claim(CLAIMS[0], True, [(1, "Paris is the capital city of France")])]}
     reference = " ".join(CLAIMS[:2])
 
     def respond(request: LLMRequest[Any]) -> Any:

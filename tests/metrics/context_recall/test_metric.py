@@ -53,7 +53,7 @@ def test_claims_mode_scores_supported_share_with_full_evidence() -> None:
         "decompose": "context_recall/decompose.en/2",
         "cover": "context_recall/cover.en/2",
         "judge": "context_recall/judge.en/3",
-        "recheck": "context_recall/recheck.en/2",
+        "recheck": "context_recall/recheck.en/3",
     }
 
     decompose, judge = llm.requests
@@ -63,7 +63,7 @@ def test_claims_mode_scores_supported_share_with_full_evidence() -> None:
     assert decompose.messages[0]["role"] == "system" and REFERENCE not in decompose.messages[0]["content"]
     assert f"<reference>{REFERENCE}</reference>" in decompose.messages[-1]["content"]
     user = judge.messages[-1]["content"]
-    assert '<context id="1">Paris is the capital of France.</context>' in user
+    assert '<context id="1">Paris is the capital city of France.</context>' in user
     assert '<context id="3">Unrelated.</context>' in user
     assert '<claim id="3">Paris hosted the 1900 Olympics.</claim>' in user
 
@@ -91,7 +91,7 @@ def test_single_mode_makes_one_call() -> None:
     reference = "Paris is the capital of France. Paris hosted the 1900 Olympics."
     reply = {
         "claims": [
-            single_claim("Paris is the capital of France.", True, [(1, "Paris is the capital of France")]),
+            single_claim("Paris is the capital of France.", True, [(1, "Paris is the capital city of France")]),
             # An unsupported claim supports no context, whatever came with it.
             single_claim("Paris hosted the 1900 Olympics.", False, [(3, "Unrelated.")]),
         ]
@@ -112,7 +112,9 @@ def test_single_mode_makes_one_call() -> None:
 def test_many_claims_are_judged_in_chunks_numbered_from_one() -> None:
     names = ["zero", "one", "two", "three", "four"]
     claims = [f"Fact {name} holds." for name in names]
-    contexts = ["Nothing here.", " ".join(claims)]
+    # Said in other words than the claims, so that every claim goes to the judge.
+    stated = {c: f"fact {name} does hold" for c, name in zip(claims, names, strict=True)}
+    contexts = ["Nothing here.", " ".join(f"It is known that {s}." for s in stated.values())]
 
     def respond(request: LLMRequest[Any]) -> dict[str, Any]:
         if request.task == "context_recall.decompose":
@@ -121,7 +123,7 @@ def test_many_claims_are_judged_in_chunks_numbered_from_one() -> None:
         # Supported exactly when the fact's position is even; verdicts returned in reverse order on purpose.
         return {
             "verdicts": [
-                verdict(i, claims.index(c) % 2 == 0, [(2, c)] if claims.index(c) % 2 == 0 else [])
+                verdict(i, claims.index(c) % 2 == 0, [(2, stated[c])] if claims.index(c) % 2 == 0 else [])
                 for i, c in reversed(list(enumerate(chunk, 1)))
             ]
         }
@@ -264,10 +266,11 @@ def test_chinese_reference_uses_chinese_prompts_and_keeps_chinese_claims() -> No
     llm = FakeLLM(
         [
             {"claims": claims},
-            {"verdicts": [verdict(1, True, [(1, "巴黎是法国的首都")], "上下文1说明了这一点。"), verdict(2, False)]},
+            {"verdicts": [verdict(1, True, [(1, "巴黎是法国首都")], "上下文1说明了这一点。"), verdict(2, False)]},
         ]
     )
-    result = ContextRecall(llm).score(reference=reference, retrieved_contexts=["巴黎是法国的首都和最大城市。"])
+    # Not word for word (a claim written so in a passage is decided without the judge): both claims are judged.
+    result = ContextRecall(llm).score(reference=reference, retrieved_contexts=["巴黎是法国首都和最大城市。"])
     assert result.value == 0.5
     assert isinstance(result.evidence, ClaimRecallEvidence)
     assert result.evidence.language == "zh"
@@ -364,7 +367,8 @@ def test_offline_judge_scores_sensibly(mode: str) -> None:
     # Its quotes are real passages of the contexts, so they verify.
     assert [c.verification for c in result.evidence.claims] == ["verified", "verified", "none"]
     assert result.evidence.claims[1].support[0].passage == CONTEXTS[1]
-    zh = metric.score(reference="巴黎是法国的首都。埃菲尔铁塔高330米。", retrieved_contexts=["巴黎是法国的首都。"])
+    # The passage writes the first claim in other words (not word for word), so the judge is asked.
+    zh = metric.score(reference="巴黎是法国的首都。埃菲尔铁塔高330米。", retrieved_contexts=["巴黎是法国首都。"])
     assert zh.value == 0.5
     assert isinstance(zh.evidence, ClaimRecallEvidence) and zh.evidence.verified == 1
 

@@ -52,10 +52,13 @@ def test_without_coverage_an_empty_list_is_asked_again_then_fails_naming_the_cau
 
 
 def test_without_coverage_a_repaired_empty_list_scores() -> None:
-    llm = FakeLLM([{"claims": []}, {"claims": CLAIMS}, {"verdicts": [verdict(i, False) for i in (1, 2, 3)]}])
+    # Contexts 1 and 2 hold every word of claims 1 and 2: their "unsupported" is put back once, and stays.
+    again = {"verdicts": [verdict(i, False) for i in (1, 2)]}
+    llm = FakeLLM([{"claims": []}, {"claims": CLAIMS}, {"verdicts": [verdict(i, False) for i in (1, 2, 3)]}, again])
     result = ContextRecall(llm, coverage=False).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
     assert result.status == "scored" and result.value == 0.0
-    assert len(llm.requests) == 3
+    assert len(llm.requests) == 4 and isinstance(result.evidence, ClaimRecallEvidence)
+    assert result.evidence.contested == 2
 
 
 def test_with_no_repairs_one_empty_list_fails() -> None:
@@ -78,7 +81,8 @@ def test_single_mode_without_coverage_fails_too_and_a_fix_cannot_empty_the_list(
 
 def test_with_coverage_an_empty_list_becomes_the_reference_sentences() -> None:
     # The documented repair of the coverage check, not a drop: every sentence no claim covers is a claim.
-    llm = FakeLLM([{"claims": []}, {"claims": []}, {"verdicts": [verdict(i, False) for i in (1, 2, 3)]}])
+    again = {"verdicts": [verdict(i, False) for i in (1, 2)]}  # the contested verdicts put back, unchanged
+    llm = FakeLLM([{"claims": []}, {"claims": []}, {"verdicts": [verdict(i, False) for i in (1, 2, 3)]}, again])
     result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
     assert result.status == "scored" and isinstance(result.evidence, ClaimRecallEvidence)
     assert result.evidence.coverage_claims == 3 == len(result.evidence.claims)

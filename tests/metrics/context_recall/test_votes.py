@@ -25,9 +25,14 @@ def evidence_of(result: Any) -> ClaimRecallEvidence:
     return result.evidence
 
 
+def said_as(claim: str) -> str:
+    """How the contexts state ``claim``: in other words, so that code cannot decide it and the judge is asked."""
+    return claim.replace(" weighs ", " has a weight of ")
+
+
 def located(claim: str, contexts: list[str]) -> int | None:
-    """1-based number of the shown context that holds ``claim`` verbatim, or None."""
-    return next((i for i, c in enumerate(contexts, start=1) if claim in c), None)
+    """1-based number of the shown context that states ``claim``, or None."""
+    return next((i for i, c in enumerate(contexts, start=1) if said_as(claim) in c), None)
 
 
 def flipping_judge(rng: random.Random, p: float) -> Judge:
@@ -42,7 +47,7 @@ def flipping_judge(rng: random.Random, p: float) -> Judge:
         for n, claim in enumerate(request.inputs["claims"], start=1):
             where = located(claim, contexts)
             said = (where is not None) != (rng.random() < p)
-            quote = [(where or 1, claim if where else contexts[0][:20])] if said else []
+            quote = [(where or 1, said_as(claim) if where else contexts[0][:20])] if said else []
             out.append(verdict(n, said, quote))
         return {"verdicts": out}
 
@@ -65,7 +70,7 @@ def fact_samples(count: int, claims_each: int) -> list[dict[str, Any]]:
     for s in range(count):
         claims = [f"Item {s}-{c} weighs {c + 10} kilograms." for c in range(claims_each)]
         held = [c for i, c in enumerate(claims) if i % 2 == 0]
-        contexts = [" ".join(held[k::3]) or "Nothing here." for k in range(3)]
+        contexts = [" ".join(map(said_as, held[k::3])) or "Nothing here." for k in range(3)]
         samples.append({"id": f"s{s}", "reference_claims": claims, "retrieved_contexts": contexts})
     return samples
 

@@ -10,6 +10,7 @@ from ...results import Evidence
 
 __all__ = [
     "QUOTE_WINDOW",
+    "VERIFICATION_LEVELS",
     "ClaimRecallEvidence",
     "ClaimVerdict",
     "DroppedClaim",
@@ -25,7 +26,17 @@ QUOTE_WINDOW = 80
 """Characters of context kept on each side of a located quote, for display."""
 
 Mode = Literal["claims", "single"]
-Verification = Literal["verified", "corrected", "unverified", "none"]
+Verification = Literal["stated", "verified", "corrected", "unverified", "contested", "refuted", "none"]
+VERIFICATION_LEVELS: tuple[Verification, ...] = (
+    "stated",
+    "verified",
+    "corrected",
+    "unverified",
+    "contested",
+    "refuted",
+    "none",
+)
+"""Every level of :attr:`ClaimVerdict.verification`, from the best evidenced to the least."""
 Origin = Literal["decomposition", "coverage", "given"]
 JudgingMode = Literal["together", "per_context"]
 UnverifiedPolicy = Literal["unsupported", "supported", "fail"]
@@ -57,6 +68,9 @@ class Quote(BaseModel):
     """Up to :data:`QUOTE_WINDOW` characters of the context just before the passage, for display."""
     after: str = ""
     """Up to :data:`QUOTE_WINDOW` characters of the context just after the passage, for display."""
+    sentence: str | None = None
+    """The sentence(s) of the context holding the passage: the evidence the checks read; None when the quote
+    was not found."""
 
     @property
     def found(self) -> bool:
@@ -72,8 +86,9 @@ class ClaimVerdict(BaseModel):
     claim: str
     """The claim, in the reference's language."""
     supported: bool
-    """Whether the claim counts as supported: the judge said so and its quotes were verified (or, for
-    unverified verdicts, what the ``unverified`` policy decided)."""
+    """Whether the claim counts as supported: stated word for word in a passage, or the judge said so and its
+    quotes were verified (or, for unverified verdicts, what the ``unverified`` policy decided), and, with
+    ``confirm``, the confirming model agreed."""
     supporting_contexts: list[int]
     """0-based indices into ``retrieved_contexts`` of the contexts that support it (none when not supported)."""
     reason: str
@@ -81,12 +96,28 @@ class ClaimVerdict(BaseModel):
     support: list[Quote] = Field(default_factory=list)
     """The judge's quotes, each with where it was found; [] when the judge said unsupported."""
     verification: Verification = "none"
-    """``"verified"``: every quote was found in the context it cites and holds every number of the claim;
-    ``"corrected"``: the same, after moving a quote to the context it really comes from; ``"unverified"``: the
-    judge said supported but a quote was found nowhere or lacks a number of the claim; ``"none"``: the judge
-    said unsupported, nothing to check."""
+    """What code established about the verdict (the README's "What verified means" says what each promises):
+
+    - ``"stated"``: the claim is written word for word (after normalisation) in a passage, with its numbers and
+      no negation around it: supported by code, the judge not asked;
+    - ``"verified"``: every quote was found in the context it cites, and the sentences holding them passed every
+      check (polarity, subject, numbers, units, ranges, quotes adding up, predicate);
+    - ``"corrected"``: the same, after moving a quote to the context it really comes from;
+    - ``"unverified"``: the judge said supported but a quote was found nowhere or its sentence failed a check
+      (``problem`` says which), after one re-ask;
+    - ``"contested"``: the judge said unsupported, asked again, and still did, although a passage sentence holds
+      every term and number of the claim with the same polarity;
+    - ``"refuted"``: the checks passed but the confirming model did not confirm the claim from its evidence;
+    - ``"none"``: the judge said unsupported and nothing contradicted it."""
     problem: str | None = None
-    """Why an unverified verdict failed its check, e.g. ``"number not in quote: 1900"``."""
+    """Why the verdict is not verified, e.g. ``"number not in evidence: 1900"`` or ``"negation differs: the
+    evidence negates the claim"``."""
+    check: str | None = None
+    """The check that failed (``"number"``, ``"polarity"``, ``"subject"`` …), None when none did."""
+    confirmed: bool | None = None
+    """With ``confirm``: True when the confirming model found the claim entailed by its evidence sentences,
+    False when it did not (the claim is then ``"refuted"``); None when not asked (confirmation off, or the
+    claim not supported)."""
     origin: Origin = "decomposition"
     """``"decomposition"``: a claim the judge found in the reference; ``"coverage"``: a sentence of the
     reference no claim covered, added verbatim; ``"given"``: one of the sample's ``reference_claims``."""
@@ -139,12 +170,25 @@ class ClaimRecallEvidence(Evidence):
     """``len(contexts_used) / len(retrieved_contexts)``; None when nothing was retrieved."""
     unverified_policy: UnverifiedPolicy = "unsupported"
     """How unverified verdicts were counted."""
+    stated: int = 0
+    """Claims written word for word in a passage, supported by code without asking the judge."""
     verified: int = 0
-    """Verdicts whose quotes were all found in the cited contexts with the claim's numbers."""
+    """Verdicts whose quotes were all found in the cited contexts and whose sentences passed every check."""
     corrected: int = 0
     """Verdicts verified after a quote was moved to the context it comes from."""
     unverified: int = 0
     """"Supported" verdicts whose quotes did not check out (after one re-ask)."""
+    contested: int = 0
+    """"Unsupported" verdicts kept after a re-ask although a passage sentence holds all the claim's terms."""
+    refuted: int = 0
+    """Verdicts that passed the checks but were not confirmed by the confirming model."""
+    confirmed: int = 0
+    """Verdicts the confirming model confirmed."""
+    confirm_model: str | None = None
+    """The confirming model's name; None when confirmation was off."""
+    failed_checks: dict[str, int] = Field(default_factory=dict)
+    """Check → how many verdicts failed it (``"number"``, ``"polarity"``, ``"subject"``, ``"contested"``,
+    ``"refuted"`` …; see ``ClaimVerdict.check``)."""
     coverage_claims: int = 0
     """Sentences of the reference that no claim covered, added as claims of their own."""
     dropped_claims: int = 0
@@ -178,9 +222,12 @@ class ClaimRecallEvidence(Evidence):
         return {
             "claims": len(self.claims),
             "supported": sum(c.supported for c in self.claims),
+            "stated": self.stated,
             "verified": self.verified,
             "corrected": self.corrected,
             "unverified": self.unverified,
+            "contested": self.contested,
+            **({"refuted": self.refuted, "confirmed": self.confirmed} if self.confirm_model is not None else {}),
             "coverage_claims": self.coverage_claims,
             "dropped_claims": self.dropped_claims,
             **({"unstable_claims": len(self.unstable_claims)} if self.votes > 1 else {}),

@@ -2,9 +2,11 @@
 
 Claims go in chunks of ``claims_per_call``, one request each, concurrently. Each reply passes its structural
 check (one verdict per claim, contexts that exist, a quote per supporting context), then its quotes are
-verified (:mod:`._verify`). Verdicts that fail verification are put back to the judge once, in the same
-conversation and within the same repair budget, naming each claim and what was not found; the judge answers
-for those claims only, and its new verdicts replace theirs (verified again, never re-asked again).
+verified (:mod:`._verify`). Verdicts that fail verification, and "unsupported" verdicts a passage sentence
+contradicts (:func:`._stated.contestable`), are put back to the judge once, in the same conversation and within
+the same repair budget, naming each claim and the rule to follow (never where else to look); the judge answers
+for those claims only, and its new verdicts replace theirs (checked again the same way, never re-asked again).
+A contestable verdict that stays unsupported is recorded as ``"contested"``.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from ...llm._ask import FollowUp, ask, ask_again, gather_paid, spent_before
 from ...llm._prompts import escape_data
 from ...llm._protocol import LLM, LLMReply, LLMRequest
 from ...usage import Usage
+from ._checks import PROBLEMS
 from ._prompting import Prompts, claim_block, number_claims, number_contexts
 from ._replies import JudgedClaims, SingleClaim, Verdict, check_judged
+from ._stated import contestable
 from ._verify import Checked, Contexts, check_support
 
 __all__ = ["Judged", "Judging", "judge_claims", "judged"]
@@ -85,14 +89,30 @@ async def _judge_chunk(
     verdicts = {v.claim: judged(setup, claims[v.claim - 1], v, contexts) for v in reply.parsed.verdicts}
     usage = reply.usage
     unverified = [n for n in everyone if verdicts[n].checked.verification == "unverified"]
-    if not unverified:
+    contested = [
+        n for n in everyone if verdicts[n].checked.verification == "none" and contestable(claims[n - 1], contexts)
+    ]
+    asked = sorted(unverified + contested)
+    if not asked:
         return [verdicts[n] for n in everyone], usage, 0
+    feedback = {n: verdicts[n].checked.feedback or "" for n in unverified}
+    feedback.update({n: CONTESTED_FEEDBACK for n in contested})
     with spent_before(usage):
-        follow = await _recheck(setup, request, reply, claims, unverified, verdicts, contexts)
+        follow = await _recheck(setup, request, reply, claims, asked, feedback, contexts)
     if follow.reply is not None:
         for v in follow.reply.parsed.verdicts:
             verdicts[v.claim] = judged(setup, claims[v.claim - 1], v, contexts)
+    for n in contested:
+        if verdicts[n].checked.verification == "none":
+            verdicts[n] = Judged(verdicts[n].reason, Checked([], "contested", PROBLEMS["contested"], check="contested"))
     return [verdicts[n] for n in everyone], usage + follow.usage, int(follow.asked)
+
+
+CONTESTED_FEEDBACK = (
+    "judged unsupported; judge it again: it is supported only when a context states it, and then quote the words "
+    "that state it"
+)
+"""What the re-ask says about an "unsupported" verdict that a passage sentence may contradict."""
 
 
 async def _recheck(
@@ -100,15 +120,14 @@ async def _recheck(
     request: LLMRequest[JudgedClaims],
     reply: LLMReply[JudgedClaims],
     claims: list[str],
-    unverified: list[int],
-    verdicts: dict[int, Judged],
+    asked: list[int],
+    feedback: dict[int, str],
     contexts: Contexts,
 ) -> FollowUp[JudgedClaims]:
-    """Ask once more about the ``unverified`` claim numbers, within what is left of the repair budget."""
+    """Ask once more about the ``asked`` claim numbers, each with its ``feedback``, within what is left of the
+    repair budget."""
     # The feedback echoes the judge's quotes: escaped, they cannot open or close a block either.
-    problems = "\n".join(
-        f"- {claim_block(claims[n - 1], n)}: {escape_data(verdicts[n].checked.feedback or '')}" for n in unverified
-    )
+    problems = "\n".join(f"- {claim_block(claims[n - 1], n)}: {escape_data(feedback[n])}" for n in asked)
     message, version = setup.prompts.follow_up("recheck", setup.language, request.prompt_version, problems=problems)
     return await ask_again(
         setup.llm,
@@ -118,13 +137,13 @@ async def _recheck(
         JudgedClaims,
         task="context_recall.recheck",
         inputs={
-            "claims": [claims[n - 1] for n in unverified],
-            "numbers": unverified,
+            "claims": [claims[n - 1] for n in asked],
+            "numbers": asked,
             "contexts": list(contexts.texts),
             "language": setup.language,
         },
         prompt_version=version,
-        check=lambda r: check_judged(r, unverified, len(contexts)),
+        check=lambda r: check_judged(r, asked, len(contexts)),
         max_repairs=setup.max_repairs,
     )
 

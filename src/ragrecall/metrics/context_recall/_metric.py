@@ -15,6 +15,8 @@ majority.
 
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +31,7 @@ from ...schema import Sample
 from ...usage import Usage
 from ..base import Metric
 from ._claims import Claim
+from ._confirm import confirm_verdicts
 from ._coverage import states_facts
 from ._decompose import decompose
 from ._evidence import ClaimRecallEvidence, ClaimVerdict, DroppedClaim, JudgingMode, Mode, UnverifiedPolicy
@@ -76,11 +79,18 @@ class ContextRecall(Metric):
     or fails: with ``coverage``, sentences no claim covers become claims; without, an empty claim list is an
     invalid reply, asked again within ``max_repairs``, then a :class:`~ragrecall.errors.NoClaimsError`.
 
-    Every "supported" verdict quotes the contexts; ragrecall locates each quote (exactly after normalising
-    case, width, whitespace and punctuation, else by fuzzy alignment at ``quote_threshold`` or above), moves a
-    quote cited to the wrong context to the right one, and requires every number of the claim in a located
-    passage. A verdict that fails is put back to the judge once, then counted by ``unverified``. With
-    ``coverage``, every sentence of the reference must be covered by a claim and every claim grounded in the
+    A claim written word for word in a passage (after normalising case, width, whitespace and punctuation),
+    with its numbers and no negation around it, is supported by code (``"stated"``) and never sent to the
+    judge. Every "supported" verdict quotes the contexts; ragrecall locates each quote (exactly after
+    normalising, else by fuzzy alignment at ``quote_threshold`` or above), moves a quote cited to the wrong
+    context to the right one, widens it to the sentence holding it, and checks that sentence against the claim:
+    polarity, subject, numbers (digits, words, scale words), units, ranges, several quotes adding up, and the
+    predicate (:mod:`._checks`). A verdict that fails is put back to the judge once, naming the rule and not
+    where to look, then counted by ``unverified``. An "unsupported" verdict is asked again once when a passage
+    sentence holds all the claim's terms and numbers with its polarity; if it stays, it is ``"contested"``.
+    With ``confirm``, every supported claim then goes, with its evidence sentences only, to a confirming
+    model, and stays supported only when confirmed (else ``"refuted"``). With ``coverage``,
+    every sentence of the reference must be covered by a claim and every claim grounded in the
     reference; the judge is asked once to fix gaps and inventions, then uncovered sentences become claims of
     their own and ungrounded claims are dropped.
 
@@ -106,9 +116,12 @@ class ContextRecall(Metric):
             too long to share a prompt, at ``len(retrieved_contexts)`` times the judging requests; with
             ``mode="claims"`` only).
         seed: seeds the context orders of the judgements after the first (default 0).
+        confirm: None (default: no confirmation), True (the judge's own LLM, with the separate ``confirm``
+            prompt) or an LLM (another model: a jury of two). One more request per ``claims_per_call``
+            supported claims of a sample.
         prompts: step (``"decompose"``, ``"judge"``, ``"single"``, ``"cover"``, ``"recheck"``,
-            ``"single_fix"``) → prompt text, path or :class:`~ragrecall.llm.PromptTemplate`, replacing the
-            shipped prompt for every language.
+            ``"single_fix"``, ``"confirm"``) → prompt text, path or :class:`~ragrecall.llm.PromptTemplate`,
+            replacing the shipped prompt for every language.
         name: the name results carry; default ``context_recall`` followed by the settings that differ from
             their defaults, e.g. ``context_recall(mode=single,quote_threshold=0.8)``.
 
@@ -129,6 +142,7 @@ class ContextRecall(Metric):
     votes: int = 1
     judging: JudgingMode = "together"
     seed: int = 0
+    confirm: LLM | bool | None = None
     prompts: Mapping[str, str | Path | PromptTemplate] | None = field(default=None, compare=False)
     name: str = ""
     _prompts: Prompts = field(init=False, repr=False, compare=False)
@@ -167,6 +181,11 @@ class ContextRecall(Metric):
             )
         if not isinstance(self.coverage, bool):
             raise ConfigurationError(f"coverage must be True or False, got {self.coverage!r}")
+        if not (self.confirm is None or self.confirm is True or isinstance(self.confirm, LLM)):
+            raise ConfigurationError(
+                "confirm must be None, True (the judge's own LLM) or an LLM (model_name and agenerate), "
+                f"got {self.confirm!r}"
+            )
         object.__setattr__(self, "_prompts", Prompts.load(self.prompts))
         self._set_name(self.name)
 
@@ -176,6 +195,19 @@ class ContextRecall(Metric):
                 f"{self.name} needs an LLM: pass llm= to the metric, or to evaluate() to give it to every LLM "
                 "metric that has none"
             )
+
+    @property
+    def confirmer(self) -> LLM | None:
+        """The confirming LLM: None without ``confirm``, the judge with ``confirm=True``."""
+        if self.confirm is None or self.confirm is False:
+            return None
+        return self.judge if self.confirm is True else self.confirm
+
+    def _non_default_settings(self) -> dict[str, Any]:
+        out = super()._non_default_settings()
+        if isinstance(self.confirm, LLM):
+            out["confirm"] = self.confirm.model_name
+        return out
 
     @property
     def judge(self) -> LLM:
@@ -201,6 +233,17 @@ class ContextRecall(Metric):
             # Only when not the default, so that checkpoints written before these settings existed still resume.
             **({"votes": self.votes, "seed": self.seed} if self.votes != 1 else {}),
             **({"judging": self.judging} if self.judging != "together" else {}),
+            **({"confirm": self._confirm_setting()} if self.confirm is not None else {}),
+        }
+
+    def _confirm_setting(self) -> dict[str, Any]:
+        confirmer = self.confirmer
+        assert confirmer is not None
+        llm_settings = getattr(confirmer, "settings", None)
+        return {
+            "model": confirmer.model_name,
+            "llm": llm_settings() if callable(llm_settings) else {},
+            "same_llm": self.confirm is True,
         }
 
     def language_of(self, reference: str) -> str:
@@ -223,6 +266,7 @@ class ContextRecall(Metric):
             )
         language = self.language_of(reference if given is None or reference.strip() else "\n".join(given))
         steps = ("judge", "recheck") if given is not None else _MODE_STEPS[self.mode]
+        steps += ("confirm",) if self.confirm is not None else ()
         base: dict[str, Any] = {
             "mode": self.mode,
             "language": language,
@@ -232,6 +276,7 @@ class ContextRecall(Metric):
             "claims_given": given is not None,
             "judging": self.judging,
             "votes": self.votes,
+            "confirm_model": self.confirmer.model_name if self.confirmer is not None else None,
         }
         if not any(c.strip() for c in contexts):  # nothing, or only blank text, was retrieved
             return MetricResult.scored(self.name, 0.0, self._nothing_retrieved(base, given), sample_id=sample.id)
@@ -251,9 +296,14 @@ class ContextRecall(Metric):
             claims=verdicts,
             contexts_used=used,
             context_utilisation=len(used) / len(contexts),
+            stated=sum(v.verification == "stated" for v in verdicts),
             verified=sum(v.verification == "verified" for v in verdicts),
             corrected=sum(v.verification == "corrected" for v in verdicts),
             unverified=len(unverified),
+            contested=sum(v.verification == "contested" for v in verdicts),
+            refuted=sum(v.verification == "refuted" for v in verdicts),
+            confirmed=sum(v.confirmed is True for v in verdicts),
+            failed_checks=dict(Counter(v.check for v in verdicts if v.check is not None)),
             coverage_claims=sum(v.origin == "coverage" for v in verdicts),
             dropped_claims=len(dropped),
             dropped=dropped,
@@ -314,7 +364,22 @@ class ContextRecall(Metric):
             return Voted([], [], None, Usage(), 0), dropped, usage, reasks
         with spent_before(usage):
             voted = await judge_votes(setup, claims, contexts, plan, first=first)
-        return voted, dropped, usage + voted.usage, reasks + voted.reasks
+        usage, reasks = usage + voted.usage, reasks + voted.reasks
+        confirmer = self.confirmer
+        if confirmer is not None:
+            with spent_before(usage):
+                verdicts, spent = await confirm_verdicts(
+                    confirmer,
+                    self._prompts,
+                    language,
+                    voted.verdicts,
+                    contexts,
+                    claims_per_call=self.claims_per_call,
+                    max_repairs=self.max_repairs,
+                )
+            voted = dataclasses.replace(voted, verdicts=verdicts)
+            usage += spent
+        return voted, dropped, usage, reasks
 
 
 LLMContextRecall = ContextRecall

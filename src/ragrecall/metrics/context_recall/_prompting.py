@@ -1,7 +1,7 @@
 """The prompts of claim recall: which steps exist, what each fills, the shipped files, and how inputs are shown.
 
-Steps ``decompose``, ``judge`` and ``single`` open a conversation; ``cover``, ``recheck`` and ``single_fix``
-are follow-ups appended to one (their user part is the message; a system part would be ignored).
+Steps ``decompose``, ``judge``, ``single`` and ``confirm`` open a conversation; ``cover``, ``recheck`` and
+``single_fix`` are follow-ups appended to one (their user part is the message; a system part would be ignored).
 
 Contexts, the reference, claims and the reference's sentences reach every prompt, the user's own included, as
 data blocks (:func:`ragrecall.llm._prompts.data_block`): ``<context id="1">…</context>``, ``<reference>…
@@ -41,6 +41,7 @@ STEPS: dict[str, tuple[str, ...]] = {
     "cover": ("uncovered", "invented"),
     "recheck": ("problems",),
     "single_fix": ("problems",),
+    "confirm": ("items",),
 }
 """Prompt steps and the placeholders each must fill."""
 _METRIC_DIR = "context_recall"

@@ -1,15 +1,17 @@
-"""Check a "supported" verdict against the contexts: every quote must be in a context and about the claim, and
-every number of the claim must be in a quote. Deterministic, no LLM call.
+"""Check a "supported" verdict against the contexts: every quote must be in a context, and the sentences that
+hold the quotes must state the claim as far as code can tell (:mod:`._checks`). Deterministic, no LLM call.
 
 A quote is looked for in the context it cites, then in every other context (exact matches first, then the best
-fuzzy one); found elsewhere, its citation is corrected. The word and number checks read the located passages
-as the contexts write them, never the judge's copy, so a quote that misstates a number cannot pass.
+fuzzy one); found elsewhere, its citation is corrected. The checks read the located passages and their
+sentences as the contexts write them, never the judge's copy, so a quote that misstates a number cannot pass.
+
+What goes back to the judge when a verdict fails (``Checked.feedback``) names the claim's failure and the rule
+to follow, never where else to look: a judge told which sentence would pass could move to it.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -17,8 +19,8 @@ from rapidfuzz import fuzz
 
 from ...llm._prompts import unescape_data
 from ...text.locate import Folded, Located, fold, has_ellipsis, locate
-from ...text.numbers import names_in, numbers_in
-from ...text.terms import content_terms
+from ...text.segment import sentence_spans
+from ._checks import PROBLEMS, Evidence, check_evidence
 from ._evidence import QUOTE_WINDOW, Quote, Verification
 from ._replies import Support
 
@@ -31,7 +33,7 @@ class Contexts:
 
     texts: Sequence[str]
     _folded: dict[int, Folded] = field(default_factory=dict)
-    _words: dict[int, frozenset[str]] = field(default_factory=dict)
+    _sentences: dict[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
     def folded(self, index: int) -> Folded:
         """Context ``index`` (0-based), folded."""
@@ -39,11 +41,11 @@ class Contexts:
             self._folded[index] = Folded.of(self.texts[index])
         return self._folded[index]
 
-    def words(self, index: int) -> frozenset[str]:
-        """The content words (stemmed; CJK characters) of context ``index``, numbers left out."""
-        if index not in self._words:
-            self._words[index] = _words(self.texts[index])
-        return self._words[index]
+    def sentences(self, index: int) -> tuple[tuple[int, int], ...]:
+        """The sentence spans of context ``index`` (0-based)."""
+        if index not in self._sentences:
+            self._sentences[index] = sentence_spans(self.texts[index])
+        return self._sentences[index]
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -56,93 +58,56 @@ class Checked:
     quotes: list[Quote]
     verification: Verification
     problem: str | None = None
-    """For the evidence: why the verdict is unverified."""
+    """For the evidence: why the verdict is not verified."""
     feedback: str | None = None
-    """For the judge, numbering contexts from 1 as it does: what was not found where."""
+    """For the judge, numbering contexts from 1 as it does: what failed and the rule to follow."""
+    check: str | None = None
+    """The key in :data:`._checks.PROBLEMS` of the check that failed."""
+
+
+_FEEDBACK = {
+    "not_found": "the quote {quote} is not in context {cited}, word for word",
+    "ellipsis": "the quote {quote} for context {cited} leaves text out with an ellipsis: quote one continuous passage",
+}
+_RULE = "the quoted passage does not state this claim"
 
 
 def check_support(
     claim: str, supported: bool, support: Sequence[Support], contexts: Contexts, *, threshold: float
 ) -> Checked:
-    """Locate the quotes of a verdict (``support`` numbers contexts from 1) and check that they state the claim
-    as far as code can tell: each quote found, each about the claim, every number and numbered name of the
-    claim in a quoted passage."""
+    """Locate the quotes of a verdict (``support`` numbers contexts from 1) and check that the sentences holding
+    them state the claim as far as code can tell (:mod:`._checks`)."""
     if not supported:
         return Checked([], "none")
     quotes = [_locate_quote(s.quote, s.context - 1, contexts, threshold) for s in support]
-    for check in (_lost, _off_target):
-        failed = check(claim, quotes, contexts)
-        if failed is not None:
-            return failed
-    passages = " ".join(q.passage or "" for q in quotes)
-    missing = sorted(numbers_in(claim) - numbers_in(passages)) + _other_names(claim, passages)
-    if missing:
-        numbers = ", ".join(missing)
-        return Checked(
-            quotes,
-            "unverified",
-            f"number not in quote: {numbers}",
-            f"the claim states {numbers}, which no quoted passage contains",
-        )
+    lost = _lost(quotes)
+    if lost is not None:
+        return lost
+    quotes = [_with_sentence(q, contexts) for q in quotes]
+    failed = check_evidence(claim, quotes, contexts)
+    if failed is not None:
+        return Checked(quotes, "unverified", failed.problem, _RULE, failed.check)
     corrected = any(q.context != q.cited for q in quotes)
     return Checked(quotes, "corrected" if corrected else "verified")
 
 
-def _lost(claim: str, quotes: list[Quote], contexts: Contexts) -> Checked | None:
+def _lost(quotes: list[Quote]) -> Checked | None:
     """Unverified when a quote was found in no context."""
     lost = [q for q in quotes if not q.found]
     if not lost:
         return None
     elided = [q for q in lost if has_ellipsis(q.quote)]
-    where = "; ".join(
-        f"the quote {_shown(q)} for context {q.cited + 1} leaves text out with an ellipsis: quote one continuous "
-        "passage"
-        if q in elided
-        else f"the quote {_shown(q)} is not in context {q.cited + 1} nor in any other"
-        for q in lost
+    feedback = "; ".join(
+        _FEEDBACK["ellipsis" if q in elided else "not_found"].format(quote=_shown(q), cited=q.cited + 1) for q in lost
     )
-    problem = "quote with an ellipsis" if len(elided) == len(lost) else "quote not found in any context"
-    return Checked(quotes, "unverified", problem, where)
+    check = "ellipsis" if len(elided) == len(lost) else "not_found"
+    return Checked(quotes, "unverified", PROBLEMS[check], feedback, check)
 
 
-def _off_target(claim: str, quotes: list[Quote], contexts: Contexts) -> Checked | None:
-    """Unverified when a quote states nothing (only numbers or function words), or shares no word with the
-    claim although its context does (a context in another language, sharing nothing, is not held against it)."""
-    wanted = _words(claim)
-    for q in quotes:
-        said = _words(q.passage or "")
-        if not said:
-            return Checked(
-                quotes,
-                "unverified",
-                "quote states nothing",
-                f"the quote {_shown(q)} holds no word, only numbers or function words: quote the passage that "
-                "states the claim",
-            )
-        if wanted and not wanted & said and wanted & contexts.words(q.context):
-            return Checked(
-                quotes,
-                "unverified",
-                "quote is about something else",
-                f"the quote {_shown(q)} shares no word with the claim, though context {q.context + 1} does: quote "
-                "the passage that states the claim",
-            )
-    return None
-
-
-def _other_names(claim: str, passages: str) -> list[str]:
-    """Numbered names of the claim (``AX3000``) that the passages write with other digits (``AX5400``)."""
-    written = names_in(passages)
-    shapes = {_shape(n) for n in written}
-    return sorted(n for n in names_in(claim) if n not in written and _shape(n) in shapes)
-
-
-def _shape(name: str) -> str:
-    return re.sub(r"\d+", "#", name)
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(t for t in content_terms(text, stem=True, cjk="chars") if not t[0].isdigit())
+def _with_sentence(quote: Quote, contexts: Contexts) -> Quote:
+    """``quote`` (located) with the sentence(s) of its context that hold it."""
+    ev = Evidence.of(quote, contexts)
+    return quote.model_copy(update={"sentence": ev.text})
 
 
 def _shown(quote: Quote) -> str:

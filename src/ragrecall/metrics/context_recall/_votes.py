@@ -5,6 +5,9 @@ A *judgement* gives every claim one verdict. With ``votes=k`` there are k judgem
 drawn from a seeded generator, so position bias is averaged out and a run is reproducible. With
 ``judging="per_context"`` a judgement asks about one context per request, and a claim is supported when any
 context supports it. Whatever the judge was shown, the verdicts come back in the original numbering.
+
+Claims written word for word in a passage are decided first, by code (:func:`._stated.stated_support`): they
+are never sent to the judge, and every vote counts them as supported.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from dataclasses import dataclass
 from ...llm._ask import gather_paid
 from ...usage import Usage
 from ._claims import Claim
-from ._evidence import ClaimVerdict, JudgingMode, UnverifiedPolicy, Verification
+from ._evidence import ClaimVerdict, JudgingMode, Quote, UnverifiedPolicy, Verification
 from ._judge import Judged, Judging, judge_claims
+from ._stated import stated_support
 from ._verify import Checked, Contexts
 
 __all__ = ["Plan", "Voted", "context_orders", "judge_votes"]
@@ -91,22 +95,49 @@ async def judge_votes(
         LLMOutputError, LLMRequestError, CacheMissError: a request could not be answered (the others are
             cancelled; the exception carries the usage of what was paid).
     """
+    stated = [stated_support(c.text, contexts) for c in claims]
+    open_claims = [c for c, s in zip(claims, stated, strict=True) if s is None]
     orders = context_orders(contexts.texts, plan.votes, plan.seed)
     tasks = [
-        asyncio.ensure_future(_judgement(setup, claims, contexts, order, number, plan))
+        asyncio.ensure_future(_judgement(setup, open_claims, contexts, order, number, plan))
         for number, order in enumerate(orders)
-        if number or first is None
+        if (number or first is None) and open_claims
     ]
     done = await gather_paid(tasks)
     if first is not None:
-        done.insert(0, (first, Usage(), 0))
-    judgements = [verdicts for verdicts, _, _ in done]
+        done.insert(0, ([v for v, s in zip(first, stated, strict=True) if s is None], Usage(), 0))
+    elif not open_claims:
+        done = [([], Usage(), 0) for _ in orders]
+    judgements = [_with_stated(claims, stated, verdicts) for verdicts, _, _ in done]
     usage = Usage.total([u for _, u, _ in done])
     reasks = sum(r for _, _, r in done)
     verdicts = [_majority([j[i] for j in judgements]) for i in range(len(claims))]
     values = [sum(v.supported for v in j) / len(j) for j in judgements] if claims else []
     agreement = sum(v.unanimous for v in verdicts) / len(verdicts) if plan.votes > 1 and verdicts else None
     return Voted(verdicts, values, agreement, usage, reasks)
+
+
+def _with_stated(claims: Sequence[Claim], stated: list[Quote | None], judged: list[ClaimVerdict]) -> list[ClaimVerdict]:
+    """One judgement's verdicts on every claim: the stated claims' verdicts by code, the judge's for the rest."""
+    rest = iter(judged)
+    return [
+        next(rest) if quote is None else stated_verdict(claim, quote)
+        for claim, quote in zip(claims, stated, strict=True)
+    ]
+
+
+def stated_verdict(claim: Claim, quote: Quote) -> ClaimVerdict:
+    """The verdict of code on a claim written word for word in a passage."""
+    return ClaimVerdict(
+        claim=claim.text,
+        supported=True,
+        supporting_contexts=[quote.context],
+        reason=f"Stated word for word in passage {quote.context + 1}.",
+        support=[quote],
+        verification="stated",
+        origin=claim.origin,
+        votes=[True],
+    )
 
 
 async def _judgement(
@@ -148,7 +179,7 @@ def _renumbered(judged: Judged, order: list[int]) -> Judged:
         reason = f"{reason} [passage {order[0] + 1} shown alone]"
     elif order != sorted(order):
         reason = f"{reason} [passages shown in the order {', '.join(str(i + 1) for i in order)}]"
-    return Judged(reason, Checked(quotes, checked.verification, checked.problem, checked.feedback))
+    return Judged(reason, Checked(quotes, checked.verification, checked.problem, checked.feedback, checked.check))
 
 
 def claim_verdict(claim: Claim, judged: Judged, policy: UnverifiedPolicy) -> ClaimVerdict:
@@ -165,6 +196,7 @@ def claim_verdict(claim: Claim, judged: Judged, policy: UnverifiedPolicy) -> Cla
         support=checked.quotes,
         verification=checked.verification,
         problem=checked.problem,
+        check=checked.check,
         origin=claim.origin,
         votes=[counted],
     )
@@ -174,12 +206,13 @@ def _any_context(verdicts: list[ClaimVerdict]) -> ClaimVerdict:
     """The verdicts on one claim from each context alone, as one: supported when any context supports it.
 
     Supported: the quotes and contexts of every supporting context, checked as the least certain of them.
-    Not supported: an unverified verdict when there is one (so that it is counted and shown), else the first
-    context's reason.
+    Not supported: an unverified verdict when there is one (so that it is counted and shown), else a contested
+    one, else the first context's reason.
     """
     supporting = [v for v in verdicts if v.supported]
     if not supporting:
-        return next((v for v in verdicts if v.verification == "unverified"), verdicts[0])
+        flagged = (v for level in ("unverified", "contested") for v in verdicts if v.verification == level)
+        return next(flagged, verdicts[0])
     verification = next(w for w in _WORST if any(v.verification == w for v in supporting))
     return supporting[0].model_copy(
         update={
@@ -187,6 +220,7 @@ def _any_context(verdicts: list[ClaimVerdict]) -> ClaimVerdict:
             "support": [q for v in supporting for q in v.support],
             "verification": verification,
             "problem": next((v.problem for v in supporting if v.problem), None),
+            "check": next((v.check for v in supporting if v.check), None),
         }
     )
 

@@ -1,0 +1,174 @@
+"""The names a claim is about, which its evidence must name too: capitalised name sequences (``Marie Curie``,
+``University of Lyon``), names written with digits (``AX3000``) and, in Chinese, the term a claim opens with
+before its predicate (``张三`` in ``张三出生于1980年``).
+
+A capitalised word that opens the claim is a name only with another capitalised word after it (``Marie
+Curie was …``) or when the caller finds it written nowhere in lower case (``Einstein was …``, not ``Bananas
+are …``): :attr:`Name.initial` marks it for that test; an opening adverb or participle (``Afterwards``,
+``Buying``) is no name. A Chinese claim opening with a pronoun (它, 他, 她) names no subject.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .numbers import names_in
+from .segment import CJK_RANGES, has_cjk
+from .terms import STOPWORDS
+
+__all__ = ["Name", "claim_names", "folded_words"]
+
+_WORD = re.compile(f"[^\\W_{CJK_RANGES}](?:[^\\W_{CJK_RANGES}]|['’.\\-](?=[^\\W_{CJK_RANGES}]))*")
+# Words that open a sentence without naming anything: adverbs, gerunds and participles ("Afterwards", "Buying").
+_NOT_A_NAME = re.compile(r"(?i).+(?:ing|ly|wards|ed)$")
+_PRONOUNS = "它他她我你您其"
+# Function words that open a sentence capitalised and name nothing ("Since 1988 …", "During the war …").
+_OPENERS = frozenset(
+    [
+        "since",
+        "although",
+        "though",
+        "during",
+        "after",
+        "before",
+        "when",
+        "while",
+        "because",
+        "despite",
+        "in",
+        "on",
+        "at",
+        "from",
+        "with",
+        "without",
+        "about",
+        "as",
+        "by",
+        "for",
+        "every",
+        "each",
+        "many",
+        "most",
+        "some",
+        "all",
+        "both",
+        "either",
+        "neither",
+        "once",
+        "until",
+        "unless",
+        "whereas",
+        "whether",
+        "here",
+        "there",
+        "this",
+        "these",
+        "those",
+        "that",
+        "its",
+        "their",
+        "his",
+        "her",
+        "our",
+        "your",
+        "my",
+    ]
+)
+_CJK_LEAD = re.compile(r"^(?:\d+(?:[.,]\d+)?\s*[年月日号號]?|[，,、\s]|在|于|於)+")
+_CONNECTORS = frozenset(
+    {"of", "de", "du", "des", "la", "le", "van", "von", "der", "den", "di", "da", "del", "y", "and"}
+)
+_CJK_SUBJECT = re.compile(f"^[{CJK_RANGES}]+")
+# Where a Chinese claim's subject ends: the first predicate or function word after it.
+_CJK_PREDICATE = re.compile(
+    "位于|位於|出生|成立|建于|建於|建成|获得|獲得|发明|發明|创立|創立|创建|創建|成为|成為|拥有|擁有|包括|开放|開放|开始|開始"
+    "|超过|超過|首次|共有|曾经|曾經|已经|已經|是|为|為|在|于|於|有|的|将|將|把|被|曾|已|和|与|與|也|都|共|约|約|由|从|從"
+    "|到|向|对|對|比|因|以|用|自|获|獲|达|達|占|佔|高|长|長|重|宽|寬|深|每|最|更|很|还|還|就|才|又|再|会|會|可|能|只"
+)
+
+
+@dataclass(frozen=True)
+class Name:
+    """A name of a claim: its words, folded (case, width, possessive ``'s``), as they must appear."""
+
+    text: str
+    """As the claim writes it."""
+    words: tuple[str, ...]
+    """Folded words (for a Chinese term: the term itself, folded)."""
+    initial: bool = False
+    """A single capitalised word opening the claim: a name only if the evidence's passage never writes it in
+    lower case."""
+    cjk: bool = False
+    """A Chinese term, matched as a substring rather than as words."""
+
+
+@lru_cache(maxsize=4096)
+def claim_names(claim: str) -> tuple[Name, ...]:
+    """The names of ``claim`` (see the module docstring), in order of appearance, without repeats."""
+    norm = unicodedata.normalize("NFKC", claim).strip()
+    names: list[Name] = []
+    words = list(_WORD.finditer(norm))
+    run: list[re.Match[str]] = []
+
+    def close() -> None:
+        while run and run[-1].group().lower() in _CONNECTORS:
+            run.pop()
+        if run:
+            first_is_start = run[0].start() == _first_word_start(norm)
+            kept = [m for m in run if m.group().lower() not in _CONNECTORS]
+            if first_is_start and kept[0].group().lower() in STOPWORDS | _OPENERS:
+                kept = kept[1:]
+            if kept and first_is_start and len(kept) == 1 and kept[0] is run[0] and _NOT_A_NAME.match(kept[0].group()):
+                kept = []
+            if kept:
+                initial = first_is_start and len(kept) == 1 and kept[0] is run[0]
+                text = norm[kept[0].start() : kept[-1].end()]
+                names.append(Name(text, tuple(fold_word(m.group()) for m in kept), initial=initial))
+        run.clear()
+
+    for m in words:
+        word = m.group()
+        if (
+            (word[0].isupper() and not word.isupper())
+            or (word.isupper() and len(word) > 1 and word.isalpha())
+            or (run and word.lower() in _CONNECTORS and word.islower())
+        ):
+            run.append(m)
+        else:
+            close()
+    close()
+    names += [Name(name, (name,)) for name in sorted(names_in(norm)) if not has_cjk(name)]
+    lead = _CJK_LEAD.match(norm)
+    subject = _CJK_SUBJECT.match(norm, lead.end() if lead else 0)
+    if subject and not subject.group().startswith(tuple(_PRONOUNS)):
+        cut = _CJK_PREDICATE.search(subject.group(), 2)  # a subject has two characters at least: 长城 is no 长
+        term = subject.group()[: cut.start() if cut else None].lstrip("该這这那此本其")
+        if 2 <= len(term) <= 8:
+            names.append(Name(term, (term,), cjk=True))
+    unique: dict[tuple[str, ...], Name] = {}
+    for name in names:
+        unique.setdefault(name.words, name)
+    return tuple(unique.values())
+
+
+def fold_word(word: str) -> str:
+    """A word as names are compared: NFKC, case folded, without a possessive ``'s``."""
+    folded = unicodedata.normalize("NFKC", word).casefold()
+    for suffix in ("'s", "’s"):
+        if folded.endswith(suffix):
+            return folded[: -len(suffix)]
+    return folded
+
+
+@lru_cache(maxsize=4096)
+def folded_words(text: str) -> frozenset[str]:
+    """The words of ``text`` folded as :func:`fold_word` does, for looking names up."""
+    return frozenset(fold_word(m.group()) for m in _WORD.finditer(unicodedata.normalize("NFKC", text)))
+
+
+def _first_word_start(text: str) -> int:
+    m = _WORD.search(text)
+    return m.start() if m else 0

@@ -1,0 +1,169 @@
+"""Numbers spelled in words, English and Chinese, read as the canonical numbers their digit forms give.
+
+English: ``zero`` to ``nineteen``, the tens, ``hundred``, ``thousand``, ``million``, ``billion``, ``trillion``
+and their compounds (``twenty-three``, ``three hundred and five``, ``two thousand five hundred``), ``a hundred``,
+``a thousand``, ``a million``, ``a billion``, and ``a dozen`` (12). Plurals standing alone (``hundreds of``,
+``dozens``) are no number. ``one`` is read as a number except where it is a pronoun: ``one of``, ``one
+another``, ``no one``, ``the one``, ``each one``, ``one can`` (and the other modal verbs), and where no
+content word follows it (``she won one in 1911``). A number word
+joined by a hyphen to another word (``twenty-first``, ``one-sided``) is no number.
+
+Chinese: runs of the numerals 〇零一二两三四五六七八九十百千万亿 (and their financial forms 壹贰叁肆伍陆柒捌玖拾佰仟)
+with positional values (``三千五百`` 3500, ``十五`` 15, ``两万`` 20000, ``一百零五`` 105) or written digit by
+digit (``二〇一九年`` 2019). A run is read only where it is plainly a quantity, since these characters also
+write words (一起 "together", 一直 "always", 十分 "very", 千万 "by all means", 万一 "in case", 统一 "unify"):
+when it holds a numeral and a positional character (and does not start with 百, 千, 万 or 亿), when a
+measure word or unit follows it (个, 名, 人, 年, 座, 公里, …), or when 第 ("the n-th") or 百分之 ("per
+cent") stands before it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .terms import STOPWORDS
+
+__all__ = ["WordNumber", "chinese_numbers", "english_numbers", "parse_chinese"]
+
+
+@dataclass(frozen=True)
+class WordNumber:
+    """A number written in words: its value (canonical, as :func:`~ragrecall.text.numbers.canonical_number`
+    writes it) and its span in the text read."""
+
+    value: str
+    start: int
+    end: int
+
+
+_ONES = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_WORD = "|".join(sorted([*_ONES, *_TENS, *_SCALES], key=len, reverse=True))
+_ENGLISH = re.compile(
+    rf"\b(?:(?P<dozen>an?\s+dozen|dozen)|(?P<a>an?\s+)?(?P<words>(?:{_WORD})(?:(?:\s*-\s*|\s+(?:and\s+)?)(?:{_WORD}))*))"
+    r"\b(?!\s*-\s*[^\W\d_])(?!s\b)",
+    re.IGNORECASE,
+)
+_PRONOUN_BEFORE = re.compile(r"\b(?:no|any|every|each|the|this|that|which|some|such|only|anyone|someone)\s+$", re.I)
+_PRONOUN_AFTER = re.compile(
+    r"^\s+(?:of|another|anyway|can|could|may|might|must|should|would|will|cannot|who|which|that|day)\b", re.I
+)
+
+_NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+)")
+
+_CN_DIGITS = {
+    "〇": 0, "零": 0, "一": 1, "壹": 1, "二": 2, "贰": 2, "两": 2, "兩": 2, "三": 3, "叁": 3, "四": 4, "肆": 4,
+    "五": 5, "伍": 5, "六": 6, "陆": 6, "陸": 6, "七": 7, "柒": 7, "八": 8, "捌": 8, "九": 9, "玖": 9,
+}  # fmt: skip
+_CN_SMALL = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000}
+_CN_LARGE = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
+_CN_RUN = re.compile(f"[{''.join(_CN_DIGITS)}{''.join(_CN_SMALL)}{''.join(_CN_LARGE)}]+")
+# What may follow a numeral run for it to be a quantity: measure words and units (a selection of the common ones).
+_CN_MEASURE = re.compile(
+    "个|個|名|位|人|座|口|块|塊|颗|顆|枚|把|套|双|雙|对|對|根|道|棵|家|户|戶|盏|盞|幅|封|栋|棟|家|种|種|条|條|本|台|辆|輛|次|年|月|日|天|岁|歲|周|週|小时|小時|分钟|分鐘|秒|倍|层|層|所|件|项|項"
+    "|只|头|頭|匹|架|艘|部|篇|首|场|場|届|屆|支|批|株|棵|间|間|张|張|片|份|公里|千米|米|厘米|毫米|公斤|千克|克|吨|噸"
+    "|英里|英尺|元|美元|欧元|英镑|港元|度|亩|畝|平方|立方|所|座|国|國|省|州|城|门|門|节|節|点|點|季|期|代|世纪|世紀"
+)
+_CN_NOT_NUMBER = re.compile(
+    "十分(?!钟|鐘)|万一|千万(?![个個名人元])|一一|一些|一直|一起|一样|一樣|一般|一切|一定|一旦|一致|一共|一同|一道|一向|一律"
+    "|一度|一再|一带|一帶|一点|一點|一下|一面|一边|一邊|一时|一時|统一|統一|唯一|之一|万分"
+)
+
+
+def english_numbers(text: str) -> list[WordNumber]:
+    """The numbers written in English words in ``text`` (see the module docstring), in order."""
+    found: list[WordNumber] = []
+    for m in _ENGLISH.finditer(text):
+        if m.group("dozen"):
+            found.append(WordNumber("12", m.start(), m.end()))
+            continue
+        words = re.split(r"[\s-]+", m.group("words").lower())
+        words = [w for w in words if w != "and"]
+        if words == ["one"] and not m.group("a") and _pronoun(text, m.start(), m.end()):
+            continue
+        if m.group("a") and words[0] not in _SCALES:
+            continue  # "a three-..." is not a number phrase
+        value = _english_value(words, leading_a=bool(m.group("a")))
+        if value is not None:
+            found.append(WordNumber(str(value), m.start(), m.end()))
+    return found
+
+
+def _pronoun(text: str, start: int, end: int) -> bool:
+    """True when a lone ``one`` stands for a thing rather than counting one: after a determiner, before "of"
+    or a modal verb, or not followed by a content word ("she won one in 1911")."""
+    if _PRONOUN_BEFORE.search(text[max(0, start - 12) : start]) or _PRONOUN_AFTER.match(text[end : end + 12]):
+        return True
+    following = _NEXT_WORD.match(text, end)
+    return following is None or following.group(1).lower() in STOPWORDS
+
+
+def _english_value(words: list[str], *, leading_a: bool) -> int | None:
+    """The value of a run of English number words, or None when the run does not read as one number."""
+    total, current, seen = 0, 1 if leading_a else 0, leading_a
+    for word in words:
+        if word in _ONES:
+            current += _ONES[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word == "hundred":
+            current = (current or 1) * 100
+        else:
+            total += (current or 1) * _SCALES[word]
+            current = 0
+        seen = True
+    return total + current if seen else None
+
+
+def chinese_numbers(text: str) -> list[WordNumber]:
+    """The numbers written in Chinese numerals in ``text`` where they are plainly quantities (see the module
+    docstring), in order. A run right after digits (``3万``) is a scale word of that number, not read here."""
+    blocked = [(m.start(), m.end()) for m in _CN_NOT_NUMBER.finditer(text)]
+    found: list[WordNumber] = []
+    for m in _CN_RUN.finditer(text):
+        start, end, run = m.start(), m.end(), m.group()
+        if start and (text[start - 1].isdigit() or text[start - 1] == "."):
+            continue
+        if any(b_start <= start < b_end for b_start, b_end in blocked):
+            continue
+        positional = any(c in _CN_SMALL or c in _CN_LARGE for c in run)
+        has_digit = any(c in _CN_DIGITS for c in run)
+        measured = _CN_MEASURE.match(text, end) is not None
+        marked = text[max(0, start - 1) : start] == "第" or text[max(0, start - 3) : start] == "百分之"
+        plain = positional and has_digit and run[0] not in "百佰千仟万萬亿億"
+        if not (plain or measured or marked or run == "十"):
+            continue
+        value = parse_chinese(run)
+        if value is not None:
+            found.append(WordNumber(value, start, end))
+    return found
+
+
+def parse_chinese(run: str) -> str | None:
+    """The canonical value of a run of Chinese numerals (positional, or digit by digit as in 二〇一九), or None
+    when the run does not read as one number."""
+    if not any(c in _CN_SMALL or c in _CN_LARGE for c in run):
+        return str(int("".join(str(_CN_DIGITS[c]) for c in run)))
+    yi = wan = section = 0
+    digit: int | None = None
+    for c in run:
+        if c in _CN_DIGITS:
+            if digit is not None and _CN_DIGITS[c] != 0:
+                return None  # two digits in a row inside a positional number: 三四百 is "three or four hundred"
+            digit = _CN_DIGITS[c] or None
+        elif c in _CN_SMALL:
+            section += (digit if digit is not None else 1) * _CN_SMALL[c]
+            digit = None
+        elif _CN_LARGE[c] == 10**4:
+            wan = (section + (digit or 0) or 1) * 10**4
+            section, digit = 0, None
+        else:
+            yi = (yi + wan + section + (digit or 0) or 1) * 10**8
+            wan, section, digit = 0, 0, None
+    return str(yi + wan + section + (digit or 0))
