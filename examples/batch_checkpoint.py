@@ -22,7 +22,7 @@ def main(workdir: Path) -> None:
     metrics = [IDBasedContextRecall(), NonLLMContextRecall(scorer="partial", normalize=True, threshold=0.9)]
     checkpoint = workdir / "run.ckpt.jsonl"
     result = evaluate(data, metrics, max_concurrency=8, checkpoint=checkpoint)
-    print(result)  # per-metric mean, 95% CI, scored / unscorable / failed, tokens
+    print(result.summary_table())  # per-metric mean, 95% CI, scored / unscorable / failed, tokens
     for failure in result.failures:
         print(f"failed: sample {failure.index} ({failure.sample_id}) {failure.metric}: {failure.message}")
 

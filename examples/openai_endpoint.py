@@ -38,7 +38,7 @@ def main() -> None:
             output_mode="auto",  # structured outputs, or JSON mode where the server refuses them
         )
         result = evaluate(demo_dataset(), [ContextRecall(llm)], max_concurrency=8)
-    print(result)
+    print(result.summary_table())
     worst = min((r for r in result.results("context_recall") if r.value is not None), key=lambda r: r.value or 0.0)
     print(f"\nlowest sample: {worst.sample_id} = {worst.value:.2f}; missing: {worst.evidence.missing_items()}")
 

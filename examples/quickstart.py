@@ -64,7 +64,7 @@ def main() -> None:
     ]
     result = evaluate(ragrecall.demo_dataset(), metrics, show_progress=False)
     print()
-    print(result)
+    print(result.summary_table())
 
 
 if __name__ == "__main__":

@@ -47,10 +47,13 @@ def test_report_base_new_compares_the_runs(data: Path, tmp_path: Path) -> None:
     html = tmp_path / "r.html"
     assert main(["report", str(base), str(new), "-o", str(html)]) == 0
     page = html.read_text(encoding="utf-8")
-    assert "<strong>new.jsonl</strong> (this report) against <strong>base.jsonl</strong>" in page
+    # The runs are named by their labels (file names without folders or suffixes), not by their paths.
+    assert "<strong>new</strong> (this report) against <strong>base</strong>" in page
+    comparison = page[page.index("<section id='comparison'>") : page.index("<section id='summary'>")]
+    assert str(tmp_path) not in comparison and ".jsonl" not in comparison
     assert (
-        "<td>id_based_context_recall</td><td class=num>0.500</td><td class=num>0.833</td><td class=num>+0.333</td>"
-        in page
+        "<td class='m' data-label='metric'>id_based_context_recall</td><td class='num a' data-label='base'>0.500</td>"
+        "<td class='num b' data-label='new'>0.833</td><td class='num d' data-label='Δ'>+0.333</td>" in page
     )
     assert "id_based_context_recall: 1 better, 0 worse, 2 unchanged</h3>" in page
 

@@ -129,7 +129,7 @@ def test_dataset_to_csv_round_trips_and_never_half_writes(tmp_path: Path) -> Non
     header = path.read_text(encoding="utf-8").splitlines()[0]
     assert (
         header
-        == "id,user_input,reference,retrieved_contexts,reference_contexts,retrieved_context_ids,reference_context_ids"
+        == "id,user_input,retrieved_contexts,reference_contexts,retrieved_context_ids,reference_context_ids,reference"
     )
     assert Dataset.from_csv(path) == data
     assert json.loads(pd.read_csv(path).loc[0, "retrieved_contexts"]) == ROWS[0]["retrieved_contexts"]
@@ -201,22 +201,14 @@ def test_a_damaged_parquet_file_is_a_file_format_error(tmp_path: Path) -> None:
 
 def test_result_to_pandas_puts_the_inputs_beside_the_scores() -> None:
     result = evaluate(ROWS, METRICS, show_progress=False)
-    frame = result.to_pandas()
-    assert list(frame.columns) == [
-        "index",
-        "sample_id",
-        "user_input",
-        "reference",
-        "retrieved_contexts",
-        "reference_contexts",
-        "retrieved_context_ids",
-        "reference_context_ids",
-        "id_based_context_recall",
-        "id_based_context_recall:status",
-        "id_based_context_recall:detail",
-        "non_llm_context_recall",
-        "non_llm_context_recall:status",
-        "non_llm_context_recall:detail",
+    inputs = ["id", "user_input", "retrieved_contexts", "reference_contexts", "retrieved_context_ids"]
+    inputs += ["reference_context_ids", "reference"]  # Ragas's field order
+    assert list(result.to_pandas().columns) == [*inputs, "id_based_context_recall", "non_llm_context_recall"]
+    frame = result.to_pandas(details=True)
+    assert list(frame.columns) == ["index", "sample_id", *inputs] + [
+        f"{m}{suffix}"
+        for m in ("id_based_context_recall", "non_llm_context_recall")
+        for suffix in ("", ":status", ":detail")
     ]
     assert pd.isna(frame.loc[1, "reference"]) and frame.loc[0, "retrieved_context_ids"] == ["d1", "d2"]
     assert "user_input" not in result.to_pandas(inputs=False).columns

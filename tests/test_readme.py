@@ -1,6 +1,10 @@
 """The README is a path: every shell and Python snippet runs as printed, in order, in an empty folder, with no
 API key and no network. A snippet that must not run (it installs packages, or needs a key) says so in an HTML
-comment on the line before it: ``<!-- not run by tests/test_readme.py: why -->``."""
+comment on the line before it: ``<!-- not run by tests/test_readme.py: why -->``.
+
+Each runs as after the README's first set-up command (``pip install -e .``): the packages of the optional
+extras cannot be imported, unless the line above the snippet names the extra it needs as its install command
+(``pip install 'ragrecall[pandas]'``)."""
 
 from __future__ import annotations
 
@@ -17,6 +21,31 @@ import pytest
 README = Path(__file__).resolve().parents[1] / "README.md"
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```\n", re.MULTILINE | re.DOTALL)
 _SKIP = re.compile(r"<!-- not run by tests/test_readme\.py: (.+?) -->\n$")
+_NEEDS = re.compile(r"pip install '[^']*ragrecall\[([\w,]+)\]'")
+# What each optional extra brings that the first set-up command does not install.
+EXTRA_MODULES = {
+    "pandas": ("pandas",),
+    "hf": ("datasets",),
+    "calibrate": ("scipy", "sklearn"),
+    "anthropic": ("anthropic",),
+}
+_BLOCKER = """
+import os
+import sys
+
+_BLOCKED = set(filter(None, os.environ.get("RAGRECALL_TEST_BLOCKED", "").split(",")))
+
+
+class _NotInstalled:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name.split(".")[0] in _BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, _NotInstalled)
+"""
 
 
 @dataclass(frozen=True)
@@ -25,6 +54,8 @@ class Snippet:
     code: str
     line: int
     skip: str | None
+    extras: tuple[str, ...] = ()
+    """The extras the line above the snippet says it needs."""
 
 
 def snippets() -> list[Snippet]:
@@ -33,7 +64,9 @@ def snippets() -> list[Snippet]:
     for match in _FENCE.finditer(text):
         before = text[: match.start()]
         skip = _SKIP.search(before)
-        out.append(Snippet(match[1], match[2], before.count("\n") + 1, skip[1] if skip else None))
+        above = before.rstrip("\n").rsplit("\n", 1)[-1]
+        extras = tuple(e for found in _NEEDS.findall(above) for e in found.split(","))
+        out.append(Snippet(match[1], match[2], before.count("\n") + 1, skip[1] if skip else None, extras))
     return out
 
 
@@ -41,7 +74,7 @@ def test_every_snippet_is_shell_python_or_output_and_skips_say_why() -> None:
     found = snippets()
     assert {s.language for s in found} <= {"bash", "python", "text", "json"}, "a fence without a known language"
     skipped = [s for s in found if s.skip]
-    assert all(s.language == "bash" for s in skipped) and len(skipped) == 5  # installs, or a key needed
+    assert all(s.language == "bash" for s in skipped) and len(skipped) == 6  # installs, or a key needed
     assert all("install" in s.skip or "API key" in s.skip for s in skipped if s.skip)
 
 
@@ -49,12 +82,18 @@ def test_every_snippet_is_shell_python_or_output_and_skips_say_why() -> None:
 def ran(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Run every snippet that runs, in README order, in one empty folder; keep each one's output."""
     folder = tmp_path_factory.mktemp("readme")
+    blocker = tmp_path_factory.mktemp("blocker")
+    (blocker / "sitecustomize.py").write_text(_BLOCKER, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and k != "OPENAI_BASE_URL"}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(blocker), env.get("PYTHONPATH")]))
     outputs: dict[str, Any] = {}
     for snippet in snippets():
         if snippet.skip or snippet.language not in ("bash", "python"):
             continue
+        assert set(snippet.extras) <= set(EXTRA_MODULES), f"README line {snippet.line}: unknown extra"
+        blocked = [m for extra, mods in EXTRA_MODULES.items() if extra not in snippet.extras for m in mods]
+        env["RAGRECALL_TEST_BLOCKED"] = ",".join(blocked)
         command = ["bash", "-e", "-o", "pipefail", "-c", snippet.code]
         if snippet.language == "python":
             command = [sys.executable, "-c", snippet.code]
@@ -63,6 +102,26 @@ def ran(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         outputs[f"line {snippet.line}"] = done.stdout
     outputs["folder"] = folder
     return outputs
+
+
+def test_the_extras_of_the_first_set_up_command_are_blocked_in_snippets(tmp_path: Path) -> None:
+    (tmp_path / "sitecustomize.py").write_text(_BLOCKER, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "RAGRECALL_TEST_BLOCKED": "pandas"}
+    code = "import ragrecall; ragrecall.demo_dataset().to_pandas()"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == "ragrecall.errors.MissingExtraError: to_pandas() needs pandas, in the pandas extra: " + (
+        "pip install 'ragrecall[pandas]'"
+    )
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text('{"reference_claims": ["a b."], "claim_labels": [true], "retrieved_contexts": ["a b."]}\n')
+    env["RAGRECALL_TEST_BLOCKED"] = "scipy,sklearn"
+    command = [sys.executable, "-m", "ragrecall.cli", "calibrate", str(labels), "--llm", "offline", "--no-progress"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr == (
+        "ragrecall: error: calibrate needs scipy, in the calibrate extra: pip install 'ragrecall[calibrate]'\n"
+    )
 
 
 def test_the_snippets_run_in_order_in_an_empty_folder(ran: dict[str, Any]) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from helpers.claims import BATCH_CONTEXTS, BATCH_REPLIES, batch_samples
+from helpers.report_page import closed_bodies, inflated
 from ragrecall import (
     ContextRecall,
     Evidence,
@@ -45,7 +46,8 @@ def section(page: str, name: str) -> str:
 
 
 def sample_html(page: str, index: int) -> str:
-    """The HTML of one sample's entry in the samples section."""
+    """The HTML of one sample's entry in the samples section, as it shows once opened."""
+    page = inflated(page)
     start = page.index(f"<details class='sample' id='s{index}'")
     return page[start : page.index("</details>", start)]
 
@@ -63,9 +65,10 @@ def test_report_content(result: EvaluationResult) -> None:
     assert visa.evidence is not None and visa.evidence.missing_items()
     first_missing = visa.evidence.model_dump()["missing"][0]
     assert f"<code>{first_missing}</code>" in page
-    # Self-contained: nothing is fetched, nothing runs (the demo passages' own URLs are text, not links).
+    # Self-contained: nothing is fetched, the scripts are inline (the demo passages' own URLs are text).
     assert not re.search(r"(src|href)\s*=\s*['\"]?[a-z]+:", page)
-    assert "<script" not in page and "<link" not in page and "url(" not in page and "@import" not in page
+    assert not re.search(r"<script[^>]*\bsrc", page)
+    assert "<link" not in page and "url(" not in page and "@import" not in page
 
 
 def test_sections_open_with_failures_grouped_by_cause(result: EvaluationResult) -> None:
@@ -81,7 +84,7 @@ def test_sections_open_with_failures_grouped_by_cause(result: EvaluationResult) 
     assert "<span class='miss'>MissingFieldError</span>: field &#x27;retrieved_contexts&#x27;: this metric" in failures
     assert failures.count("<a href='#s12'>broken</a>") == 2 and "<details" not in failures
     # The failed sample is open below, with its failure in place.
-    assert "<details class='sample' id='s12' open>" in page
+    assert "<details class='sample' id='s12' data-i='12' open>" in page
     assert "failed: MissingFieldError: sample 12 (id=&#x27;broken&#x27;)" in page
 
 
@@ -259,15 +262,20 @@ def test_samples_sorted_lowest_first_and_the_lowest_open(result: EvaluationResul
         return page.index(f"<div class='sid'>{sample_id}</div>")
 
     assert at("en-visa-01") < at("en-router-01") < at("broken")
-    opened = re.findall(r"<details class='sample' id='s(\d+)'( open)?>", page)
-    assert len(opened) == 13 and sum(bool(o) for _, o in opened) == 11  # the 10 lowest, and the failed one
+    opened = re.findall(r"<details class='sample' id='s(\d+)' data-i='\d+'( open)?( data-lazy)?>", page)
+    assert len(opened) == 13 and sum(bool(o) for _, o, _ in opened) == 11  # the 10 lowest, and the failed one
+    # The closed ones carry no body in the page: it is kept compressed until the row is opened.
+    lazy = [i for i, o, lz in opened if lz]
+    assert len(lazy) == 2 and sorted(closed_bodies(page)) == sorted(lazy)
+    assert all(f"id='s{i}-p1'" not in page for i in lazy) and all(f"id='s{i}-p1'" in inflated(page) for i in lazy)
 
 
 def test_a_results_file_streamed_into_the_page_gives_the_page_of_the_whole_result(tmp_path: Path) -> None:
     from ragrecall.demo import demo_metrics
     from ragrecall.report import write_report_from_jsonl
 
-    result = evaluate([*demo_dataset(), {"id": "broken"}], demo_metrics(), show_progress=False)
+    samples = [s.model_copy(update={"metadata": {"topic": f"t{i % 3}"}}) for i, s in enumerate(demo_dataset())]
+    result = evaluate([*samples, {"id": "broken"}], demo_metrics(), show_progress=False)
     assert {"claim_recall", "string_recall", "id_recall"} <= {
         r.evidence.kind for row in result.rows for r in row.results.values() if r.evidence is not None
     }
@@ -277,7 +285,8 @@ def test_a_results_file_streamed_into_the_page_gives_the_page_of_the_whole_resul
     write_report_from_jsonl(results, streamed, title="t")
     write_report(EvaluationResult.from_jsonl(results), whole, title="t")
     assert streamed.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
-    assert "<details class='sample'" in streamed.read_text(encoding="utf-8")
+    page = streamed.read_text(encoding="utf-8")
+    assert "<details class='sample'" in page and "data-lazy" in page and "<option>t2</option>" in page
     packed = tmp_path / "results.jsonl.gz"
     result.to_jsonl(packed)
     write_report_from_jsonl(packed, streamed, title="t")

@@ -69,13 +69,17 @@ def test_comparison_states_paired_deltas_with_their_intervals(runs: tuple[Evalua
     c = compare(base, new, "id_based_context_recall")
     assert c.paired == 4 and c.mean_a is not None and c.mean_b is not None and c.mean_difference is not None
     assert c.ci_low is not None and c.ci_high is not None and c.p_value is not None
+    # Each cell is labelled with its column, so that under 600 px a row reads as a card.
     assert (
-        f"<td>id_based_context_recall</td><td class=num>{c.mean_a:.3f}</td><td class=num>{c.mean_b:.3f}</td>"
-        f"<td class=num>{c.mean_difference:+.3f}</td><td class=num>[{c.ci_low:+.3f}, {c.ci_high:+.3f}]</td>"
-        f"<td class=num>{c.p_value:.4f}</td><td class=num>4</td>"
+        "<td class='m' data-label='metric'>id_based_context_recall</td>"
+        f"<td class='num a' data-label='base.jsonl'>{c.mean_a:.3f}</td>"
+        f"<td class='num b' data-label='new.jsonl'>{c.mean_b:.3f}</td>"
+        f"<td class='num d' data-label='Δ'>{c.mean_difference:+.3f}</td>"
+        f"<td class='num ci' data-label='95% CI of Δ'>[{c.ci_low:+.3f}, {c.ci_high:+.3f}]</td>"
+        f"<td class='num p' data-label='p'>{c.p_value:.4f}</td><td class='num n' data-label='paired'>4</td>"
     ) in comparison
     assert "Not paired: 0 samples of base.jsonl and 1 of new.jsonl have no partner" in comparison
-    assert "<th class=num>base.jsonl</th><th class=num>new.jsonl</th>" in comparison
+    assert "<th class='num a'>base.jsonl</th><th class='num b'>new.jsonl</th>" in comparison
 
 
 def test_winners_and_losers_are_listed_largest_change_first(runs: tuple[EvaluationResult, EvaluationResult]) -> None:

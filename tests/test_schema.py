@@ -52,9 +52,35 @@ def test_unknown_field_suggests_the_close_one() -> None:
     assert "did you mean 'retrieved_contexts'" in str(info.value)
 
 
-def test_unknown_field_far_from_any_lists_known_fields() -> None:
-    with pytest.raises(InvalidSampleError, match="known fields: id, user_input"):
-        Sample(zzz=1)
+def test_a_name_far_from_every_field_is_kept_in_metadata() -> None:
+    sample = Sample(reference="x", category="books", idx=3, ids=[1], metadata={"source": "web"})
+    assert sample.metadata == {"source": "web", "category": "books", "idx": 3, "ids": [1]}
+    assert sample.to_dict() == {"reference": "x", "metadata": sample.metadata}
+
+
+@pytest.mark.parametrize(
+    ("key", "field"),
+    [
+        ("referense", "reference"),
+        ("User_input", "user_input"),
+        ("reference_context", "reference_contexts"),
+        ("ID", "id"),
+    ],
+)
+def test_a_name_one_edit_from_a_field_is_a_typo(key: str, field: str) -> None:
+    with pytest.raises(InvalidSampleError, match=f"did you mean {field!r}") as info:
+        Sample(**{key: "x"})
+    assert info.value.field == key
+
+
+def test_an_extra_key_clashing_with_a_metadata_key_is_refused() -> None:
+    with pytest.raises(InvalidSampleError, match="'category' is also a key of metadata"):
+        Sample(category="a", metadata={"category": "b"})
+
+
+def test_to_dict_and_features_leave_absent_fields_out_in_ragas_order() -> None:
+    sample = Sample(reference="r", user_input="q", retrieved_contexts=["c"])
+    assert list(sample.to_dict()) == sample.get_features() == ["user_input", "retrieved_contexts", "reference"]
 
 
 def test_single_string_for_a_list_field_says_to_wrap_it() -> None:

@@ -78,6 +78,9 @@ _EXPORTS = {
     # calibration against human labels
     "calibrate": ".calibration",
     "CalibrationResult": ".calibration",
+    "CorrectedMean": ".calibration",
+    "ppi_mean": ".calibration",
+    "labels_needed": ".calibration",
     "BatchBackend": ".batch",
     "RoundExported": ".batch",
 }
@@ -93,6 +96,7 @@ __all__ = [
     "ConfigurationError",
     "ContextMatch",
     "ContextRecall",
+    "CorrectedMean",
     "Dataset",
     "DroppedClaim",
     "EndpointDownError",
@@ -140,9 +144,11 @@ __all__ = [
     "evaluate",
     "evaluate_diversity",
     "evaluate_run",
+    "labels_needed",
     "llm_factory",
     "parse_measure",
     "parse_ranking",
+    "ppi_mean",
     "read_qrels",
     "read_run",
 ]

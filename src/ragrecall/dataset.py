@@ -9,7 +9,6 @@ or corrupt gzip data, JSON nested deeper than 64 levels, and CSV cells over 64 M
 
 from __future__ import annotations
 
-import ast
 import csv
 import gzip
 import io
@@ -19,31 +18,26 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, overload
 
+from ._extras import need
 from ._files import CSV_FIELD_LIMIT, atomic_text, csv_field_limit, gzip_checked, load_json
-from ._inputs import ColumnMap, clean_cell, collection_rows, is_missing, rename_columns, resolve_column_map
+from ._inputs import (
+    NESTED_FIELDS,
+    ColumnMap,
+    collection_rows,
+    parse_cell,
+    rename_columns,
+    resolve_column_map,
+    table_record,
+)
 from .errors import FileFormatError, InvalidSampleError
 from .schema import Sample
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Dataset", "EvaluationDataset", "open_text", "text_lines"]
+__all__ = ["Dataset", "EvaluationDataset", "flat_records", "metadata_columns", "open_text", "text_lines"]
 
 PathLike = str | os.PathLike[str]
-
-# Fields that hold lists or mappings; in CSV cells they are written as JSON.
-_JSON_FIELDS = frozenset(
-    {
-        "retrieved_contexts",
-        "reference_contexts",
-        "retrieved_context_ids",
-        "reference_context_ids",
-        "relevance",
-        "metadata",
-        "reference_claims",
-        "claim_labels",
-    }
-)
 
 
 class Dataset(Sequence[Sample]):
@@ -64,8 +58,8 @@ class Dataset(Sequence[Sample]):
     def __init__(self, samples: object = (), *, column_map: ColumnMap | None = None) -> None:
         renames = resolve_column_map(column_map)
         self._samples: tuple[Sample, ...] = tuple(
-            s if isinstance(s, Sample) else Sample.from_dict(rename_columns(s, renames), where=f"record {i}")
-            for i, s in enumerate(collection_rows(samples))
+            s if isinstance(s, Sample) else Sample.from_dict(s, where=f"record {i}")
+            for i, s in enumerate(collection_rows(samples, renames))
         )
 
     # -- loaders --------------------------------------------------------------------------------------
@@ -153,7 +147,7 @@ class Dataset(Sequence[Sample]):
         from ._columnar import is_hf_folder, read_hf_folder, read_parquet
 
         if is_hf_folder(path):
-            return cls(_table_records(read_hf_folder(path)), column_map=column_map)
+            return cls(_table_records(read_hf_folder(path), column_map))
         suffixes = [s.lower() for s in Path(path).suffixes]
         if suffixes and suffixes[-1] == ".gz":
             suffixes = suffixes[:-1]
@@ -163,7 +157,7 @@ class Dataset(Sequence[Sample]):
         if kind == ".csv":
             return cls.from_csv(path, column_map=column_map)
         if kind == ".parquet" and suffixes == [s.lower() for s in Path(path).suffixes]:
-            return cls(_table_records(read_parquet(path)), column_map=column_map)
+            return cls(_table_records(read_parquet(path), column_map))
         raise FileFormatError(
             f"unknown dataset format {kind or '(no suffix)'!r}; expected .jsonl, .csv, .parquet or a Hugging Face "
             "dataset folder (save_to_disk)",
@@ -174,7 +168,7 @@ class Dataset(Sequence[Sample]):
 
     def to_records(self) -> list[dict[str, Any]]:
         """The samples as plain dicts, absent fields left out."""
-        return [s.model_dump(exclude_none=True, exclude_defaults=True) for s in self._samples]
+        return [s.to_dict() for s in self._samples]
 
     def to_list(self) -> list[dict[str, Any]]:
         """Ragas spelling of :meth:`to_records`."""
@@ -192,7 +186,7 @@ class Dataset(Sequence[Sample]):
         mapping fields as JSON in their cells, absent fields as empty cells. A path is written atomically."""
         fields = self.columns()
         rows = (
-            {k: json.dumps(v, ensure_ascii=False) if k in _JSON_FIELDS else v for k, v in record.items()}
+            {k: json.dumps(v, ensure_ascii=False) if k in NESTED_FIELDS else v for k, v in record.items()}
             for record in self.to_records()
         )
         if isinstance(target, (str, os.PathLike)):
@@ -215,12 +209,28 @@ class Dataset(Sequence[Sample]):
     def to_pandas(self) -> pd.DataFrame:
         """A DataFrame with one row per sample and one column per field that some sample has (requires
         pandas); :meth:`from_pandas` reads it back."""
-        try:
-            import pandas as pd
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise ImportError("to_pandas() needs pandas: pip install 'ragrecall[pandas]'") from exc
-        frame: pd.DataFrame = pd.DataFrame(self.to_records(), columns=self.columns())
+        pandas = need("pandas", "pandas", "to_pandas()")
+        records, columns = flat_records(self._samples)
+        frame: pd.DataFrame = pandas.DataFrame(records, columns=columns)
         return frame
+
+    def to_hf_dataset(self) -> Any:
+        """A Hugging Face ``datasets.Dataset`` of :meth:`to_records` (requires the ``hf`` extra), a column per
+        field some sample has;
+        :meth:`from_hf_dataset` reads it back."""
+        datasets = need("datasets", "hf", "to_hf_dataset()")
+        # Every row carries every column (None where absent): from_list takes its columns from the first row.
+        columns = self.columns()
+        return datasets.Dataset.from_list([{c: r.get(c) for c in columns} for r in self.to_records()])
+
+    @classmethod
+    def from_dict(cls, mapping: Iterable[Mapping[str, Any]], *, column_map: ColumnMap | None = None) -> Dataset:
+        """Ragas spelling of :meth:`from_records` (Ragas's ``from_dict`` takes a list of records too)."""
+        return cls(mapping, column_map=column_map)
+
+    def features(self) -> list[str]:
+        """The fields of the first sample (Ragas's ``features``); :meth:`columns` gives those of every sample."""
+        return self._samples[0].get_features() if self._samples else []
 
     # -- sequence protocol ----------------------------------------------------------------------------
 
@@ -238,7 +248,7 @@ class Dataset(Sequence[Sample]):
     def __getitem__(self, index: slice) -> Dataset: ...
     def __getitem__(self, index: int | slice) -> Sample | Dataset:
         if isinstance(index, slice):
-            return Dataset(self._samples[index])
+            return type(self)(self._samples[index])
         return self._samples[index]
 
     def __iter__(self) -> Iterator[Sample]:
@@ -251,10 +261,44 @@ class Dataset(Sequence[Sample]):
         return id(self)
 
     def __repr__(self) -> str:
-        return f"Dataset({len(self)} samples)"
+        return f"{type(self).__name__}(features={self.features()}, len={len(self)})"
 
 
-EvaluationDataset = Dataset
+class EvaluationDataset(Dataset):
+    """Ragas's name for :class:`Dataset`: the same collection (equal to a Dataset of the same samples), built
+    by the same constructors, so that a migrated script's ``type(dataset).__name__`` stays ``EvaluationDataset``."""
+
+    __slots__ = ()
+
+
+def metadata_columns(samples: Iterable[Sample | None], taken: Iterable[str] = ()) -> dict[str, str]:
+    """The samples' metadata keys, in order of first appearance, each with the column that shows it in a flat
+    table: the key itself, or ``metadata.<key>`` when a field or a name in ``taken`` already holds it."""
+    used = {*Sample.model_fields, *taken}
+    keys: dict[str, None] = {}
+    for sample in samples:
+        if sample is not None:
+            keys.update(dict.fromkeys(sample.metadata))
+    return {k: f"metadata.{k}" if k in used else k for k in keys}
+
+
+def flat_records(samples: Sequence[Sample | None], taken: Iterable[str] = ()) -> tuple[list[dict[str, Any]], list[str]]:
+    """Rows for a table: each sample's fields (``id`` and those some sample has, in field order), then one
+    column per metadata key (see :func:`metadata_columns`), as the user's own table had them; a None sample
+    gives an empty row."""
+    meta = metadata_columns(samples, taken)
+    records: list[dict[str, Any]] = []
+    present: set[str] = set()
+    for sample in samples:
+        record = {} if sample is None else sample.to_dict()
+        metadata = record.pop("metadata", {})
+        present.update(record)
+        record.update({column: metadata.get(key) for key, column in meta.items() if key in metadata})
+        records.append(record)
+    fields = [f for f in Sample.model_fields if f in present]
+    return records, fields + list(meta.values())
+
+
 """Ragas spelling of :class:`Dataset`."""
 
 
@@ -311,32 +355,31 @@ def _csv_record(row: Mapping[Any, Any], name: str, line: int) -> Sample:
     for key, cell in row.items():
         if cell is None or cell == "" or key == "":  # an empty header: the index column of DataFrame.to_csv
             continue
-        if key in _JSON_FIELDS:
+        if key in NESTED_FIELDS:
             record[key] = _cell_value(cell, name, line, key)
         else:
             record[key] = cell
     return Sample.from_dict(record, where=where)
 
 
-def _table_records(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows of a columnar file with their empty (None) cells left out."""
-    return [{k: clean_cell(v) for k, v in row.items() if not is_missing(v)} for row in rows]
+def _table_records(rows: list[dict[str, Any]], column_map: ColumnMap | None) -> list[dict[str, Any]]:
+    """Rows of a columnar file as records (see :func:`table_record`)."""
+    renames = resolve_column_map(column_map)
+    return [table_record(row, renames) for row in rows]
 
 
 def _cell_value(cell: str, name: str, line: int, key: str) -> Any:
-    """A list or mapping cell: JSON, else a Python literal (``['a', 'b']``, as ``DataFrame.to_csv`` writes)."""
+    """A list or mapping cell (see :func:`parse_cell`)."""
     try:
-        return load_json(cell, path=name, line=line)
-    except json.JSONDecodeError as exc:
-        try:
-            # literal_eval reads literals only (no names, calls or operators): safe on untrusted text.
-            return ast.literal_eval(cell.strip())
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            raise InvalidSampleError(
-                f'expected a JSON value or a Python literal in the cell (e.g. ["a", "b"]), got {cell[:60]!r}',
-                where=f"line {line} of {name}",
-                field=key,
-            ) from exc
+        return parse_cell(cell)
+    except FileFormatError as exc:
+        raise FileFormatError(exc.problem, path=name, line=line) from exc
+    except ValueError as exc:
+        raise InvalidSampleError(
+            f'expected a JSON value or a Python literal in the cell (e.g. ["a", "b"]), got {cell[:60]!r}',
+            where=f"line {line} of {name}",
+            field=key,
+        ) from exc
 
 
 def _write_csv(out: IO[str], fields: list[str], rows: Iterable[Mapping[str, Any]]) -> None:

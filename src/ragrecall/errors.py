@@ -10,6 +10,7 @@ Every exception raised on purpose by ragrecall derives from :class:`RagrecallErr
     │   ├── CheckpointError                 a checkpoint written for other metrics or samples
     │   ├── NothingToEvaluateError          an empty dataset, or a run with no judged query
     │   └── ConfigurationError              a metric or client built with bad settings
+    ├── MissingExtraError (also ImportError) a call needs an optional extra that is not installed
     └── LLMError                            the LLM path could not produce an answer
         ├── LLMRequestError                 transport failures that outlived the retries
         │   ├── TransportError              one failed attempt, classified (status, retryable, Retry-After)
@@ -40,6 +41,7 @@ __all__ = [
     "LLMError",
     "LLMOutputError",
     "LLMRequestError",
+    "MissingExtraError",
     "MissingFieldError",
     "NoClaimsError",
     "NothingToEvaluateError",
@@ -98,6 +100,11 @@ class FileFormatError(InputError):
 
 class ConfigurationError(InputError):
     """An object was built with settings that cannot work (a threshold outside [0, 1], an unknown scorer...)."""
+
+
+class MissingExtraError(RagrecallError, ImportError):
+    """A call needs a package of an optional extra that is not installed; the message names the extra and its
+    install command in one line."""
 
 
 class LLMError(RagrecallError):

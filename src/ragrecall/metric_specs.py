@@ -49,13 +49,14 @@ def parse_metric(spec: str, *, llm: Callable[[], LLM] | None = None) -> Metric:
         kwargs["k"] = int(match["k"])
     _check_setting_names(name, kwargs, spec)
     try:
+        # A metric named on the command line keeps its settings in its name, so that two specs never collide.
         if name == "id_based_context_recall":
-            return IDBasedContextRecall(**kwargs)
+            return IDBasedContextRecall(**kwargs).named_by_settings()
         if name == "non_llm_context_recall":
-            return NonLLMContextRecall(**kwargs)
+            return NonLLMContextRecall(**kwargs).named_by_settings()
         if llm is None:
             raise ConfigurationError(f"{name} needs an LLM: give --model (and --base-url) or --offline")
-        return ContextRecall(llm(), **kwargs)
+        return ContextRecall(llm(), **kwargs).named_by_settings()
     except TypeError as exc:
         raise ConfigurationError(f"bad settings for {name}: {exc}") from exc
 

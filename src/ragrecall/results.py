@@ -42,6 +42,7 @@ _KIND_MODULES = {
     "claim_recall": "ragrecall.metrics.context_recall",
     "ranking": "ragrecall.ranking.metric",
     "parsed_ranking": "ragrecall.ranking._parse_ranking",
+    "string_similarity": "ragrecall.metrics.string_similarity",
 }
 
 

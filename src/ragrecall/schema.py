@@ -6,7 +6,6 @@ nothing about files: loaders live in :mod:`ragrecall.dataset`.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from typing import Annotated, Any
 
@@ -18,10 +17,11 @@ from pydantic import (
     ValidationError,
     WithJsonSchema,
 )
+from rapidfuzz.distance import Levenshtein
 
 from .errors import InvalidSampleError, MissingFieldError
 
-__all__ = ["ContextId", "Sample", "SingleTurnSample", "describe_record", "id_key"]
+__all__ = ["ContextId", "Sample", "SingleTurnSample", "describe_record", "id_key", "split_extras"]
 
 
 def _check_id(value: Any) -> str | int:
@@ -88,7 +88,9 @@ class Sample(BaseModel):
     naming the field when it is absent. An *empty* list or string is not absent: it means "nothing", and
     metrics treat it as such (an empty reference is unscorable, an empty retrieval scores 0).
 
-    Unknown fields are an error, so that a typo cannot silently score nothing.
+    Keys that are not fields (a DataFrame's ``category`` column, a JSON record's ``source``) are data, not
+    errors: they go to ``metadata`` under their own names. A key one edit away from a field (``referense``,
+    ``User_input``) is an error with a "did you mean", so that a typo cannot silently score nothing.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
@@ -97,10 +99,6 @@ class Sample(BaseModel):
     """Optional identifier, echoed in results and error messages."""
     user_input: str | None = None
     """The question or query."""
-    response: str | None = None
-    """The answer generated from the retrieved contexts."""
-    reference: str | None = None
-    """The reference (ground-truth) answer."""
     retrieved_contexts: list[str] | None = None
     """Retrieved passages, in rank order."""
     reference_contexts: list[str] | None = None
@@ -109,6 +107,10 @@ class Sample(BaseModel):
     """IDs of the retrieved passages, in rank order."""
     reference_context_ids: list[ContextId] | None = None
     """IDs of the passages that should have been retrieved."""
+    response: str | None = None
+    """The answer generated from the retrieved contexts."""
+    reference: str | None = None
+    """The reference (ground-truth) answer."""
     relevance: Grades | None = None
     """Graded judgments: ID → grade (≥ 1 relevant by default, 0 judged not relevant)."""
     reference_claims: list[str] | None = None
@@ -125,7 +127,7 @@ class Sample(BaseModel):
     def __init__(self, **data: Any) -> None:
         # pydantic routes model_validate() through a custom __init__ too, but wraps what it raises in a
         # ValidationError; Sample(...) and Sample.from_dict(...) raise InvalidSampleError directly.
-        check_fields(data, where=None)
+        data = split_extras(data, where=None)
         try:
             super().__init__(**data)
         except ValidationError as exc:
@@ -176,6 +178,14 @@ class Sample(BaseModel):
             # Re-raise with the caller's location; the pydantic error stays chained as the cause.
             raise type(exc)(exc.problem, where=describe_record(where, data), field=exc.field) from exc.__cause__
 
+    def to_dict(self) -> dict[str, Any]:
+        """The sample as a plain dict, absent fields (and empty metadata) left out (Ragas's ``to_dict``)."""
+        return self.model_dump(exclude_none=True, exclude_defaults=True)
+
+    def get_features(self) -> list[str]:
+        """The names of the fields this sample has (Ragas's ``get_features``)."""
+        return list(self.to_dict())
+
     def require(self, *fields: str, where: str | None = None) -> None:
         """Raise :class:`MissingFieldError` for the first of ``fields`` that is None."""
         for name in fields:
@@ -199,15 +209,52 @@ def describe_record(where: str | None, data: Mapping[str, Any]) -> str | None:
     return f"{where} (id={sample_id!r})" if where else f"sample id={sample_id!r}"
 
 
-def check_fields(data: Mapping[str, Any], *, where: str | None) -> None:
-    """Reject keys that are not Sample fields, with a "did you mean" hint for near misses."""
+def split_extras(data: Mapping[str, Any], *, where: str | None) -> dict[str, Any]:
+    """``data`` with its keys that are not Sample fields moved into ``metadata``, under their own names.
+
+    Raises:
+        InvalidSampleError: a key is one edit away from a field (a typo: "did you mean"), or an extra key is
+            also a key of the ``metadata`` given in the same record.
+    """
     known = Sample.model_fields
-    for key in data:
-        if key in known:
-            continue
-        hint = difflib.get_close_matches(str(key), list(known), n=1, cutoff=0.6)
-        suggestion = f"; did you mean {hint[0]!r}?" if hint else f"; known fields: {', '.join(known)}"
-        raise InvalidSampleError(f"unknown field{suggestion}", where=describe_record(where, data), field=str(key))
+    extras = {str(k): v for k, v in data.items() if k not in known}
+    if not extras:
+        return dict(data)
+    for key in extras:
+        close = _one_edit_away(key)
+        if close is not None:
+            raise InvalidSampleError(
+                f"unknown field; did you mean {close!r}? (to keep it as data, map it to metadata)",
+                where=describe_record(where, data),
+                field=key,
+            )
+    out = {k: v for k, v in data.items() if k in known}
+    given = out.get("metadata")
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        return out | {"metadata": given}  # the field's own validation names what was expected
+    clash = sorted(set(extras) & {str(k) for k in given})
+    if clash:
+        raise InvalidSampleError(
+            f"the column {clash[0]!r} is also a key of metadata; rename one of them",
+            where=describe_record(where, data),
+            field=clash[0],
+        )
+    out["metadata"] = {**given, **extras}
+    return out
+
+
+def _one_edit_away(name: str) -> str | None:
+    """The Sample field one edit (insertion, deletion, substitution; case ignored) away from ``name``, if any.
+
+    ``id`` is matched only up to case: ``idx`` and ``ids`` are common columns of their own."""
+    folded = name.casefold()
+    for field in Sample.model_fields:
+        limit = 0 if len(field) <= 2 else 1
+        if Levenshtein.distance(folded, field, score_cutoff=limit) <= limit:
+            return field
+    return None
 
 
 def _to_sample_error(exc: ValidationError, data: Mapping[str, Any], *, where: str | None) -> InvalidSampleError:

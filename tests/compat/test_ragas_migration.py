@@ -8,43 +8,23 @@ SDK, over HTTP on 127.0.0.1, no key) and checks the values and their types.
 from __future__ import annotations
 
 import math
-import re
-import runpy
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from helpers.ragas_swap import run_swapped
 from ragrecall import Dataset, EvaluationResult, MetricResult, Sample
-from ragrecall.llm.fake_server import FakeOpenAIServer
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("datasets")
 
 SCRIPT = Path(__file__).with_name("ragas_04_script.py")
-_IMPORT = re.compile(r"^(from|import) ragas(?=[.\s])", re.MULTILINE)
-
-
-def swap_imports(source: str) -> str:
-    """What a user does: replace ``ragas`` by ``ragrecall`` on the import lines, and nothing else."""
-    swapped, count = _IMPORT.subn(r"\1 ragrecall", source)
-    assert count == 4, "the script imports from ragas on four lines"
-    assert "ragas" not in "\n".join(line for line in swapped.splitlines() if line.startswith(("from", "import")))
-    return swapped
 
 
 @pytest.fixture(scope="module")
 def run() -> tuple[dict[str, Any], int]:
-    with FakeOpenAIServer() as server, pytest.MonkeyPatch.context() as env:
-        env.setenv("OPENAI_API_KEY", "sk-local-test")
-        env.setenv("OPENAI_BASE_URL", server.base_url)
-        path = SCRIPT.with_name("_swapped_ragas_script.py")
-        path.write_text(swap_imports(SCRIPT.read_text(encoding="utf-8")), encoding="utf-8")
-        try:
-            names = runpy.run_path(str(path), run_name="ragas_script")
-        finally:
-            path.unlink()
-        return names, len(server.requests)
+    return run_swapped(SCRIPT, lines=4)
 
 
 def test_the_datasets_are_ragrecall_datasets_every_way_they_are_built(run: tuple[dict[str, Any], int]) -> None:
@@ -63,14 +43,15 @@ def test_the_datasets_are_ragrecall_datasets_every_way_they_are_built(run: tuple
         "retrieved_context_ids": ["doc-macbeth"],
         "reference_context_ids": [],
     }
+    # Ragas's SingleTurnSample field order.
     assert list(g["frame"].columns) == [
         "user_input",
-        "response",
-        "reference",
         "retrieved_contexts",
         "reference_contexts",
         "retrieved_context_ids",
         "reference_context_ids",
+        "response",
+        "reference",
     ]
 
 
@@ -86,11 +67,19 @@ def test_evaluate_with_llm_gives_lists_of_floats_and_a_frame_with_the_inputs(run
     assert g["mean_context_recall"] == pytest.approx(0.5) and g["mean_id_recall"] == pytest.approx(0.75)
     assert result["non_llm_context_recall"] == [0.5, 1.0, 0.0]
     frame = g["result_frame"]
-    assert list(frame.columns[:5]) == ["index", "sample_id", "user_input", "response", "reference"]
+    # Ragas's layout: the dataset's columns, then one column per metric.
+    assert list(frame.columns) == [
+        *g["frame"].columns,
+        "context_recall",
+        "non_llm_context_recall",
+        "id_based_context_recall",
+    ]
     assert frame.loc[0, "retrieved_contexts"] == ["The Eiffel Tower is in Paris, on the Champ de Mars."]
     assert list(frame["context_recall"]) == [0.5, 1.0, 0.0]
-    assert frame.loc[2, "id_based_context_recall:status"] == "unscorable"
-    assert "reference_context_ids is empty" in frame.loc[2, "id_based_context_recall:detail"]
+    assert math.isnan(frame.loc[2, "id_based_context_recall"])
+    details = result.to_pandas(details=True)
+    assert details.loc[2, "id_based_context_recall:status"] == "unscorable"
+    assert "reference_context_ids is empty" in details.loc[2, "id_based_context_recall:detail"]
     assert list(g["report"]["question"]) == [s.user_input for s in g["samples"]]
 
 

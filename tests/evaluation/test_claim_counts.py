@@ -37,7 +37,7 @@ def test_counts_are_summed_printed_and_kept(tmp_path: Path) -> None:
         "1 contested; "
         "1 coverage claims added, 1 claims dropped"
     )
-    assert line in str(result)
+    assert line in result.summary_table()
 
     out = io.StringIO()
     result.to_jsonl(out)

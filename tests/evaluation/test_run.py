@@ -158,10 +158,13 @@ def test_summary_table_and_exports(tmp_path: Path) -> None:
     samples = make_samples(10)
     samples[2] = {"id": "q2", "reference": "fail"}
     result = evaluate(samples, [HashMetric(), IDBasedContextRecall()], show_progress=False)
-    table = str(result)
+    table = result.summary_table()
     assert "hash" in table and "id_based_context_recall" in table and "95% CI" in table
     assert "10 samples in" in table and "9 LLM requests" in table
-    frame = result.to_pandas()
+    hash_mean, id_mean = (result.summary[n].mean or 0.0 for n in ("hash", "id_based_context_recall"))
+    assert str(result) == repr(result) == f"{{'hash': {hash_mean:0.4f}, 'id_based_context_recall': {id_mean:0.4f}}}"
+    assert str(evaluate(samples[2:3], [HashMetric()], show_progress=False)) == "{'hash': nan}"
+    frame = result.to_pandas(details=True)
     assert list(frame["sample_id"]) == [f"q{i}" for i in range(10)]
     assert frame.loc[2, "hash:status"] == "failed" and "ValueError" in frame.loc[2, "hash:detail"]
     assert pd.isna(frame.loc[2, "hash"])

@@ -1,4 +1,5 @@
-"""Every metric takes name=; without it, settings that differ from the defaults are part of the name."""
+"""Every metric takes name=; without it, the name is Ragas's column name whatever the settings, and metrics built
+from a command-line spec carry the settings that differ from the defaults."""
 
 from __future__ import annotations
 
@@ -34,23 +35,17 @@ SAMPLE: dict[str, Any] = {
         (IDBasedContextRecall(), "id_based_context_recall"),
         (IDBasedContextRecall(k=5), "id_based_context_recall@5"),
         (NonLLMContextRecall(), "non_llm_context_recall"),
-        (NonLLMContextRecall(threshold=0.8), "non_llm_context_recall(threshold=0.8)"),
-        (
-            NonLLMContextRecall(scorer="partial", normalize=True),
-            "non_llm_context_recall(scorer=partial,normalize=true)",
-        ),
+        (NonLLMContextRecall(threshold=0.8), "non_llm_context_recall"),
+        (NonLLMContextRecall(scorer="partial", normalize=True), "non_llm_context_recall"),
         (NonLLMContextRecall(max_chars=1000), "non_llm_context_recall"),  # a size limit never changes a value
         (ContextRecall(OfflineJudge()), "context_recall"),
-        (ContextRecall(OfflineJudge(), mode="single"), "context_recall(mode=single)"),
-        (
-            ContextRecall(OfflineJudge(), quote_threshold=0.8, coverage=False),
-            "context_recall(quote_threshold=0.8,coverage=false)",
-        ),
+        (ContextRecall(OfflineJudge(), mode="single"), "context_recall"),
+        (ContextRecall(OfflineJudge(), quote_threshold=0.8, coverage=False), "context_recall"),
         (ContextRecall(OfflineJudge(), max_repairs=0, claims_per_call=5), "context_recall"),  # cost, not meaning
         (RankingMetric("nDCG@10"), "nDCG@10"),
     ],
 )
-def test_default_names_carry_non_default_settings_and_name_overrides(metric: Any, default: str) -> None:
+def test_default_names_are_ragas_column_names_and_name_overrides(metric: Any, default: str) -> None:
     assert metric.name == default and not metric.named_by_user
     assert metric.score(SAMPLE).metric == default
     named = type(metric)(**{**_init(metric), "name": "mine"})
@@ -64,11 +59,17 @@ def _init(metric: Any) -> dict[str, Any]:
     return {f.name: getattr(metric, f.name) for f in dataclasses.fields(metric) if f.init and f.name != "name"}
 
 
-def test_default_names_parse_back_on_the_command_line() -> None:
+def test_settings_names_parse_back_on_the_command_line() -> None:
     from ragrecall.metric_specs import parse_metric
 
     for metric in (NonLLMContextRecall(threshold=0.8, scorer="partial"), IDBasedContextRecall(k=3)):
-        assert parse_metric(metric.name).name == metric.name
+        parsed = parse_metric(metric.settings_name())
+        assert parsed.name == metric.settings_name() and not parsed.named_by_user
+    assert NonLLMContextRecall(threshold=0.8, scorer="partial").settings_name() == (
+        "non_llm_context_recall(threshold=0.8,scorer=partial)"
+    )
+    judge = ContextRecall(OfflineJudge(), quote_threshold=0.8, coverage=False)
+    assert judge.settings_name() == "context_recall(quote_threshold=0.8,coverage=false)"
 
 
 @pytest.mark.parametrize("bad", [3, " padded", "two\nlines"])
@@ -79,7 +80,9 @@ def test_a_bad_name_is_refused(bad: Any) -> None:
 
 def test_two_thresholds_in_one_evaluation_never_collide() -> None:
     result = evaluate([SAMPLE], [NonLLMContextRecall(), NonLLMContextRecall(threshold=0.99)], show_progress=False)
-    assert result.metrics == ("non_llm_context_recall", "non_llm_context_recall(threshold=0.99)")
+    assert result.metrics == ("non_llm_context_recall(threshold=0.5)", "non_llm_context_recall(threshold=0.99)")
+    alone = evaluate([SAMPLE], [NonLLMContextRecall(threshold=0.6)], show_progress=False)
+    assert alone.metrics == ("non_llm_context_recall",)  # Ragas's column, whatever the settings
 
 
 def test_two_judges_in_one_evaluation_are_set_apart_by_model() -> None:
@@ -88,7 +91,7 @@ def test_two_judges_in_one_evaluation_are_set_apart_by_model() -> None:
     assert result.metrics == ("context_recall(model=judge-a)", "context_recall(model=judge-b)")
     assert [r.metric for r in result.rows[0].results.values()] == list(result.metrics)
     single = evaluate([SAMPLE], [ContextRecall(a, mode="single"), ContextRecall(b, mode="single")], show_progress=False)
-    assert single.metrics == ("context_recall(mode=single,model=judge-a)", "context_recall(mode=single,model=judge-b)")
+    assert single.metrics == ("context_recall(model=judge-a)", "context_recall(model=judge-b)")
 
 
 def test_names_chosen_alike_or_metrics_alike_are_refused() -> None:

@@ -138,3 +138,25 @@ def test_level_and_judged_only_change_the_numbers(capsys: pytest.CaptureFixture[
 def test_flags_trec_eval_has_but_not_here_exit_2(flag: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _trec([*flag, _path("test/qrels.test"), _path("test/results.test")], capsys)
     assert code == 2 and out == "" and err.startswith("ragrecall: error: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("extra", [[], ["-M", "5"], ["-J"]])
+def test_complete_with_a_level_sums_num_rel_as_trec_eval_10(
+    extra: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # trec_eval 10 (te_calc_avg_num_rel): with -c, the summary num_rel recounts every qrels line with relevance
+    # > 0 in every topic, whatever -l, -M or -J; the per-topic values keep -l.
+    qrels, run = _path("test/qrels.rel_level"), _path("test/results.trunc")
+    lines = [line.split() for line in Path(qrels).read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len({(f[0], f[2]) for f in lines}) == len(lines)  # no judgment given twice
+    positive = sum(int(f[3]) > 0 for f in lines)
+    at_level_2 = {q: sum(f[0] == q and int(f[3]) >= 2 for f in lines) for q in {f[0] for f in lines}}
+    code, out, _ = _trec(["-c", "-l", "2", "-q", "-m", "num_rel", *extra, qrels, run], capsys)
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert code == 0 and rows[-1] == ["num_rel               ", "all", str(positive)]
+    assert {q: int(v) for _, q, v in rows[:-1]} == at_level_2
+    assert positive > sum(at_level_2.values())  # the level changes the topics' counts, not the summary
+    _, plain, _ = _trec(["-l", "2", "-m", "num_rel", *extra, qrels, run], capsys)  # without -c: the sum
+    assert int(plain.split("\t")[-1]) == sum(
+        at_level_2[q] for q in {f.split()[0] for f in Path(run).read_text().splitlines()}
+    )

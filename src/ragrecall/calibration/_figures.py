@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from .._extras import need
+
 __all__ = [
     "CLAIM_FIGURES",
     "SCORE_FIGURES",
@@ -40,15 +42,10 @@ Interval = tuple[float, float]
 
 
 def _libraries() -> tuple[Any, Any]:
-    """scikit-learn's metrics and SciPy's stats, or an ImportError saying which extra to install."""
-    try:
-        import scipy.stats
-        import sklearn.metrics
-    except ImportError as exc:
-        raise ImportError(
-            f"calibrate needs scipy and scikit-learn: pip install 'ragrecall[calibrate]' (missing: {exc.name or exc})"
-        ) from exc
-    return sklearn.metrics, scipy.stats
+    """scikit-learn's metrics and SciPy's stats, or a MissingExtraError naming the extra to install."""
+    stats = need("scipy.stats", "calibrate", "calibrate")
+    metrics = need("sklearn.metrics", "calibrate", "calibrate")
+    return metrics, stats
 
 
 def _finite(value: Any) -> float | None:

@@ -65,6 +65,7 @@ def calibration_section(result: CalibrationResult, *, show: int = 200) -> str:
             "</tr></tbody></table>"
         )
         parts.append(f"<p class='muted'>{_e(KAPPA_READING)}</p>")
+        parts.append(_levels(result))
     parts.append(f"<p class='muted'>{_e(INTERVAL_NOTE.format(n=result.n_resamples, seed=result.seed))}</p>")
     if result.not_compared:
         items = "".join(
@@ -91,7 +92,8 @@ def _figures(result: CalibrationResult) -> str:
     rows = []
     for name, value, interval in result.figures():
         ci = f"[{interval.low:.3f}, {interval.high:.3f}]" if interval else "-"
-        note = f"{result.kappa_band} (Landis &amp; Koch)" if name == "kappa" and result.kappa_band else ""
+        reading = result.kappa_reading if name == "kappa" else None
+        note = "" if reading is None else _e(reading if reading != result.kappa_band else f"{reading} (Landis & Koch)")
         shown = f"{value:.3f}" if value is not None else "-"
         rows.append(
             f"<tr><td>{_e(FIGURE_LABELS[name])}</td><td class=num>{shown}</td><td class=num>{ci}</td>"
@@ -109,6 +111,23 @@ def _figures(result: CalibrationResult) -> str:
     return (
         "<table><thead><tr><th>figure</th><th class=num>value</th><th class=num>95% CI</th><th></th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _levels(result: CalibrationResult) -> str:
+    if not result.by_level:
+        return ""
+    rows = "".join(
+        f"<tr><td>{_e(item.level)}</td><td class=num>{item.claims}</td><td class=num>{item.accuracy:.0%}</td>"
+        f"<td class=num>{f'{item.precision:.0%}' if item.precision is not None else '-'} "
+        f"({item.labelled_supported} of {item.judged_supported})</td></tr>"
+        for item in result.by_level
+    )
+    return (
+        "<h3>By verification level of the verdict</h3><p class='muted'>Which levels to trust: the judge's accuracy "
+        "against the labels on the claims of each level, and how often people confirm its 'supported'.</p>"
+        "<table><thead><tr><th>level</th><th class=num>claims</th><th class=num>accuracy</th><th class=num>"
+        f"'supported' confirmed</th></tr></thead><tbody>{rows}</tbody></table>"
     )
 
 

@@ -3,12 +3,15 @@ out and why, and every disagreement with the judge's evidence."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, computed_field
 
 from ..metrics.context_recall import Quote
 from ..usage import Usage
+from ._corrected import LabelledScore, corrected_mean
+from ._ppi import CorrectedMean
 
 if TYPE_CHECKING:
     from ..evaluation import EvaluationResult
@@ -19,9 +22,11 @@ __all__ = [
     "ClaimDisagreement",
     "Confusion",
     "Interval",
+    "LevelAgreement",
     "NotCompared",
     "ScoreDisagreement",
     "kappa_band",
+    "kappa_reading",
 ]
 
 KAPPA_BANDS: tuple[tuple[float, str], ...] = (
@@ -43,6 +48,27 @@ def kappa_band(kappa: float | None) -> str | None:
     if kappa < 0:
         return "poor"
     return next(name for bound, name in KAPPA_BANDS[1:] if kappa <= bound)
+
+
+def kappa_reading(kappa: float | None, interval: Interval | None, samples: int) -> str | None:
+    """How to name kappa: its Landis & Koch band when its interval stays in that band; else "too few labels to
+    tell", the bands the interval spans and about how many more labelled samples would narrow it to one band's
+    width (0.2; an interval narrows as one over the square root of the samples). None without kappa."""
+    band = kappa_band(kappa)
+    if band is None or interval is None:
+        return band
+    low, high = kappa_band(interval.low), kappa_band(interval.high)
+    if low == high:
+        return band
+    width = interval.high - interval.low
+    more = max(math.ceil(samples * (width / _BAND_WIDTH) ** 2) - samples, 1)
+    return (
+        f"too few labels to tell: the 95% interval spans {low} to {high} (Landis & Koch); about {more} more "
+        f"labelled samples would narrow it to one band's width ({_BAND_WIDTH})"
+    )
+
+
+_BAND_WIDTH = 0.2
 
 
 class Interval(BaseModel):
@@ -100,6 +126,33 @@ class ClaimDisagreement(BaseModel):
     """How the judge's quotes checked out (see :attr:`ragrecall.ClaimVerdict.verification`)."""
     votes: list[bool] = Field(default_factory=list)
     """Each judgement's verdict when the metric judged more than once."""
+
+
+class LevelAgreement(BaseModel):
+    """The judge against the labels on the claims of one verification level: which levels a user can trust."""
+
+    model_config = ConfigDict(frozen=True)
+
+    level: str
+    """The verdict's verification level, as the evidence names it (``"verified"``, ``"stated"`` ...)."""
+    claims: int
+    """Labelled claims whose verdict has this level."""
+    agreed: int
+    """Of them, verdicts equal to the label."""
+    judged_supported: int
+    """Verdicts "supported" at this level."""
+    labelled_supported: int
+    """Of the verdicts "supported" at this level, those labelled supported too."""
+
+    @property
+    def accuracy(self) -> float:
+        """Share of this level's verdicts equal to the label."""
+        return self.agreed / self.claims
+
+    @property
+    def precision(self) -> float | None:
+        """Share of this level's "supported" verdicts that people also call supported; None without any."""
+        return self.labelled_supported / self.judged_supported if self.judged_supported else None
 
 
 class ScoreDisagreement(BaseModel):
@@ -205,12 +258,38 @@ class CalibrationResult(BaseModel):
     """Every sample whose value is off the human score by more than ``score_tolerance``, largest first."""
     usage: Usage = Field(default_factory=Usage)
     """Tokens, requests and cost of the run."""
+    by_level: list[LevelAgreement] = Field(default_factory=list)
+    """The judge's agreement with the labels per verification level of its verdicts, most claims first."""
+    labelled: list[LabelledScore] = Field(default_factory=list)
+    """Every labelled sample's labels as numbers (and the judge's value on it), for :meth:`corrected`."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def kappa_band(self) -> str | None:
         """The Landis & Koch name of kappa's band (a convention, see :data:`KAPPA_BANDS`)."""
         return kappa_band(self.kappa)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def kappa_reading(self) -> str | None:
+        """Kappa's band when its interval stays in it; else "too few labels to tell", with how many more
+        labelled samples would narrow the interval to one band's width (see :func:`kappa_reading`)."""
+        return kappa_reading(self.kappa, self.intervals.get("kappa"), self.claim_samples)
+
+    def corrected(
+        self, result: EvaluationResult, metric: str | None = None, *, confidence: float = 0.95
+    ) -> CorrectedMean:
+        """The mean of ``metric`` (default: the calibrated metric) over the evaluated ``result``, corrected by
+        these labels (:func:`ragrecall.ppi_mean`): the labelled samples pair with the run's by id, the judge's
+        value on them is the run's, and the run's other scored samples are the unlabelled part. A sample's label
+        is the share of its claims labelled supported for a metric that judges claims, else its
+        ``human_score``; inclusion probabilities in the labels weight them.
+
+        Raises:
+            InputError: in one line, when the run has no such metric, no labelled id is in the run, or fewer
+                than 10 labelled samples pair with scored samples of the run.
+        """
+        return corrected_mean(result, metric or self.metric, self.labelled, confidence=confidence)
 
     def figures(self) -> list[tuple[str, float | None, Interval | None]]:
         """(name, value, interval) of every figure the labels allow, claims first, in display order."""

@@ -17,12 +17,14 @@ from ..metrics.context_recall import ClaimRecallEvidence
 from ..results import MetricResult
 from ..schema import Sample, describe_record
 from ..usage import Usage
+from ._corrected import LabelledScore, labelled_score
 from ._figures import claim_figures, claim_intervals, confusion_cells, score_figures, score_intervals
 from ._result import (
     CalibrationResult,
     ClaimDisagreement,
     Confusion,
     Interval,
+    LevelAgreement,
     NotCompared,
     ScoreDisagreement,
 )
@@ -159,10 +161,14 @@ def calibration_of(
     scores: list[tuple[int, str | int | None, float, float]] = []
     not_compared: list[NotCompared] = []
     claim_disagreements: list[ClaimDisagreement] = []
+    labelled: list[LabelledScore] = []
+    levels: list[tuple[str, bool, bool]] = []
     for row, result in zip(run.rows, results, strict=True):
         sample = row.sample
-        if sample is None or (sample.claim_labels is None and sample.human_score is None):
+        label = labelled_score(row.index, sample, result.value) if sample is not None else None
+        if sample is None or label is None:
             continue  # no labels to compare (an unlabelled row of a run given directly)
+        labelled.append(label)
         if result.status != "scored":
             not_compared.append(_left_out(row.index, row.sample_id, result))
             continue
@@ -179,6 +185,10 @@ def calibration_of(
                 per_sample.append(cells)
                 human.extend(sample.claim_labels)
                 judge.extend(v.supported for v in verdicts.claims)
+                levels.extend(
+                    (str(v.verification), label, v.supported)
+                    for label, v in zip(sample.claim_labels, verdicts.claims, strict=True)
+                )
         if sample.human_score is not None and result.value is not None:
             scores.append((row.index, row.sample_id, sample.human_score, result.value))
 
@@ -216,7 +226,27 @@ def calibration_of(
         claim_disagreements=claim_disagreements,
         score_disagreements=_score_disagreements(scores, score_tolerance),
         usage=Usage.total([r.usage for r in results]),
+        labelled=labelled,
+        by_level=_by_level(levels),
     )
+
+
+def _by_level(levels: list[tuple[str, bool, bool]]) -> list[LevelAgreement]:
+    """Agreement per verification level (the level taken as a plain string), most claims first."""
+    groups: dict[str, list[tuple[bool, bool]]] = {}
+    for level, label, said in levels:
+        groups.setdefault(level, []).append((label, said))
+    out = [
+        LevelAgreement(
+            level=level,
+            claims=len(pairs),
+            agreed=sum(label == said for label, said in pairs),
+            judged_supported=sum(said for _, said in pairs),
+            labelled_supported=sum(label and said for label, said in pairs),
+        )
+        for level, pairs in groups.items()
+    ]
+    return sorted(out, key=lambda item: (-item.claims, item.level))
 
 
 def _verdicts(result: MetricResult, sample: Sample) -> ClaimRecallEvidence | None:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from ._result import KAPPA_BANDS, CalibrationResult, ClaimDisagreement, ScoreDisagreement
 
-__all__ = ["FIGURE_LABELS", "INTERVAL_NOTE", "KAPPA_READING", "calibration_table", "describe_disagreement"]
+__all__ = [
+    "FIGURE_LABELS",
+    "INTERVAL_NOTE",
+    "KAPPA_READING",
+    "calibration_table",
+    "describe_disagreement",
+    "level_lines",
+]
 
 FIGURE_LABELS = {
     "accuracy": "accuracy",
@@ -49,7 +56,7 @@ def calibration_table(result: CalibrationResult, *, show: int = 5) -> str:
         rows = [("figure", "value", "95% CI", "")]
         for name, value, interval in figures:
             ci = f"[{interval.low:.3f}, {interval.high:.3f}]" if interval else "-"
-            note = f"{result.kappa_band} (Landis & Koch)" if name == "kappa" and result.kappa_band else ""
+            note = _kappa_note(result) if name == "kappa" else ""
             rows.append((FIGURE_LABELS[name], f"{value:.3f}" if value is not None else "-", ci, note))
         if result.bias is not None:
             bias_ci = result.intervals.get("bias")
@@ -73,6 +80,7 @@ def calibration_table(result: CalibrationResult, *, show: int = 5) -> str:
             "",
             KAPPA_READING,
         ]
+        lines += level_lines(result)
     if figures:
         lines.append(INTERVAL_NOTE.format(n=result.n_resamples, seed=result.seed))
     for item in result.not_compared:
@@ -84,6 +92,28 @@ def calibration_table(result: CalibrationResult, *, show: int = 5) -> str:
     cost = f", cost ${usage.cost_usd:.4f}" if usage.cost_usd is not None else ""
     lines.append(f"\n{usage.requests} LLM requests, {usage.total_tokens} tokens{cost}")
     return "\n".join(lines)
+
+
+def level_lines(result: CalibrationResult) -> list[str]:
+    """The judge's agreement per verification level of its verdicts, as text lines."""
+    if not result.by_level:
+        return []
+    width = max(len(item.level) for item in result.by_level)
+    lines = ["", "by verification level of the verdict (which levels to trust):"]
+    for item in result.by_level:
+        precision = f"{item.precision:.0%}" if item.precision is not None else "-"
+        lines.append(
+            f"  {item.level.ljust(width)}  {item.claims:>4} claims  accuracy {item.accuracy:.0%}  "
+            f"'supported' confirmed by people {precision} ({item.labelled_supported} of {item.judged_supported})"
+        )
+    return lines
+
+
+def _kappa_note(result: CalibrationResult) -> str:
+    reading = result.kappa_reading
+    if reading is None:
+        return ""
+    return reading if reading != result.kappa_band else f"{reading} (Landis & Koch)"
 
 
 def describe_disagreement(item: ClaimDisagreement | ScoreDisagreement) -> str:

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from .._files import check_output_path
 from ..errors import ConfigurationError
 from ._llm import add_llm_arguments, cache_file, llm_source
+
+if TYPE_CHECKING:
+    from ..calibration import CalibrationResult
+    from ..evaluation import EvaluationResult
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,6 +58,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="also write the HTML report of the judge's run, opening with the calibration (figures, intervals, "
         "every disagreement with its evidence), beside each sample's inputs",
     )
+    cal.add_argument(
+        "--results",
+        metavar="RESULTS.jsonl",
+        help="an evaluated run (eval --out) of the same judge: print its mean corrected by the labels (PPI++), "
+        "beside the judge-only and labels-only means; labelled samples pair with the run's by id",
+    )
+    cal.add_argument(
+        "--metric",
+        metavar="NAME",
+        help="with --results: the run's metric to correct (default: context_recall, the metric calibrated)",
+    )
+    cal.add_argument(
+        "--plan",
+        type=float,
+        metavar="HALF_WIDTH",
+        help="with --results: how many more labelled samples bring the corrected 95%% interval to ± HALF_WIDTH",
+    )
     cal.add_argument("--concurrency", type=int, default=16, help="requests in flight at once (default 16)")
     cal.add_argument("--checkpoint", help="resumable checkpoint file (JSONL) of the judge's run")
     cal.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -59,13 +82,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..calibration import calibrate, calibration_table, write_calibration_page
+    from ..calibration import (
+        calibrate,
+        calibration_table,
+        corrected_json,
+        corrected_text,
+        plan_text,
+        write_calibration_page,
+    )
     from ..metrics import ContextRecall
     from ..report import write_report
 
     _judge_flags(args)
     if not os.path.exists(args.labels):
         raise FileNotFoundError(f"no such labels file: {args.labels}")
+    if args.plan is not None and not (args.results and args.plan > 0):
+        raise ConfigurationError(
+            f"--plan needs --results (the run to correct) and a half-width above 0, got {args.plan:g}"
+        )
+    if args.metric and not args.results:
+        raise ConfigurationError("--metric names the metric of --results to correct; give --results too")
+    run = _results(args.results) if args.results else None
     cache = args.cache or args.replay
     inputs = [("labels file", args.labels), ("response cache", cache_file(cache) if cache else None)]
     if args.checkpoint:
@@ -91,7 +128,24 @@ def _run(args: argparse.Namespace) -> int:
             write_report(result.evaluation, args.report, title=title, calibration=result)
         else:
             write_calibration_page(result, args.report, title=title)
-    print(result.model_dump_json(indent=2) if args.json else calibration_table(result, show=args.show))
+    corrected = result.corrected(run, args.metric) if run is not None else None
+    more = None
+    if args.plan is not None and run is not None:
+        more = _plan(args.plan, run, args.metric or result.metric, result)
+    if args.json:
+        data = result.model_dump(mode="json")
+        if corrected is not None:
+            data["corrected"] = corrected_json(corrected)
+        if more is not None:
+            data["plan"] = {"half_width": args.plan, "more_labels": more}
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print(calibration_table(result, show=args.show))
+        if corrected is not None:
+            print()
+            print(corrected_text([corrected]))
+            if more is not None:
+                print(plan_text(args.plan, more, corrected))
     if result.failed:
         first = next(n for n in result.not_compared if n.status == "failed")
         label = f"sample {first.index}" + (f" (id={first.sample_id!r})" if first.sample_id is not None else "")
@@ -102,6 +156,22 @@ def _run(args: argparse.Namespace) -> int:
         )
         return 2
     return 0
+
+
+def _results(path: str) -> EvaluationResult:
+    from ..evaluation import EvaluationResult
+
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"no such results file: {path}")
+    return EvaluationResult.from_jsonl(path)
+
+
+def _plan(half_width: float, run: EvaluationResult, metric: str, result: CalibrationResult) -> int:
+    """More labels needed for ``half_width``, from the labels paired with the run so far."""
+    from ..calibration import labelled_pairs, labels_needed
+
+    unlabelled, judge, human, weights = labelled_pairs(run, metric, result.labelled)
+    return labels_needed(half_width, unlabelled, judge, human, weights=weights)
 
 
 def _judge_flags(args: argparse.Namespace) -> None:

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .._files import check_output_path
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, InputError
 from ..metric_specs import METRIC_HELP, needs_llm, parse_metric, resolve_metric_name
 from ._llm import add_llm_arguments, cache_file, llm_source
 
 if TYPE_CHECKING:  # the LLM stack loads only when a command uses it
     from ..batch import BatchBackend
+    from ..calibration import CorrectedMean
     from ..evaluation import EvaluationResult
     from ..evaluation._run import Backend
     from ..metrics.base import Metric
@@ -44,6 +46,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="--backend batch: samples scored at once (default: all, the fewest rounds); a bound caps memory",
     )
+    ev.add_argument(
+        "--json",
+        action="store_true",
+        help="print the summary (and, with --labels, every figure of each corrected mean) as JSON instead of tables",
+    )
     ev.set_defaults(handler=_run)
 
 
@@ -60,7 +67,9 @@ def add_eval_arguments(ev: argparse.ArgumentParser, *, checkpoint_required: bool
         action="append",
         default=[],
         metavar="COLUMN=FIELD",
-        help="read the dataset's column COLUMN as the Sample field FIELD, e.g. --map question=user_input (repeatable)",
+        help="read the dataset's column COLUMN as the Sample field FIELD, e.g. --map question=user_input; "
+        "--map COLUMN=metadata keeps it in the sample's metadata, where columns that are not fields go anyway "
+        "(repeatable)",
     )
     add_llm_arguments(ev)
     ev.add_argument("--concurrency", type=int, default=16, help="requests in flight at once (default 16)")
@@ -79,6 +88,17 @@ def add_eval_arguments(ev: argparse.ArgumentParser, *, checkpoint_required: bool
         default=0,
         metavar="N",
         help="exit 2 when more than N sample-metric pairs failed (default 0: any failure fails the run)",
+    )
+    ev.add_argument(
+        "--labels",
+        metavar="LABELS",
+        help="people's labels of some of the samples (claim_labels or human_score, paired by id): print each "
+        "metric's mean corrected by them (PPI++) beside the judge-only and labels-only means",
+    )
+    ev.add_argument(
+        "--report",
+        metavar="FILE.html",
+        help="also write the HTML report of the run (with --labels: a 'Corrected by people' section)",
     )
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -131,9 +151,21 @@ def run_eval(args: argparse.Namespace, batch: BatchBackend | None = None) -> int
         backend=backend,
         poll_interval=poll_interval,
     )
+    corrected = corrected_by_labels(result, args.labels) if args.labels else ([], [])
     if args.out:  # written before printing: a reader of stdout that goes away must not lose the file
         result.to_jsonl(args.out)
-    print(result.summary_table())
+    if args.report:
+        from ..report import write_report
+
+        write_report(
+            result, args.report, title=f"ragrecall report: {os.path.basename(args.data)}", corrected=corrected[0]
+        )
+    if getattr(args, "json", False):
+        print(_summary_json(result, *corrected))
+    else:
+        print(result.summary_table())
+        if args.labels:
+            print_corrected(*corrected)
     failed = [line for name, bound in bounds if (line := _under(result, name, bound))]
     for line in failed:
         print(f"ragrecall: fail-under: {line}", file=sys.stderr)
@@ -152,6 +184,53 @@ def run_eval(args: argparse.Namespace, batch: BatchBackend | None = None) -> int
             return 2
         print(f"ragrecall: {head}, within --max-failed {args.max_failed}; {tail}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def corrected_by_labels(result: EvaluationResult, labels: str) -> tuple[list[CorrectedMean], list[str]]:
+    """Each metric of ``result`` corrected by the labels file (:func:`ragrecall.calibration.corrected_mean`), and
+    for each metric that could not be, one line saying why.
+
+    Raises:
+        InputError: no metric could be corrected (the message gives each metric's reason).
+    """
+    from ..calibration import corrected_mean, labelled_scores
+    from ..dataset import Dataset
+
+    if not os.path.exists(labels):
+        raise FileNotFoundError(f"no such labels file: {labels}")
+    labelled = labelled_scores(Dataset.load(labels))
+    items: list[CorrectedMean] = []
+    notes: list[str] = []
+    for metric in result.metrics:
+        try:
+            items.append(corrected_mean(result, metric, labelled))
+        except InputError as exc:
+            notes.append(f"{metric} not corrected: {exc}")
+    if not items:
+        raise InputError(f"the labels in {labels} correct no metric: " + "; ".join(notes))
+    return items, notes
+
+
+def _summary_json(result: EvaluationResult, corrected: list[CorrectedMean], notes: list[str]) -> str:
+    """The summary of every metric, and each corrected mean with what its estimates mean, as JSON."""
+    from ..calibration import corrected_json
+
+    data = {
+        "summary": {name: s.model_dump(mode="json") for name, s in result.summary.items()},
+        "corrected": [corrected_json(item) for item in corrected],
+        "not_corrected": notes,
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def print_corrected(items: list[CorrectedMean], notes: list[str]) -> None:
+    """The corrected means under the summary table, then why the other metrics were not corrected."""
+    from ..calibration import corrected_text
+
+    print()
+    print(corrected_text(items))
+    for note in notes:
+        print(note)
 
 
 def _under(result: EvaluationResult, name: str, bound: float) -> str | None:
@@ -175,6 +254,14 @@ def _check_outputs(args: argparse.Namespace) -> None:
         check_output_path(args.checkpoint, "--checkpoint", inputs)
     if args.out:
         check_output_path(args.out, "--out", [*inputs, ("checkpoint", args.checkpoint)])
+    labels = getattr(args, "labels", None)
+    if labels and not os.path.exists(labels):
+        raise FileNotFoundError(f"no such labels file: {labels}")
+    report = getattr(args, "report", None)
+    if report:
+        check_output_path(
+            report, "--report", [*inputs, ("checkpoint", args.checkpoint), ("--out file", args.out), ("labels", labels)]
+        )
 
 
 def _dry_run(args: argparse.Namespace, metrics: Sequence[Metric], column_map: dict[str, str]) -> int:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 from .._files import check_output_path
+from ._eval import corrected_by_labels
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,22 +20,33 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     rep.add_argument("new", metavar="NEW", nargs="?", help="results of the run to compare with BASE")
     rep.add_argument("-o", "--output", default="report.html", help="HTML file to write (default report.html)")
     rep.add_argument("--title", default="ragrecall report")
+    rep.add_argument(
+        "--labels",
+        metavar="LABELS",
+        help="people's labels of some samples (paired by id): add a 'Corrected by people' section (PPI++)",
+    )
     rep.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     from ..evaluation import EvaluationResult
-    from ..report import write_report, write_report_from_jsonl
+    from ..report import run_labels, write_report, write_report_from_jsonl
 
-    inputs = [("results file", args.results), ("results file", args.new)]
+    inputs = [("results file", args.results), ("results file", args.new), ("labels file", args.labels)]
     check_output_path(args.output, "-o", inputs)
-    if args.new is None:
-        write_report_from_jsonl(args.results, args.output, title=args.title)
+    if args.new is None and not args.labels:
+        write_report_from_jsonl(args.results, args.output, title=args.title)  # in little memory
+        notes: list[str] = []
+    elif args.new is None:
+        result = EvaluationResult.from_jsonl(args.results)
+        corrected, notes = corrected_by_labels(result, args.labels)
+        write_report(result, args.output, title=args.title, corrected=corrected)
     else:
         base, new = EvaluationResult.from_jsonl(args.results), EvaluationResult.from_jsonl(args.new)
-        names = (os.path.basename(args.results), os.path.basename(args.new))
-        if names[0] == names[1]:
-            names = (args.results, args.new)
-        write_report(new, args.output, title=args.title, base=base, names=names)
+        corrected, notes = corrected_by_labels(new, args.labels) if args.labels else ([], [])
+        names = run_labels(args.results, args.new)
+        write_report(new, args.output, title=args.title, base=base, names=names, corrected=corrected)
+    for note in notes:
+        print(note)
     print(f"report written to {args.output}")
     return 0

@@ -103,15 +103,20 @@ def _run(args: argparse.Namespace) -> int:
         qrels_source, run_source, missing=missing, depth=args.depth, judged_only=args.judged_only
     )
     values = {r.label: r.measure.compute(ranked) for r in rows if r.kind == "measure"}
+    means = {r.label: r.measure.aggregate(values[r.label]) for r in rows if r.kind == "measure"}
+    if args.complete and "num_rel" in means:
+        # trec_eval 10's te_calc_avg_num_rel: with -c the summary recounts every qrels line with relevance > 0,
+        # in every topic, whatever -l, -M or -J did to the per-topic counts.
+        means["num_rel"] = float(ranked.num_judged(1).sum())
     strings = {r.label: relstrings(ranked, r.length) for r in rows if r.kind == "relstring"}
     runid = _runid(first_line)
     out = sys.stdout
     if fmt == "trec":
-        _print_trec(out, rows, ranked.query_ids, values, strings, runid, args.per_query, not args.nosummary)
+        _print_trec(out, rows, ranked.query_ids, values, means, strings, runid, args.per_query, not args.nosummary)
     elif fmt == "json":
-        _print_json(out, rows, ranked.query_ids, values, strings, runid, args.per_query, n_missing)
+        _print_json(out, rows, ranked.query_ids, values, means, strings, runid, args.per_query, n_missing)
     else:
-        _print_table(out, rows, ranked.query_ids, values, args.per_query, n_missing, missing)
+        _print_table(out, rows, ranked.query_ids, values, means, args.per_query, n_missing, missing)
     return 0
 
 
@@ -188,6 +193,7 @@ def _print_trec(
     rows: list[_Row],
     queries: tuple[str, ...],
     values: dict[str, Any],
+    means: dict[str, float],
     strings: dict[str, list[str]],
     runid: str,
     per_query: bool,
@@ -207,7 +213,7 @@ def _print_trec(
             if r.kind == "runid":
                 lines.append(f"{'runid':<22}\tall\t{runid}")
             elif r.kind == "measure" and r.summary:
-                lines.append(f"{r.label:<22}\tall\t{_value(r.measure, r.measure.aggregate(values[r.label]))}")
+                lines.append(f"{r.label:<22}\tall\t{_value(r.measure, means[r.label])}")
     if lines:
         out.write("\n".join(lines) + "\n")
 
@@ -217,6 +223,7 @@ def _print_json(
     rows: list[_Row],
     queries: tuple[str, ...],
     values: dict[str, Any],
+    means: dict[str, float],
     strings: dict[str, list[str]],
     runid: str,
     per_query: bool,
@@ -224,7 +231,6 @@ def _print_json(
 ) -> None:
     import json
 
-    means = {r.label: r.measure.aggregate(values[r.label]) for r in rows if r.kind == "measure"}
     payload: dict[str, Any] = {"queries": len(queries), "missing": n_missing, "means": means}
     if any(r.kind == "runid" for r in rows):
         payload["runid"] = runid
@@ -247,20 +253,21 @@ def _print_table(
     rows: list[_Row],
     queries: tuple[str, ...],
     values: dict[str, Any],
+    means: dict[str, float],
     per_query: bool,
     n_missing: int,
     missing: str,
 ) -> None:
     measured = [r for r in rows if r.kind == "measure"]
-    means = {r.label: _value(r.measure, r.measure.aggregate(values[r.label])) for r in measured}
+    texts = {r.label: _value(r.measure, means[r.label]) for r in measured}
     if per_query:
         out.write("query".ljust(12) + "  " + "  ".join(r.label.rjust(max(len(r.label), 6)) for r in measured) + "\n")
         for i, q in enumerate(queries):
             cells = (_value(r.measure, float(values[r.label][i])).rjust(max(len(r.label), 6)) for r in measured)
             out.write(q.ljust(12) + "  " + "  ".join(cells) + "\n")
         out.write("\n")
-    width = max((len(label) for label in means), default=0)
-    for label, text in means.items():
+    width = max((len(label) for label in texts), default=0)
+    for label, text in texts.items():
         out.write(f"{label.ljust(width)}  {text}\n")
     skipped = f", {n_missing} judged queries not in the run ({'counted as 0' if missing == 'zero' else 'skipped'})"
     out.write(f"{len(queries)} queries{skipped if n_missing else ''}\n")

@@ -1,22 +1,29 @@
 """Batch evaluation: many samples × many metrics, with failures kept, checkpoints and statistics."""
 
-from ._compare import Comparison, compare, paired_rows
+from ._compare import Comparison, compare, paired_rows, paired_values
+from ._many import PAIR_HEADINGS, PairComparison, compare_many, effect_size, holm
 from ._result import EvaluationResult, FailureRecord, MetricSummary, SampleRow, UnstableClaim, read_result_line
 from ._run import DatasetLike, aevaluate, evaluate
 from ._run_info import RunInfo
 
 __all__ = [
+    "PAIR_HEADINGS",
     "Comparison",
     "DatasetLike",
     "EvaluationResult",
     "FailureRecord",
     "MetricSummary",
+    "PairComparison",
     "RunInfo",
     "SampleRow",
     "UnstableClaim",
     "aevaluate",
     "compare",
+    "compare_many",
+    "effect_size",
     "evaluate",
+    "holm",
     "paired_rows",
+    "paired_values",
     "read_result_line",
 ]

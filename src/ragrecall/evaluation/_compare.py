@@ -11,7 +11,7 @@ from ..errors import InputError
 from ._result import EvaluationResult, SampleRow
 from ._stats import paired_bootstrap_ci, paired_permutation_p
 
-__all__ = ["Comparison", "compare", "paired_rows"]
+__all__ = ["Comparison", "compare", "paired_rows", "paired_values"]
 
 
 class Comparison(BaseModel):
@@ -61,24 +61,13 @@ def compare(result_a: EvaluationResult, result_b: EvaluationResult, metric: str)
         KeyError: a run has no such metric.
         InputError: the runs cannot be paired.
     """
-    a, b = _keyed(result_a, metric), _keyed(result_b, metric)
-    if a is None or b is None:
-        if len(result_a) != len(result_b):
-            raise InputError(
-                f"cannot pair the runs: samples lack unique ids and the runs differ in size ({len(result_a)} vs "
-                f"{len(result_b)})"
-            )
-        a = {row.index: row.results[metric].value for row in result_a.rows}
-        b = {row.index: row.results[metric].value for row in result_b.rows}
-    keys = [k for k in a if k in b and a[k] is not None and b[k] is not None]
-    va = np.array([a[k] for k in keys], dtype=np.float64)
-    vb = np.array([b[k] for k in keys], dtype=np.float64)
+    va, vb = paired_values(result_a, result_b, metric)
     counts = {
         f"{status}_{run}": sum(r.status == status for r in result.results(metric))
         for run, result in (("a", result_a), ("b", result_b))
         for status in ("failed", "unscorable")
     }
-    if not keys:
+    if not va.size:
         return Comparison(
             metric=metric,
             paired=0,
@@ -92,17 +81,40 @@ def compare(result_a: EvaluationResult, result_b: EvaluationResult, metric: str)
         )
     diff = vb - va
     ci = paired_bootstrap_ci(diff)
+    n = int(va.size)
     return Comparison(
         metric=metric,
-        paired=len(keys),
-        mean_a=math.fsum(va) / len(keys),
-        mean_b=math.fsum(vb) / len(keys),
-        mean_difference=math.fsum(diff) / len(keys),
+        paired=n,
+        mean_a=math.fsum(va) / n,
+        mean_b=math.fsum(vb) / n,
+        mean_difference=math.fsum(diff) / n,
         ci_low=ci[0] if ci else None,
         ci_high=ci[1] if ci else None,
         p_value=paired_permutation_p(diff),
         **counts,
     )
+
+
+def paired_values(result_a: EvaluationResult, result_b: EvaluationResult, metric: str) -> tuple[np.ndarray, np.ndarray]:
+    """The values of ``metric`` in both runs on the samples both scored, paired as :func:`compare` pairs them.
+
+    Raises:
+        KeyError: a run has no such metric.
+        InputError: the runs cannot be paired.
+    """
+    a, b = _keyed(result_a, metric), _keyed(result_b, metric)
+    if a is None or b is None:
+        if len(result_a) != len(result_b):
+            raise InputError(
+                f"cannot pair the runs: samples lack unique ids and the runs differ in size ({len(result_a)} vs "
+                f"{len(result_b)})"
+            )
+        a = {row.index: row.results[metric].value for row in result_a.rows}
+        b = {row.index: row.results[metric].value for row in result_b.rows}
+    keys = [k for k in a if k in b and a[k] is not None and b[k] is not None]
+    va = np.array([a[k] for k in keys], dtype=np.float64)
+    vb = np.array([b[k] for k in keys], dtype=np.float64)
+    return va, vb
 
 
 def _keyed(result: EvaluationResult, metric: str) -> dict[object, float | None] | None:

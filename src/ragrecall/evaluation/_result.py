@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import math
 import os
 from collections.abc import Iterator, Sequence
@@ -11,8 +12,9 @@ from typing import IO, TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .._extras import need
 from .._files import atomic_text
-from ..dataset import open_text, text_lines
+from ..dataset import EvaluationDataset, flat_records, metadata_columns, open_text, text_lines
 from ..errors import FileFormatError
 from ..results import MetricResult
 from ..schema import Sample
@@ -268,11 +270,25 @@ class EvaluationResult:
         wall_time_s = run.wall_time_s if run else 0.0
         return cls(rows, list(metrics), wall_time_s=wall_time_s, run=run, backend=run.backend if run else "live")
 
+    @cached_property
+    def metadata_columns(self) -> dict[str, str]:
+        """The samples' metadata keys (in order of first appearance) → the column that holds them in
+        :meth:`to_records`: the key itself, or ``metadata.<key>`` when a field or a column of results has
+        that name."""
+        return metadata_columns((row.sample for row in self.rows), self._result_columns())
+
+    def _result_columns(self) -> list[str]:
+        return ["index", "sample_id"] + [f"{n}{suffix}" for n in self.metrics for suffix in ("", ":status", ":detail")]
+
     def to_records(self) -> list[dict[str, Any]]:
-        """Flat rows: index, sample_id, and per metric its value, status and detail (reason or failure)."""
+        """Flat rows: index, sample_id, one column per metadata key (see :attr:`metadata_columns`), and per
+        metric its value, status and detail (reason or failure)."""
         records = []
         for row in self.rows:
             record: dict[str, Any] = {"index": row.index, "sample_id": row.sample_id}
+            metadata = row.sample.metadata if row.sample is not None else {}
+            for key, column in self.metadata_columns.items():
+                record[column] = metadata.get(key)
             for name in self.metrics:
                 result = row.results.get(name)
                 record[name] = result.value if result else None
@@ -284,41 +300,55 @@ class EvaluationResult:
     def to_csv(self, target: PathLike | IO[str]) -> None:
         """Write :meth:`to_records` as CSV with a header row; a path is written atomically (see
         :meth:`to_jsonl`)."""
-        fields = ["index", "sample_id"] + [
-            f"{n}{suffix}" for n in self.metrics for suffix in ("", ":status", ":detail")
-        ]
+        fields = self._result_columns()
+        fields[2:2] = self.metadata_columns.values()
+        records = [{k: _csv_cell(v) for k, v in r.items()} for r in self.to_records()]
         if isinstance(target, (str, os.PathLike)):
             with atomic_text(target, newline="") as out:
-                _write_csv(out, fields, self.to_records())
+                _write_csv(out, fields, records)
         else:
-            _write_csv(target, fields, self.to_records())
+            _write_csv(target, fields, records)
 
-    def to_pandas(self, inputs: bool = True) -> pd.DataFrame:
-        """:meth:`to_records` as a DataFrame (requires pandas), with each sample's input fields (``user_input``,
-        ``retrieved_contexts``, ``reference``, ...: those some sample has) between ``sample_id`` and the scores,
-        as Ragas's ``to_pandas`` puts them; ``inputs=False`` leaves them out."""
-        try:
-            import pandas as pd
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise ImportError("to_pandas() needs pandas: pip install 'ragrecall[pandas]'") from exc
-        records = self.to_records()
-        if not inputs:
-            plain: pd.DataFrame = pd.DataFrame(records)
-            return plain
-        fields = [
-            {k: v for k, v in row.sample.model_dump(exclude_none=True, exclude_defaults=True).items() if k != "id"}
-            if row.sample is not None
-            else {}
-            for row in self.rows
-        ]
-        present = {k for f in fields for k in f}
-        columns = [k for k in Sample.model_fields if k in present]
-        merged = [
-            {"index": r["index"], "sample_id": r["sample_id"], **{c: f.get(c) for c in columns}, **r}
-            for r, f in zip(records, fields, strict=True)
-        ]
-        frame: pd.DataFrame = pd.DataFrame(merged)
+    def to_pandas(
+        self, batch_size: int | None = None, batched: bool = False, *, inputs: bool = True, details: bool = False
+    ) -> pd.DataFrame:
+        """A DataFrame laid out as Ragas's ``to_pandas``: each sample's input fields (those some sample has, in
+        Ragas's order: ``user_input``, ``retrieved_contexts``, ..., ``response``, ``reference``), its metadata
+        keys as columns of their own (see :attr:`metadata_columns`), then one column of values per metric (NaN
+        where not scored). Requires pandas.
+
+        ``details=True`` adds ``index`` and ``sample_id`` in front and, after each metric, its ``:status`` and
+        ``:detail`` (the reason or the failure); ``inputs=False`` leaves the inputs and metadata out.
+        ``batch_size`` and ``batched`` are accepted for Ragas's signature and change nothing.
+        """
+        pandas = need("pandas", "pandas", "to_pandas()")
+        scores = self.to_records()
+        columns = ["index", "sample_id"] if details else []
+        rows: list[dict[str, Any]] = [dict(r) for r in scores]
+        if inputs:
+            fields, field_columns = flat_records([row.sample for row in self.rows], self._result_columns())
+            columns += field_columns
+            for row, found in zip(rows, fields, strict=True):
+                row.update(found)
+        for name in self.metrics:
+            columns += [f"{name}{suffix}" for suffix in (":status", ":detail")] if details else []
+            columns.insert(len(columns) - (2 if details else 0), name)
+        for row in rows:
+            for name in self.metrics:
+                row[name] = math.nan if row.get(name) is None else float(row[name])
+        frame: pd.DataFrame = pandas.DataFrame(rows, columns=columns)
         return frame
+
+    @property
+    def scores(self) -> list[dict[str, float]]:
+        """Per sample, metric name → value (NaN where not scored), in input order: Ragas's ``result.scores``."""
+        return [{n: self[n][i] for n in self.metrics} for i in range(len(self.rows))] if self.rows else []
+
+    @property
+    def dataset(self) -> EvaluationDataset:
+        """The samples as scored, in input order (Ragas's ``result.dataset``); an input that was not a valid
+        sample (its failure says why) is left out."""
+        return EvaluationDataset([row.sample for row in self.rows if row.sample is not None])
 
     # -- display ----------------------------------------------------------------------------------------
 
@@ -352,12 +382,13 @@ class EvaluationResult:
         return "\n".join(text)
 
     def __str__(self) -> str:
-        return self.summary_table()
+        """What Ragas prints: each metric's mean over scored samples, ``{'context_recall': 0.5000}`` (``nan``
+        when none was scored); :meth:`summary_table` has the intervals, counts, usage and cost."""
+        means = (f"{name!r}: {math.nan if s.mean is None else s.mean:0.4f}" for name, s in self.summary.items())
+        return "{" + ", ".join(means) + "}"
 
     def __repr__(self) -> str:
-        return (
-            f"EvaluationResult({len(self.rows)} samples, metrics={list(self.metrics)}, failures={len(self.failures)})"
-        )
+        return str(self)
 
     def _repr_html_(self) -> str:
         import html
@@ -398,8 +429,8 @@ def read_result_line(
     line: str, name: str, line_no: int, *, first: bool, inputs: bool = True
 ) -> tuple[SampleRow, RunInfo | None]:
     """One line of a results file (see :meth:`EvaluationResult.to_jsonl`): its row, and on the ``first`` row
-    the run's details when recorded. ``inputs=False`` leaves the sample out of the row (``sample`` None),
-    unread.
+    the run's details when recorded. ``inputs=False`` reads of the sample its metadata alone (the row's
+    ``sample`` then holds only that, or is None when the row has no sample).
 
     Raises:
         FileFormatError: the line is not a result row (naming the file and line).
@@ -409,19 +440,27 @@ def read_result_line(
             row = SampleRow.model_validate_json(line)
         else:
             part = _ResultsOnly.model_validate_json(line)
-            row = SampleRow.model_construct(index=part.index, sample_id=part.sample_id, results=part.results)
+            sample = None if part.sample is None else Sample.model_construct(metadata=part.sample.metadata)
+            row = SampleRow.model_construct(
+                index=part.index, sample_id=part.sample_id, results=part.results, sample=sample
+            )
         run = _FirstRow.model_validate_json(line).run if first and '"run"' in line else None
     except ValueError as exc:
         raise FileFormatError(f"not a result row: {str(exc).splitlines()[0]}", path=name, line=line_no) from exc
     return row, run
 
 
+class _MetadataOnly(BaseModel):
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
 class _ResultsOnly(BaseModel):
-    """A result row read without its sample."""
+    """A result row read without its sample, but for the sample's metadata."""
 
     index: int
     sample_id: str | int | None = None
     results: dict[str, MetricResult]
+    sample: _MetadataOnly | None = None
 
 
 class _FirstRow(BaseModel):
@@ -450,6 +489,11 @@ def _detail(result: MetricResult | None) -> str | None:
     if result.failure is not None:
         return f"{result.failure.type}: {result.failure.message}"
     return result.reason
+
+
+def _csv_cell(value: Any) -> Any:
+    """A cell for CSV: lists and mappings (metadata can hold them) as JSON, the rest as it is."""
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else value
 
 
 def _write_csv(out: IO[str], fields: list[str], records: list[dict[str, Any]]) -> None:

@@ -14,13 +14,13 @@ from datetime import datetime, timezone
 from typing import Any, Literal
 
 from .._files import check_output_path
-from .._inputs import ColumnMap, collection_rows, rename_columns, resolve_column_map
+from .._inputs import ColumnMap, collection_rows, resolve_column_map
 from .._pool import run_pool
 from .._sync import run_sync
 from ..batch._backend import CURRENT_SAMPLE, BatchBackend, openai_stack_of
 from ..batch._setup import BatchRun, say_on_stderr
 from ..dataset import Dataset
-from ..errors import ConfigurationError, InputError, NothingToEvaluateError
+from ..errors import ConfigurationError, InvalidSampleError, NothingToEvaluateError
 from ..llm._limit import REQUEST_LIMIT
 from ..llm._protocol import LLM
 from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, check_batch_args, sample_id_of, settings_suffix
@@ -54,6 +54,8 @@ async def aevaluate(
     column_map: ColumnMap | None = None,
     backend: Backend = "live",
     poll_interval: float | None = None,
+    batch_size: int | None = None,
+    raise_exceptions: bool | None = None,
 ) -> EvaluationResult:
     """Score every sample with every metric; results in input order.
 
@@ -70,7 +72,9 @@ async def aevaluate(
     take the pairs in input order (pure metrics compute in vectorised passes in a worker thread, which stops
     after its current pass when the run is cancelled or interrupted). A pair that fails becomes a failure
     record with its cause (``on_error="record"``) or stops the run (``"raise"``); no failure changes another
-    sample's score.
+    sample's score. ``batch_size`` (Ragas's argument) caps the pairs in flight at that many too: Ragas runs
+    batches of that size one after another, here the next pair starts as soon as one finishes.
+    ``raise_exceptions`` (Ragas's spelling) sets ``on_error``: True is ``"raise"``, False ``"record"``.
 
     With ``checkpoint``, each finished pair is appended to that JSONL file as it finishes; running again with
     the same file does only what is missing (failed pairs included) and returns the same result as an
@@ -88,6 +92,8 @@ async def aevaluate(
     Raises:
         TypeError: ``dataset`` is not a collection of samples (one sample, a mapping, a number...).
         NothingToEvaluateError: the dataset has no samples.
+        InvalidSampleError: no record of the dataset is a valid sample (one invalid record among valid ones
+            is that record's failure, and the run goes on).
         ConfigurationError: no metrics, two metrics with one name, an LLM metric without an LLM, or bad
             arguments.
         InputError: the checkpoint's folder is missing or not writable, or the checkpoint is the dataset.
@@ -96,8 +102,13 @@ async def aevaluate(
     """
     started, started_at = time.perf_counter(), datetime.now(timezone.utc)
     by_name = _check_metrics(metrics, llm)
+    if raise_exceptions is not None:
+        on_error = "raise" if raise_exceptions else "record"
     samples = _load(dataset, resolve_column_map(column_map))
     check_batch_args(max_concurrency, on_error)
+    if batch_size is not None:
+        check_batch_args(batch_size, on_error, what="batch_size")
+        max_concurrency = min(max_concurrency, batch_size)
     batch = _batch_settings(backend, poll_interval)
     if batch is not None:
         for metric in by_name.values():
@@ -222,6 +233,8 @@ def evaluate(
     column_map: ColumnMap | None = None,
     backend: Backend = "live",
     poll_interval: float | None = None,
+    batch_size: int | None = None,
+    raise_exceptions: bool | None = None,
 ) -> EvaluationResult:
     """Synchronous :func:`aevaluate`; works in scripts and inside a running event loop (notebooks)."""
     return run_sync(
@@ -236,6 +249,8 @@ def evaluate(
             column_map=column_map,
             backend=backend,
             poll_interval=poll_interval,
+            batch_size=batch_size,
+            raise_exceptions=raise_exceptions,
         )
     )
 
@@ -288,24 +303,31 @@ def _left_running(run: BatchRun, checkpoint: str | os.PathLike[str] | None) -> N
 
 def _load(dataset: DatasetLike, renames: Mapping[str, str]) -> list[SampleLike]:
     """The samples, dicts validated once here; an invalid record stays as given so that each metric records
-    its error (naming the sample) as a failure instead of stopping the run."""
+    its error (naming the sample) as a failure instead of stopping the run.
+
+    Raises:
+        InvalidSampleError: every record is invalid — an input error, not a scoring failure; the message
+            gives the first record's problem.
+    """
     if isinstance(dataset, (str, os.PathLike)):
         return list(Dataset.load(dataset, column_map=renames))
     if isinstance(dataset, Dataset) and not renames:
         return list(dataset)
-    return [
-        item if isinstance(item, Sample) else _validated(rename_columns(item, renames))
-        for item in collection_rows(dataset)
-    ]
-
-
-def _validated(item: SampleLike) -> SampleLike:
-    if isinstance(item, Mapping):
+    samples: list[SampleLike] = []
+    first: InvalidSampleError | None = None
+    for index, record in enumerate(collection_rows(dataset, renames)):
+        if isinstance(record, Sample):
+            samples.append(record)
+            continue
         try:
-            return Sample.from_dict(item)
-        except InputError:
-            return item
-    return item
+            samples.append(Sample.from_dict(record, where=f"sample {index}"))
+        except InvalidSampleError as exc:
+            first = first or exc
+            samples.append(record)
+    if first is not None and not any(isinstance(s, Sample) for s in samples):
+        count = f"all {len(samples)} samples are" if len(samples) > 1 else "the sample is"
+        raise InvalidSampleError(f"{first.problem} ({count} invalid)", where=first.where, field=first.field) from first
+    return samples
 
 
 def _check_metrics(metrics: Sequence[Metric], llm: LLM | None) -> dict[str, Metric]:

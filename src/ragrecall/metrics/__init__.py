@@ -11,6 +11,9 @@ _EXPORTS = {
     "IDBasedContextRecall": ".id_recall",
     "SCORERS": ".string_recall",
     "NonLLMContextRecall": ".string_recall",
+    "DistanceMeasure": ".string_similarity",
+    "NonLLMStringSimilarity": ".string_similarity",
+    "StringSimilarityEvidence": ".string_similarity",
     "ClaimRecallEvidence": ".context_recall",
     "ClaimVerdict": ".context_recall",
     "DroppedClaim": ".context_recall",
@@ -24,13 +27,16 @@ __all__ = [
     "ClaimRecallEvidence",
     "ClaimVerdict",
     "ContextRecall",
+    "DistanceMeasure",
     "DroppedClaim",
     "IDBasedContextRecall",
     "LLMContextRecall",
     "Metric",
     "NonLLMContextRecall",
+    "NonLLMStringSimilarity",
     "Quote",
     "SampleLike",
+    "StringSimilarityEvidence",
     "SyncMetric",
 ]
 
@@ -48,3 +54,4 @@ if TYPE_CHECKING:
     )
     from .id_recall import IDBasedContextRecall
     from .string_recall import SCORERS, NonLLMContextRecall
+    from .string_similarity import DistanceMeasure, NonLLMStringSimilarity, StringSimilarityEvidence

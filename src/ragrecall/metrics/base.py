@@ -16,6 +16,7 @@ set, and the thread stops before its next pass (or sooner, where a metric checks
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import math
 import threading
@@ -90,10 +91,23 @@ class Metric(ABC):
         return bool(getattr(self, "_given_name", False))
 
     def default_name(self) -> str:
-        """``metric_name``, followed by the settings that differ from their defaults in the form the command line
-        reads: ``non_llm_context_recall(threshold=0.8,scorer=partial)``. Two metrics of one class with different
-        settings therefore never share a default name."""
+        """``metric_name``, whatever the settings: Ragas's column name (``NonLLMContextRecall(threshold=0.6)``
+        gives ``non_llm_context_recall``). When two metrics of one evaluation would share it, ``evaluate`` adds
+        the settings in which they differ."""
+        return self.metric_name
+
+    def settings_name(self) -> str:
+        """``metric_name`` followed by the settings that differ from their defaults, in the form the command line
+        reads: ``non_llm_context_recall(threshold=0.8,scorer=partial)`` (the name a metric built from such a
+        spec carries)."""
         return self.metric_name + settings_suffix(self._non_default_settings())
+
+    def named_by_settings(self) -> Metric:
+        """A copy of this metric whose results are named by :meth:`settings_name` (still a default name, not
+        one given with ``name=``)."""
+        clone = copy.copy(self)
+        object.__setattr__(clone, "name", self.settings_name())
+        return clone
 
     def check_ready(self) -> None:
         """Raise :class:`~ragrecall.errors.ConfigurationError` when the metric cannot score at all (an LLM metric
@@ -342,10 +356,11 @@ def sample_id_of(raw: Any) -> str | int | None:
     return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None
 
 
-def check_batch_args(max_concurrency: int, on_error: str) -> None:
-    """Raise ConfigurationError unless max_concurrency is a positive int and on_error is record/raise."""
+def check_batch_args(max_concurrency: int, on_error: str, *, what: str = "max_concurrency") -> None:
+    """Raise ConfigurationError unless max_concurrency (named ``what``) is a positive int and on_error is
+    record/raise."""
     if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
-        raise ConfigurationError(f"max_concurrency must be a positive integer, got {max_concurrency!r}")
+        raise ConfigurationError(f"{what} must be a positive integer, got {max_concurrency!r}")
     if on_error not in ("record", "raise"):
         raise ConfigurationError(f"on_error must be 'record' or 'raise', got {on_error!r}")
 

@@ -39,7 +39,11 @@ class IDBasedContextRecall(SyncMetric):
         self._set_name(self.name)
 
     def default_name(self) -> str:
+        # A cutoff makes another measure (recall@k), so it stays in the name, in the IR literature's spelling.
         return self.metric_name if self.k is None else f"{self.metric_name}@{self.k}"
+
+    def settings_name(self) -> str:
+        return self.default_name()
 
     def _score_sample(self, sample: Sample) -> MetricResult:
         assert sample.reference_context_ids is not None and sample.retrieved_context_ids is not None

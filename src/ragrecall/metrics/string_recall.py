@@ -85,8 +85,8 @@ class NonLLMContextRecall(SyncMetric):
             100,000), counted as compared (after normalisation, with ``normalize``).
         max_reference_chars: most characters in one reference context; None (default): ``max_chars``, but
             :data:`MAX_PARTIAL_REFERENCE_CHARS` (2,000) with the ``"partial"`` scorer.
-        name: the name results carry; default ``non_llm_context_recall`` followed by the settings that differ
-            from their defaults, e.g. ``non_llm_context_recall(threshold=0.8,scorer=partial)``.
+        name: the name results carry; default ``non_llm_context_recall`` (Ragas's column) whatever the settings;
+            :meth:`settings_name` adds those that differ from their defaults, as the command line names it.
     """
 
     threshold: float = 0.5

@@ -3,14 +3,36 @@ the samples that got better, got worse, or changed status."""
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 from ..evaluation import EvaluationResult, SampleRow, compare
 from ..evaluation._compare import Comparison
 from ._html import e, sample_link, scroll_table, value_cell
 
-__all__ = ["ROWS_PER_SIDE", "comparison_section"]
+__all__ = ["ROWS_PER_SIDE", "comparison_section", "run_labels"]
 
 ROWS_PER_SIDE = 25
 """Samples listed as better (and as worse) per metric, largest change first."""
+
+
+def run_labels(base: str, new: str) -> tuple[str, str]:
+    """Short names for two runs read from files: the file names without folders and suffixes
+    (``runs/baseline.jsonl.gz`` → ``baseline``); when those are alike, the nearest folders that differ
+    (``a/results.jsonl``, ``b/results.jsonl`` → ``a``, ``b``); else ``base`` and ``new``."""
+    stems = (_stem(base), _stem(new))
+    if stems[0] != stems[1]:
+        return stems
+    for a, b in zip(reversed(PurePath(base).parent.parts), reversed(PurePath(new).parent.parts), strict=False):
+        if a != b:
+            return a, b
+    return "base", "new"
+
+
+def _stem(path: str) -> str:
+    name = PurePath(path).name
+    for suffix in (".gz", ".jsonl", ".json", ".ndjson"):
+        name = name.removesuffix(suffix)
+    return name or PurePath(path).name
 
 
 def comparison_section(
@@ -38,12 +60,40 @@ def comparison_section(
         if metrics:
             parts.append(f"<p class='muted'>only in {e(name)}: {e(', '.join(metrics))}</p>")
     rows = [_delta_row(compare(base, new, m)) for m in common]
-    head = ("metric", base_name, new_name, "Δ", "95% CI of Δ", "p", "paired", "verdict")
-    parts.append(scroll_table(head, rows, numeric=(1, 2, 3, 4, 5, 6)))
+    parts.append(_delta_table(rows, names))
     for metric in common:
         parts.append(_changes(metric, pairs, names))
     parts.append("</section>")
     return "".join(parts)
+
+
+# The delta table's columns: (heading, CSS class). Under 600 px each row becomes a card (see _css.py) whose
+# first lines are Δ, its interval, p and the verdict, in that order, so that the answer never needs scrolling.
+_DELTA_COLUMNS = (
+    ("metric", "m"),
+    ("{base}", "num a"),
+    ("{new}", "num b"),
+    ("Δ", "num d"),
+    ("95% CI of Δ", "num ci"),
+    ("p", "num p"),
+    ("paired", "num n"),
+    ("verdict", "v"),
+)
+
+
+def _delta_table(rows: list[tuple[str, ...]], names: tuple[str, str]) -> str:
+    heads = [h.format(base=names[0], new=names[1]) for h, _ in _DELTA_COLUMNS]
+    top = "".join(f"<th class='{css}'>{e(h)}</th>" for h, (_, css) in zip(heads, _DELTA_COLUMNS, strict=True))
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f"<td class='{css}' data-label='{e(h)}'>{cell}</td>"
+            for cell, h, (_, css) in zip(row, heads, _DELTA_COLUMNS, strict=True)
+        )
+        + "</tr>"
+        for row in rows
+    )
+    return f"<div class='scroll'><table class='deltas'><thead><tr>{top}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
 def _delta_row(c: Comparison) -> tuple[str, ...]:

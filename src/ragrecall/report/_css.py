@@ -30,7 +30,7 @@ td{min-width:4rem} td:first-child{white-space:nowrap} #run td{overflow-wrap:anyw
 .samples .head{background:#f5f7fa;font-weight:600} .samples summary{list-style:none}
 .samples summary::-webkit-details-marker{display:none} .samples .sid::before{content:"▸ ";color:#667085}
 .samples details[open] .sid::before{content:"▾ "} .samples .num{text-align:right;font-variant-numeric:tabular-nums}
-.mname{display:none;color:#667085;margin-right:.3rem} .delta{font-size:.85em;margin-left:.3rem}
+.samples summary>.num::before{display:none;color:#667085;margin-right:.3rem} .delta{font-size:.85em;margin-left:.3rem}
 .body{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:0 1.5rem;padding:.25rem .6rem .9rem;
 border-bottom:1px solid #e4e7ec;background:#fcfcfd}
 .inputs .text{white-space:pre-wrap;margin:.1rem 0 .4rem} .passage{border:1px solid #e4e7ec;border-radius:6px;
@@ -41,10 +41,25 @@ blockquote.q{margin:.3rem 0 .3rem .5rem;padding:.2rem .6rem;border-left:3px soli
 blockquote.q.unverified{border-color:#f79009} mark{background:#fef0c7;padding:0 .1rem}
 sup.cl{color:#b54708;font-weight:650;margin-left:.1rem}
 details.base{border-top:1px dashed #d0d5dd;margin-top:.5rem;padding-top:.3rem} details.base summary{color:#667085}
+table.deltas td.v{min-width:12rem}
+.filter{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center;margin:.5rem 0;padding:.5rem .6rem;
+background:#f5f7fa;border-radius:6px} .filter input[type=number]{width:5rem} .filter select{max-width:14rem}
+details.sample[hidden]{display:none}
+@media (max-width:600px){
+table.deltas thead{display:none} table.deltas,table.deltas tbody{display:block}
+table.deltas tr{display:flex;flex-direction:column;border:1px solid #e4e7ec;border-radius:8px;
+padding:.5rem .75rem;margin:.5rem 0}
+table.deltas td{display:flex;gap:.75rem;border:0;padding:.1rem 0;min-width:0;white-space:normal}
+table.deltas td::before{content:attr(data-label);color:#667085;flex:0 0 6.5rem;overflow-wrap:anywhere}
+table.deltas td.m{font-weight:650;order:-9} table.deltas td.m::before{content:none}
+table.deltas td.d{order:-8;font-size:1.15em;font-weight:650} table.deltas td.ci{order:-7}
+table.deltas td.p{order:-6} table.deltas td.v{order:-5;min-width:0} table.deltas td.num{text-align:left}
+.sides th,.sides td{padding:.3rem .35rem;min-width:0}
+}
 @media (max-width:700px){
 body{margin:1rem auto;padding:0 .75rem;font-size:15px} .card{min-width:0;flex:1 1 100%}
 .body{grid-template-columns:minmax(0,1fr)} .samples .head{display:none}
 .samples summary{display:flex!important;flex-wrap:wrap;gap:.2rem 1rem} .samples summary .sid{flex:1 1 100%}
-.samples summary .num{text-align:left} .mname{display:inline}
+.samples summary .num{text-align:left} .samples summary>.num::before{display:inline}
 }
 """

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from .._files import atomic_text
@@ -12,13 +12,14 @@ from ._compare import comparison_section
 from ._css import CSS
 from ._evidence import evidence_block, levels_legend
 from ._failures import failures_section
+from ._filter import BodyPacker, filter_bar, samples_script
 from ._html import e, sample_anchor, sample_label, scroll_table, value_cell
 from ._inputs import inputs_html
 from ._run import run_facts, run_section
 from ._stability import stability_section
 
 if TYPE_CHECKING:
-    from ..calibration import CalibrationResult
+    from ..calibration import CalibrationResult, CorrectedMean
 
 __all__ = ["OPEN_SAMPLES", "page_parts", "render_report", "sample_order", "write_report"]
 
@@ -36,10 +37,11 @@ def write_report(
     base: EvaluationResult | None = None,
     names: tuple[str, str] = ("base", "new"),
     calibration: CalibrationResult | None = None,
+    corrected: Sequence[CorrectedMean] = (),
 ) -> None:
     """Write :func:`render_report` to ``path`` (UTF-8), atomically: the file holds its old content or the whole
     report, never part of it."""
-    parts = page_parts(result, title=title, base=base, names=names, calibration=calibration)
+    parts = page_parts(result, title=title, base=base, names=names, calibration=calibration, corrected=corrected)
     with atomic_text(path) as out:
         out.writelines(parts)
 
@@ -51,6 +53,7 @@ def render_report(
     base: EvaluationResult | None = None,
     names: tuple[str, str] = ("base", "new"),
     calibration: CalibrationResult | None = None,
+    corrected: Sequence[CorrectedMean] = (),
 ) -> str:
     """The report as one HTML document.
 
@@ -60,13 +63,17 @@ def render_report(
     (date, model, prompt versions, settings, tokens, cost); Samples, lowest
     score first, each with its inputs and every metric's evidence. ``names`` label the two runs. With
     ``calibration`` (the figures of :func:`ragrecall.calibrate` on this run), a Calibration section follows
-    Failures: how far the judge agrees with people's labels, and every disagreement with its evidence.
+    Failures: how far the judge agrees with people's labels, and every disagreement with its evidence. With
+    ``corrected`` (:meth:`CalibrationResult.corrected` or :func:`ragrecall.calibration.corrected_mean` of this
+    run), a "Corrected by people" section follows the Summary.
 
     Raises:
         InputError: ``base`` cannot be paired with ``result`` (samples lack unique ids and the runs differ
             in size).
     """
-    return "".join(page_parts(result, title=title, base=base, names=names, calibration=calibration))
+    return "".join(
+        page_parts(result, title=title, base=base, names=names, calibration=calibration, corrected=corrected)
+    )
 
 
 def page_parts(
@@ -76,11 +83,13 @@ def page_parts(
     base: EvaluationResult | None = None,
     names: tuple[str, str] = ("base", "new"),
     calibration: CalibrationResult | None = None,
+    corrected: Sequence[CorrectedMean] = (),
     ordered_rows: Iterable[SampleRow] | None = None,
 ) -> Iterator[str]:
     """:func:`render_report` in pieces, as they are made. ``ordered_rows``: the rows of the Samples section,
     already in :func:`sample_order` and holding their inputs, for a caller that reads them one at a time
-    (``result.rows`` then need not carry the inputs); by default ``result.rows`` in that order."""
+    (``result.rows`` then need carry only their results and metadata); by default ``result.rows`` in that
+    order."""
     pairs = paired_rows(base, result) if base is not None else []
     base_of = {new.index: old for old, new in pairs}
     compared = f" · compared with {e(names[0])}" if base is not None else ""
@@ -101,6 +110,7 @@ def page_parts(
         "<div class='cards'>",
         *(_histogram_card(result, name) for name in result.metrics),
         "</div></section>",
+        _corrected(corrected),
         stability_section(result),
         "<section id='run'><h2>Run</h2>",
         *runs,
@@ -109,7 +119,8 @@ def page_parts(
         "<p class='muted'>Each sample shows its inputs — retrieved passages numbered from 1 in rank order, as the "
         "judge numbers them — with the passage each supported claim quotes highlighted and the claim's number "
         f"after it, beside every metric's verdict. The {OPEN_SAMPLES} lowest and every failed sample are open; "
-        "click a row to open the others.</p>",
+        "click a row to open the others. The filter keeps the samples under a value of a metric, the failed ones "
+        "or those of a metadata value; grouping by a metadata column shows each group's means.</p>",
         levels_legend() if _has_claim_recall(result) else "",
     ]
     yield from _samples(result, base_of, sample_order(result) if ordered_rows is None else ordered_rows)
@@ -171,25 +182,37 @@ def _histogram_card(result: EvaluationResult, metric: str, bins: int = 10) -> st
 
 def _samples(result: EvaluationResult, base_of: dict[int, SampleRow], ordered: Iterable[SampleRow]) -> Iterator[str]:
     # One grid row per sample; its inputs and evidence open below it at full width (native <details>).
+    # The grid and, for narrow screens, each value's metric name are stated once for every row (one rule each).
     columns = f"grid-template-columns:minmax(10rem,2fr) repeat({len(result.metrics)},minmax(6rem,1fr))"
+    names = "".join(
+        f".samples summary>.num:nth-child({i + 2})::before{{content:{_css_string(m)}}}"
+        for i, m in enumerate(result.metrics)
+    )
+    style = f"<style>.samples .head,.samples summary{{{columns}}}{names}</style>"
     head = "<div>sample</div>" + "".join(f"<div class=num>{_breakable(m)}</div>" for m in result.metrics)
-    yield f"<div class='samples'><div class='head' style='{columns}'>{head}</div>"
+    yield f"{filter_bar(result)}{style}<div class='samples'><div class='head'>{head}</div>"
+    closed = BodyPacker()  # bodies of the rows closed at load, rendered when opened (see _filter.py)
     for rank, row in enumerate(ordered):
         old = base_of.get(row.index)
         cells = "".join(
-            f"<div class=num><span class='mname'>{e(m)}</span>{value_cell(row.results[m])}{_delta(row, old, m)}</div>"
-            for m in result.metrics
+            f"<div class=num>{value_cell(row.results[m])}{_delta(row, old, m)}</div>" for m in result.metrics
         )
         shown = len(row.sample.retrieved_contexts or []) if row.sample is not None else 0
         evidence = "".join(evidence_block(m, row.results[m], row.index, shown) for m in result.metrics)
         is_open = rank < OPEN_SAMPLES or any(r.failure is not None for r in row.results.values())
-        yield (
-            f"<details class='sample' id='{sample_anchor(row.index)}'{' open' if is_open else ''}>"
-            f"<summary style='{columns}'><div class='sid'>{e(sample_label(row))}</div>{cells}</summary>"
+        body = (
             f"<div class='body'>{inputs_html(row)}<div class='verdicts'>{evidence}{_base_verdicts(row, old)}</div>"
-            "</div></details>"
+            "</div>"
         )
-    yield "</div>"
+        if not is_open:
+            closed.add(row.index, body)
+        yield (
+            f"<details class='sample' id='{sample_anchor(row.index)}' data-i='{row.index}'"
+            f"{' open' if is_open else ' data-lazy'}>"
+            f"<summary><div class='sid'>{e(sample_label(row))}</div>{cells}</summary>"
+            f"{body if is_open else ''}</details>"
+        )
+    yield f"</div>{samples_script(result, closed.packed())}"
 
 
 def _base_verdicts(row: SampleRow, old: SampleRow | None) -> str:
@@ -223,9 +246,23 @@ def _delta(row: SampleRow, old: SampleRow | None, metric: str) -> str:
     return f"<span class='delta {css}' title='change from the base run'>{b - a:+.3f}</span>"
 
 
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string: every character but letters, digits, ``_``, ``@``, ``.`` and spaces as a hex
+    escape, so that no name can end the string or the ``<style>`` element."""
+    return '"' + "".join(c if c.isalnum() or c in "_@. " else f"\\{ord(c):x} " for c in text) + '"'
+
+
 def _breakable(name: str) -> str:
     """A metric name that may wrap after its underscores (``non_llm_context_recall``) in a narrow column."""
     return e(name).replace("_", "_<wbr>")
+
+
+def _corrected(corrected: Sequence[CorrectedMean]) -> str:
+    if not corrected:
+        return ""
+    from ..calibration import corrected_section
+
+    return corrected_section(corrected)
 
 
 def _calibration(calibration: CalibrationResult | None) -> str:

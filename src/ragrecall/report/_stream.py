@@ -1,10 +1,10 @@
 """The report of a results file written while it is read, in little memory whatever the number of samples.
 
-The file is read twice. The first pass keeps each row without its inputs (the sections before the samples
-need only the results) and where its line starts; the second reads the rows again one at a time, in the order
-the Samples section lists them, and writes each sample's part of the page as it goes. Memory then grows with
-the results alone, not with the inputs or the page. A compressed file (``.gz``), which cannot be read at a
-given place, is read whole instead.
+The file is read twice. The first pass keeps each row without its inputs (the sections before the samples need
+only the results, and the filter each sample's metadata) and where its line starts; the second reads the rows
+again one at a time, in the order the Samples section lists them, and writes each sample's part of the page as
+it goes. Memory then grows with the results alone, not with the inputs or the page. A compressed file
+(``.gz``), which cannot be read at a given place, is read whole instead.
 """
 
 from __future__ import annotations
@@ -86,7 +86,9 @@ def _first_pass(name: str) -> tuple[list[SampleRow], list[tuple[int, int]], RunI
         if not slim:
             run = first_run
         results = {metric: _slim(r, usages) for metric, r in row.results.items()}
-        slim.append(SampleRow.model_construct(index=row.index, sample_id=row.sample_id, results=results, sample=None))
+        slim.append(
+            SampleRow.model_construct(index=row.index, sample_id=row.sample_id, results=results, sample=row.sample)
+        )
         starts.append((start, line_no))
     return slim, starts, run
 

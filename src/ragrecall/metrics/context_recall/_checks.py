@@ -174,6 +174,9 @@ def check_evidence(claim: str, quotes: Sequence[Quote], contexts: SentenceSource
     if facts.scripts and not any(facts.scripts & script_of(contexts.texts[ev.context]) for ev in evidence):
         # Evidence in another script than the claim: its words cannot be compared, its numbers can.
         return _numbers(facts, quotes, evidence, contexts) or _ranges(facts, quotes, evidence, contexts)
+    stated_nothing = _script(facts, quotes, evidence, contexts)  # every quote must say something, whatever else
+    if stated_nothing is not None:
+        return stated_nothing
     passages = sorted({ev.context for ev in evidence})
     if len(passages) > 1:
         alone = [

@@ -122,8 +122,8 @@ class ContextRecall(Metric):
         prompts: step (``"decompose"``, ``"judge"``, ``"single"``, ``"cover"``, ``"recheck"``,
             ``"single_fix"``, ``"confirm"``) → prompt text, path or :class:`~ragrecall.llm.PromptTemplate`,
             replacing the shipped prompt for every language.
-        name: the name results carry; default ``context_recall`` followed by the settings that differ from
-            their defaults, e.g. ``context_recall(mode=single,quote_threshold=0.8)``.
+        name: the name results carry; default ``context_recall`` (Ragas's column) whatever the settings;
+            :meth:`settings_name` adds those that differ, e.g. ``context_recall(mode=single,quote_threshold=0.8)``.
 
     Raises (from ``ascore``/``score``): :class:`~ragrecall.errors.LLMOutputError` when the replies stay
     invalid after every repair (:class:`~ragrecall.errors.NoClaimsError` when what stayed wrong is an empty

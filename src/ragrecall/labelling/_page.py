@@ -1,0 +1,82 @@
+"""The labelling page: one self-contained HTML file (no network, no external asset) that shows one claim at a
+time with the question, the reference and every retrieved passage, keeps the answers in the browser's storage,
+and downloads them as a labels JSONL that ``calibrate`` reads as it is."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import datetime, timezone
+from typing import Any
+
+from .._files import atomic_text
+from .._resources import data_file
+from ..evaluation import EvaluationResult
+from ..metrics.context_recall import ClaimRecallEvidence
+from ._choose import Chosen
+
+__all__ = ["page_data", "render_label_page", "write_label_page"]
+
+
+def page_data(result: EvaluationResult, chosen: list[Chosen], metric: str, *, source: str = "") -> dict[str, Any]:
+    """What the page shows and writes back, as plain JSON: per chosen sample its inputs, claims and the judge's
+    verdicts (shown only after the person answers), and its inclusion probability."""
+    rows = {row.index: row for row in result.rows}
+    samples = []
+    for item in chosen:
+        row = rows[item.index]
+        sample, evidence = row.sample, row.results[metric].evidence
+        if sample is None or not isinstance(evidence, ClaimRecallEvidence):  # choose() draws only these
+            continue
+        samples.append(
+            {
+                "id": item.sample_id,
+                "stratum": item.stratum,
+                "inclusion_probability": item.inclusion_probability,
+                "user_input": sample.user_input,
+                "reference": sample.reference,
+                "retrieved_contexts": list(sample.retrieved_contexts or []),
+                "judge_value": row.results[metric].value,
+                "claims": [
+                    {
+                        "claim": c.claim,
+                        "supported": c.supported,
+                        "reason": c.reason,
+                        "verification": str(c.verification),
+                        # A second look at the evidence, where the metric has one (True, False or None).
+                        "confirmed": getattr(c, "confirmed", None),
+                        "quotes": [{"context": q.context, "text": q.passage or q.quote} for q in c.support],
+                        "votes": list(c.votes) if len(c.votes) > 1 else [],
+                    }
+                    for c in evidence.claims
+                ],
+            }
+        )
+    body = {"metric": metric, "source": source, "samples": samples}
+    key = hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+    created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return {**body, "key": key, "created": created}
+
+
+def render_label_page(data: dict[str, Any], *, title: str = "ragrecall labelling") -> str:
+    """The page as one HTML document; ``data`` from :func:`page_data`, embedded as JSON that no text inside can
+    close (every ``<`` is escaped)."""
+    embedded = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+    template = data_file("label_page.html").read_text(encoding="utf-8")
+    return (
+        template.replace("{{TITLE}}", _escape(title))
+        .replace("{{DATA}}", embedded)
+        .replace("{{SCRIPT}}", data_file("label_page.js").read_text(encoding="utf-8"))
+    )
+
+
+def write_label_page(data: dict[str, Any], path: str | os.PathLike[str], *, title: str = "ragrecall labelling") -> None:
+    """Write :func:`render_label_page` to ``path`` atomically (the old content or the whole page, never part)."""
+    page = render_label_page(data, title=title)
+    with atomic_text(path) as out:
+        out.write(page)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
