@@ -2,7 +2,8 @@
 
     python benchmarks/ranking_bench.py generate --queries 5000 --docs 100 --out /tmp/bench-small
     python benchmarks/ranking_bench.py compare --data /tmp/bench-small [--ranx-python /path/to/python]
-        [--tools ragrecall,pytrec_eval] [--repeat 5] [--timeout 1500] [--max-rss-gb 20]
+        [--tools ragrecall,pytrec_eval] [--repeat 5] [--anchor pytrec_eval] [--timeout 1500] [--max-rss-gb 20]
+    python benchmarks/ranking_bench.py startup [--repeat 15]
 
 ``generate`` writes ``qrels.txt`` (about 5 relevant documents per query, grades 1-3, plus a few judged 0) and
 ``run.txt`` (``docs`` documents per query, grouped by query, scores descending, as retrieval systems write
@@ -19,10 +20,12 @@ together, block by block (one figure, ``read_and_compute_s``); ``ragrecall-table
 (``read_qrels``/``read_run`` with pyarrow), then evaluates (the evaluation alone is ``compute_s``);
 ``ragrecall-plain`` does the same with the plain Python reader; ``ragrecall-stdin`` is ``evaluate_run(qrels_path,
 "-")`` with the run on standard input (read once, into memory); ``pytrec_eval``; ``ranx``.
-``ragrecall-official`` runs the command line ``ragrecall trec -m official QRELS RUN`` (trec_eval's official
-measures and output: 30 rows) and ``pytrec_eval-official`` computes the same measures and summary with
-pytrec_eval; both print the summary to 4 decimals, which must agree. Run ``compare`` with the Python of an
-environment made by ``pip install ragrecall pytrec-eval-terrier`` (no extras) to measure a default install.
+``pyarrow-read`` reads the run's three used columns (query, document, score) with pyarrow's CSV reader on
+every core and stops: the floor of any reader, the anchor for large runs. ``ragrecall-official`` runs the
+command line ``ragrecall trec -m official QRELS RUN`` (trec_eval's official measures and output: 30 rows) and
+``pytrec_eval-official`` computes the same measures and summary with pytrec_eval; both print the summary to 4
+decimals, which must agree. Run ``compare`` with the Python of an environment made by ``pip install ragrecall
+pytrec-eval-terrier`` (no extras) to measure a default install.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -151,6 +155,25 @@ def child(tool: str, data: Path) -> None:
         rows = [line.split("\t") for line in printed.getvalue().splitlines()]
         report["queries"] = int(next(r[2] for r in rows if r[0].strip() == "num_q"))
         report["means"] = json.dumps({r[0].strip(): r[2] for r in rows if r[0].strip() != "runid"})
+    elif tool == "pyarrow-read":
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+
+        report["import_s"] = round(time.perf_counter() - t0, 3)
+        t1 = time.perf_counter()  # the floor of any reader: pyarrow's own CSV reader, on every core, 3 columns
+        names = ["query", "q0", "doc", "rank", "score", "tag"]
+        table = pacsv.read_csv(
+            run_path,
+            read_options=pacsv.ReadOptions(column_names=names),
+            parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False),
+            convert_options=pacsv.ConvertOptions(
+                include_columns=["query", "doc", "score"],
+                column_types={"query": pa.string(), "doc": pa.string(), "score": pa.float64()},
+            ),
+        )
+        t2 = time.perf_counter()
+        report["queries"] = len(table)  # lines read
+        report["means"] = ""
     elif tool == "pytrec_eval-official":
         import pytrec_eval
 
@@ -252,11 +275,23 @@ def run_one(tool: str, data: Path, python: str, timeout: float | None, max_rss_g
         }
     row: dict[str, object] = json.loads(output.strip().splitlines()[-1])
     row["end_to_end_s"] = round(wall, 3)
+    row["cpu_s"] = round(usage.ru_utime + usage.ru_stime, 3)  # less sensitive than wall time to others' load
     row["peak_rss_mb"] = peak
     row["qps_end_to_end"] = round(int(row["queries"]) / wall, 1)  # type: ignore[call-overload]
     if "compute_s" in row:
         row["qps_compute"] = round(int(row["queries"]) / max(float(row["compute_s"]), 1e-9), 1)  # type: ignore[arg-type]
     return row
+
+
+def _machine() -> str:
+    model = "unknown cpu"
+    try:
+        with open("/proc/cpuinfo") as info:
+            model = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), model)
+    except OSError:
+        pass
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    return f"{model}; {os.cpu_count()} cores; Python {sys.version.split()[0]}; load average {load}"
 
 
 def compare(
@@ -266,22 +301,102 @@ def compare(
     repeat: int = 1,
     timeout: float | None = None,
     max_rss_gb: float | None = None,
+    anchor: str | None = None,
 ) -> list[dict[str, object]]:
-    """Run each tool ``repeat`` times (one at a time) and report the run with the median end-to-end time."""
+    """Run the tools in turn, ``repeat`` rounds (interleaved: tool A, tool B, A, B, ... so that a burst of load
+    from elsewhere falls on both), and report per tool the run with the median end-to-end time, with the
+    range. With ``anchor`` (one of the tools), each round also gives each tool's time and memory as a ratio to
+    the anchor's in that round; the median and range of those ratios are printed."""
+    print(f"# machine: {_machine()}", file=sys.stderr, flush=True)
+    runs: dict[str, list[dict[str, object]]] = {tool: [] for tool in tools}
+    for _ in range(repeat):
+        for tool in tools:
+            python = ranx_python if tool == "ranx" and ranx_python else sys.executable
+            row = run_one(tool, data, python, timeout, max_rss_gb)
+            print(json.dumps(row), file=sys.stderr, flush=True)
+            runs[tool].append(row)
     rows = []
     for tool in tools:
-        python = ranx_python if tool == "ranx" and ranx_python else sys.executable
-        runs = [run_one(tool, data, python, timeout, max_rss_gb) for _ in range(repeat)]
-        for r in runs:
-            print(json.dumps(r), file=sys.stderr, flush=True)
-        runs.sort(key=lambda r: float(r["end_to_end_s"]))  # type: ignore[arg-type]
-        row = runs[len(runs) // 2]
+        done = sorted(runs[tool], key=lambda r: float(r["end_to_end_s"]))  # type: ignore[arg-type]
+        row = dict(done[len(done) // 2])
         if repeat > 1:
             row["runs"] = repeat
-            row["end_to_end_all_s"] = [r["end_to_end_s"] for r in runs]
+            row["end_to_end_all_s"] = [r["end_to_end_s"] for r in done]
+        if anchor and anchor in runs and tool != anchor:
+            pairs = list(zip(runs[anchor], runs[tool], strict=True))
+            speed = sorted(float(a["end_to_end_s"]) / float(t["end_to_end_s"]) for a, t in pairs)  # type: ignore[arg-type]
+            memory = sorted(float(t["peak_rss_mb"]) / float(a["peak_rss_mb"]) for a, t in pairs)  # type: ignore[arg-type]
+            row[f"speedup_vs_{anchor}"] = {
+                "median": round(statistics.median(speed), 2),
+                "range": [round(speed[0], 2), round(speed[-1], 2)],
+            }
+            cpu = sorted(float(a["cpu_s"]) / float(t["cpu_s"]) for a, t in pairs)  # type: ignore[arg-type]
+            row[f"cpu_speedup_vs_{anchor}"] = {
+                "median": round(statistics.median(cpu), 2),
+                "range": [round(cpu[0], 2), round(cpu[-1], 2)],
+            }
+            row[f"memory_vs_{anchor}"] = {
+                "median": round(statistics.median(memory), 2),
+                "range": [round(memory[0], 2), round(memory[-1], 2)],
+            }
         print(json.dumps(row), flush=True)
         rows.append(row)
+    print(f"# machine after: {_machine()}", file=sys.stderr, flush=True)
     return rows
+
+
+_TINY_QRELS = "1 0 d1 1\n1 0 d2 0\n2 0 d3 1\n2 0 d4 2\n"
+_TINY_RUN = "1 Q0 d1 1 0.5 r\n1 Q0 d2 2 0.4 r\n2 Q0 d4 1 0.9 r\n2 Q0 d3 2 0.8 r\n"
+_ARROW_IMPORT = "import numpy, pyarrow, pyarrow.csv"
+_HEAVY = ("pyarrow", "pydantic", "openai", "pandas", "tenacity", "httpx")
+"""Packages the ``trec`` command must not import for a small file."""
+
+
+def startup(repeat: int) -> None:
+    """``ragrecall trec`` on a 4-line run, whole process, against importing numpy (and pyarrow) alone: rounds
+    interleaved, median and range of each, and the ratio to the numpy+pyarrow import round by round."""
+    print(f"# machine: {_machine()}", flush=True)
+    with tempfile.TemporaryDirectory() as folder:
+        qrels, run = os.path.join(folder, "qrels"), os.path.join(folder, "run")
+        with open(qrels, "w") as out:
+            out.write(_TINY_QRELS)
+        with open(run, "w") as out:
+            out.write(_TINY_RUN)
+        check = (
+            "import sys, contextlib, io\nfrom ragrecall.cli import main\n"
+            f"with contextlib.redirect_stdout(io.StringIO()):\n    main(['trec', {qrels!r}, {run!r}])\n"
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({_HEAVY!r})))\n"
+        )
+        loaded = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True).stdout
+        print(f"heavy packages the command imported: {loaded.strip()}")
+        tools = {
+            "python -c 'import numpy'": [sys.executable, "-c", "import numpy"],
+            "python -c 'import numpy, pyarrow, pyarrow.csv'": [
+                sys.executable,
+                "-c",
+                "import numpy, pyarrow, pyarrow.csv",
+            ],
+            "ragrecall trec QRELS RUN (4 lines)": [sys.executable, "-m", "ragrecall.cli", "trec", qrels, run],
+        }
+        times: dict[str, list[float]] = {name: [] for name in tools}
+        peaks: dict[str, list[float]] = {name: [] for name in tools}
+        for _ in range(repeat):
+            for name, argv in tools.items():
+                start = time.perf_counter()
+                proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+                _, _, usage = os.wait4(proc.pid, 0)
+                times[name].append(time.perf_counter() - start)
+                peaks[name].append(usage.ru_maxrss / 1024)
+    anchor = "python -c 'import numpy, pyarrow, pyarrow.csv'"
+    for name in tools:
+        t = sorted(times[name])
+        ratio = sorted(a / b for a, b in zip(times[name], times[anchor], strict=True))
+        print(
+            f"{name:<48} {statistics.median(t) * 1000:7.1f} ms [{t[0] * 1000:.1f}-{t[-1] * 1000:.1f}]  "
+            f"peak {statistics.median(peaks[name]):6.1f} MB  x{statistics.median(ratio):.2f} of the numpy+pyarrow "
+            f"import [{ratio[0]:.2f}-{ratio[-1]:.2f}]"
+        )
+    print(f"# machine after: {_machine()}", flush=True)
 
 
 def main() -> None:
@@ -298,6 +413,9 @@ def main() -> None:
     c.add_argument("--repeat", type=int, default=1, help="runs per tool; the median end-to-end run is reported")
     c.add_argument("--timeout", type=float, default=None, help="stop a tool after this many seconds")
     c.add_argument("--max-rss-gb", type=float, default=None, help="stop a tool past this resident memory")
+    c.add_argument("--anchor", default=None, help="a tool of --tools: print the others' ratios to it, round by round")
+    st = sub.add_parser("startup", help="ragrecall trec on a tiny file against importing numpy and pyarrow")
+    st.add_argument("--repeat", type=int, default=15)
     k = sub.add_parser("child")
     k.add_argument("--tool", required=True)
     k.add_argument("--data", type=Path, required=True)
@@ -305,7 +423,11 @@ def main() -> None:
     if args.command == "generate":
         generate(args.queries, args.docs, args.out)
     elif args.command == "compare":
-        compare(args.data, args.tools.split(","), args.ranx_python, args.repeat, args.timeout, args.max_rss_gb)
+        compare(
+            args.data, args.tools.split(","), args.ranx_python, args.repeat, args.timeout, args.max_rss_gb, args.anchor
+        )
+    elif args.command == "startup":
+        startup(args.repeat)
     else:
         child(args.tool, args.data)
 

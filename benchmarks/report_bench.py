@@ -7,7 +7,13 @@ Data: the twelve demo samples, repeated with distinct ids to ``--samples``, scor
 with their last retrieved passage dropped. Times are the best of ``--repeat``; peak memory is Python's
 allocations during the call (``tracemalloc``).
 
-    python benchmarks/report_bench.py [--samples 100 1000 5000] [--repeat 3]
+With ``--command``, the command line is measured too, each run in its own process, rounds interleaved
+(``--repeat`` rounds): ``ragrecall report FILE`` (the file streamed into the page), the whole-result path it
+replaced (``EvaluationResult.from_jsonl`` then ``write_report``, the same page), and a process that only
+imports what the command imports (the floor). Wall time and peak resident memory (``wait4``); memory per
+sample is the peak over the floor's, divided by the samples.
+
+    python benchmarks/report_bench.py [--samples 100 1000 5000] [--repeat 3] [--command]
         [--out benchmarks/results/report_bench.txt]
 """
 
@@ -17,7 +23,10 @@ import argparse
 import io
 import os
 import platform
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -75,11 +84,60 @@ def _cpu() -> str:
     return names[0] if names else platform.processor() or "unknown processor"
 
 
+_WHOLE = (
+    "import sys\n"
+    "from ragrecall.evaluation import EvaluationResult\n"
+    "from ragrecall.report import write_report\n"
+    "write_report(EvaluationResult.from_jsonl(sys.argv[1]), sys.argv[2])\n"
+)
+_FLOOR = "import ragrecall.cli._report, ragrecall.evaluation, ragrecall.report\n"
+
+
+def _process(argv: list[str]) -> tuple[float, float]:
+    """Wall seconds and peak resident MB of one process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        raise SystemExit(f"{argv} failed with status {status}")
+    return time.perf_counter() - start, usage.ru_maxrss / 1024
+
+
+def command_rows(result: EvaluationResult, n: int, repeat: int) -> list[str]:
+    """The command line on a results file of ``n`` samples, against the whole-result path and the floor."""
+    with tempfile.TemporaryDirectory() as folder:
+        results, page = os.path.join(folder, "results.jsonl"), os.path.join(folder, "page.html")
+        result.to_jsonl(results)
+        tools = {
+            "ragrecall report FILE (streamed)": [sys.executable, "-m", "ragrecall.cli", "report", results, "-o", page],
+            "whole result, then write_report": [sys.executable, "-c", _WHOLE, results, page],
+            "imports only (floor)": [sys.executable, "-c", _FLOOR],
+        }
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in tools}
+        for _ in range(repeat):
+            for name, argv in tools.items():
+                runs[name].append(_process(argv))
+    floor = statistics.median(mb for _, mb in runs["imports only (floor)"])
+    lines = []
+    for name, measured in runs.items():
+        seconds = sorted(t for t, _ in measured)
+        peaks = sorted(mb for _, mb in measured)
+        peak = statistics.median(peaks)
+        over = (peak - floor) * 1024 / n
+        lines.append(
+            f"{n:>8} {name:<34} {statistics.median(seconds):>8.2f} s [{seconds[0]:.2f}-{seconds[-1]:.2f}] "
+            f"peak {peak:>7.1f} MB [{peaks[0]:.1f}-{peaks[-1]:.1f}]  {peak * 1024 / n:>6.1f} KB/sample "
+            f"({over:.1f} over the floor)"
+        )
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, nargs="+", default=[100, 1000, 5000])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", help="also write the table to this file")
+    parser.add_argument("--command", action="store_true", help="also measure the ragrecall report command")
     args = parser.parse_args()
     lines = [
         f"$ python {' '.join(sys.argv)}",
@@ -88,6 +146,7 @@ def main() -> None:
         "",
         f"{'samples':>8} {'what':<26} {'time s':>8} {'MB out':>8} {'KB/sample':>10} {'peak MB':>8} {'time/JSONL':>11}",
     ]
+    command: list[str] = []
     for n in args.samples:
         base, new = data(n)
         floor, floor_peak, text = timed(lambda: jsonl(new), args.repeat)  # noqa: B023 - called at once
@@ -100,6 +159,12 @@ def main() -> None:
                 f"{n:>8} {what:<26} {seconds:>8.3f} {size / 1e6:>8.2f} {size / n / 1e3:>10.1f} "
                 f"{peak / 1e6:>8.1f} {seconds / floor:>10.1f}x"
             )
+        if args.command:
+            command.extend(command_rows(new, n, args.repeat))
+    if command:
+        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        lines += ["", f"the command, median [range] of {args.repeat} interleaved rounds; load average {load}:"]
+        lines += command
     text = "\n".join(lines) + "\n"
     print(text, end="")
     if args.out:

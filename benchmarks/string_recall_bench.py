@@ -167,6 +167,8 @@ class Timing:
     median: float
     n_samples: int
     output: Any
+    times: list[float]
+    """Every repetition's time, in round order."""
 
     @property
     def rate(self) -> float:
@@ -189,7 +191,7 @@ def time_rows(rows: Sequence[tuple[str, Callable[[], Any]]], n_samples: int, rep
             outputs[i] = fn()
             times[i].append(time.perf_counter() - start)
     return [
-        Timing(name, min(t), statistics.median(t), n_samples, out)
+        Timing(name, min(t), statistics.median(t), n_samples, out, t)
         for (name, _), t, out in zip(rows, times, outputs, strict=True)
     ]
 
@@ -410,6 +412,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for t in timings:
         print(f"{t.name:<{width}}  {t.best:>9.4f}  {t.median:>9.4f}  {t.rate:>11,.0f}")
     print(f"cpdist workers=-1 vs workers=1 on this data: {kernels[0].rate / kernels[1].rate:.2f}x")
+    print()
+    print("share of the bare kernel's speed (cpdist, all cores), paired round by round (median [range]):")
+    for t in ours[:2]:
+        shares = sorted(k / o for k, o in zip(kernels[0].times, t.times, strict=True))
+        print(f"  {t.name}: {statistics.median(shares):.0%} [{shares[0]:.0%}, {shares[-1]:.0%}] (goal >= 90%)")
 
     if ragas_rows:
         baseline = max(ragas_rows, key=lambda t: t.rate)

@@ -268,3 +268,40 @@ def test_samples_sorted_lowest_first_and_the_lowest_open(result: EvaluationResul
     lazy = [i for i, o, lz in opened if lz]
     assert len(lazy) == 2 and sorted(closed_bodies(page)) == sorted(lazy)
     assert all(f"id='s{i}-p1'" not in page for i in lazy) and all(f"id='s{i}-p1'" in inflated(page) for i in lazy)
+
+
+def test_a_results_file_streamed_into_the_page_gives_the_page_of_the_whole_result(tmp_path: Path) -> None:
+    from ragrecall.demo import demo_metrics
+    from ragrecall.report import write_report_from_jsonl
+
+    samples = [s.model_copy(update={"metadata": {"topic": f"t{i % 3}"}}) for i, s in enumerate(demo_dataset())]
+    result = evaluate([*samples, {"id": "broken"}], demo_metrics(), show_progress=False)
+    assert {"claim_recall", "string_recall", "id_recall"} <= {
+        r.evidence.kind for row in result.rows for r in row.results.values() if r.evidence is not None
+    }
+    results = tmp_path / "results.jsonl"
+    result.to_jsonl(results)
+    streamed, whole = tmp_path / "streamed.html", tmp_path / "whole.html"
+    write_report_from_jsonl(results, streamed, title="t")
+    write_report(EvaluationResult.from_jsonl(results), whole, title="t")
+    assert streamed.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
+    page = streamed.read_text(encoding="utf-8")
+    assert "<details class='sample'" in page and "data-lazy" in page and "<option>t2</option>" in page
+    packed = tmp_path / "results.jsonl.gz"
+    result.to_jsonl(packed)
+    write_report_from_jsonl(packed, streamed, title="t")
+    assert streamed.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
+
+
+def test_a_bad_line_in_a_streamed_results_file_names_the_line(result: EvaluationResult, tmp_path: Path) -> None:
+    from ragrecall.errors import FileFormatError
+    from ragrecall.report import write_report_from_jsonl
+
+    results = tmp_path / "results.jsonl"
+    result.to_jsonl(results)
+    lines = results.read_text(encoding="utf-8").splitlines(keepends=True)
+    results.write_text("".join([*lines[:2], "{not json}\n", *lines[2:]]), encoding="utf-8")
+    out = tmp_path / "page.html"
+    with pytest.raises(FileFormatError, match=r"results\.jsonl.*3"):
+        write_report_from_jsonl(results, out)
+    assert not out.exists()

@@ -20,7 +20,6 @@ import gzip
 import io
 import json
 import os
-import secrets
 import threading
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
@@ -114,7 +113,7 @@ def atomic_binary(path: PathLike) -> Iterator[IO[bytes]]:
     """
     target = os.path.realpath(os.fspath(path))
     folder, base = os.path.split(target)
-    temp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")
+    temp = os.path.join(folder, f".{base}.{os.urandom(4).hex()}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(temp, flags, 0o666)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 
 import numpy as np
@@ -206,6 +207,46 @@ def test_batch_kernel_matches_a_naive_pairwise_computation() -> None:
             assert matches[i].similarity == pytest.approx(best)
             assert matches[i].best_retrieved_index == (sims.index(best) if sims else None)
             assert matches[i].recalled == (bool(sims) and best >= 0.6)
+
+
+def test_groups_overlapping_the_kernel_give_the_results_of_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    rng = random.Random(7)
+    words = ["alpha", "beta", "gamma", "delta", "alpha beta", "beta gamma", ""]
+    samples = [
+        {
+            "id": i,
+            "reference_contexts": [rng.choice(words[:-1]) for _ in range(rng.randint(1, 4))],
+            "retrieved_contexts": [rng.choice(words) for _ in range(rng.randint(0, 5))],
+        }
+        for i in range(300)
+    ]
+    metric = NonLLMContextRecall(threshold=0.6)
+    whole = metric.batch_score(samples)
+    monkeypatch.setattr(string_recall, "_PARALLEL_MIN_PAIRS", 50)  # so that 300 samples make 4 groups
+    calls: list[int] = []
+    original = string_recall.NonLLMContextRecall._group_best
+
+    def counted(self: NonLLMContextRecall, texts: list[tuple[list[str], list[str]]], stop: object) -> object:
+        calls.append(len(texts))
+        return original(self, texts, stop)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(string_recall.NonLLMContextRecall, "_group_best", counted)
+    grouped = metric.batch_score(samples)
+    assert len(calls) == 4 and sum(calls) == 300
+    assert [r.model_dump() for r in grouped] == [r.model_dump() for r in whole]
+
+
+def test_groups_cover_the_samples_in_order_with_balanced_pairs() -> None:
+    pairs = [10, 0, 30, 5, 5, 50, 0, 20]
+    assert string_recall._groups(pairs, split=False) == [(0, 8)]
+    assert string_recall._groups([100] * 3, split=True) == [(0, 3)]  # too few pairs for threads to pay
+    big = [p * 1000 for p in pairs]
+    groups = string_recall._groups(big, split=True)
+    assert groups[0][0] == 0 and groups[-1][1] == len(pairs)
+    assert all(a[1] == b[0] and a[0] < a[1] for a, b in itertools.pairwise(groups))
+    assert 1 < len(groups) <= string_recall._GROUPS
 
 
 # -- size limits ----------------------------------------------------------------------------------------------

@@ -49,6 +49,12 @@ def _whole(qrels: Path, run: Path, **kwargs: Any) -> Any:
     return evaluate_run(read_qrels(qrels), read_run(run, engine="plain"), MEASURES, per_query=True, **kwargs)
 
 
+@pytest.fixture(autouse=True)
+def block_path_for_small_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files here are small enough for the pyarrow-free path; these tests are about the block path."""
+    monkeypatch.setattr("ragrecall.ranking.evaluate._SMALL_BYTES", -1)
+
+
 @pytest.fixture
 def used(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Records, per call of scan_run, whether it ranked the file (True) or handed it back (False)."""
@@ -166,3 +172,23 @@ def test_blank_lines_within_a_query_keep_the_block_path(
     scanned = evaluate_run(qrels, run, MEASURES, per_query=True)
     assert used == [True]
     assert scanned.per_query == _whole(qrels, run).per_query
+
+
+def test_small_files_are_ranked_without_pyarrow_and_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    qrels, run = _files(tmp_path, seed=5)
+    assert run.stat().st_size < 1 << 18
+    blocks = evaluate_run(qrels, run, MEASURES, per_query=True)
+    monkeypatch.setattr("ragrecall.ranking.evaluate._SMALL_BYTES", 1 << 18)
+    small = evaluate_run(qrels, run, MEASURES, per_query=True)
+    assert small.query_ids == blocks.query_ids
+    assert small.per_query == blocks.per_query
+    code = (
+        "import sys\n"
+        "from ragrecall.ranking import evaluate_run\n"
+        f"evaluate_run({str(qrels)!r}, {str(run)!r}, ['AP', 'nDCG@10'])\n"
+        "assert 'pyarrow' not in sys.modules, 'a small run imported pyarrow'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -137,6 +137,7 @@ def test_readers_use_at_most_the_threads_asked(tmp_path: Path, monkeypatch: pyte
 
     def counting(work: Any, items: Any, workers: int) -> Any:
         assert workers == threads
+        seen.clear()  # one read at a time: the threads of this one
 
         def traced(item: Any) -> Any:
             seen.add(threading.get_ident())
@@ -148,7 +149,6 @@ def test_readers_use_at_most_the_threads_asked(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr("ragrecall.ranking._scan.in_threads", counting)
     assert len(read_run(tmp_path / "r", threads=threads)) == 20_000
     assert 1 <= len(seen) <= threads  # one pool per read, of at most ``threads`` threads
-    seen.clear()
     assert evaluate_run(tmp_path / "q", tmp_path / "r", ["AP"], threads=threads).query_ids == ("q1",)
     assert 1 <= len(seen) <= threads
     with pytest.raises(ConfigurationError):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import difflib
+import importlib
 import os
 import shlex
 import sys
@@ -11,16 +11,16 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import EndpointDownError, RagrecallError
-from . import _batch, _calibrate, _compare, _demo, _eval, _label, _ndeval, _report, _trec
 from ._common import one_line
 
-_COMMANDS = (_demo, _eval, _trec, _compare, _report, _calibrate, _label, _batch, _ndeval)
-"""The subcommands in the order ``--help`` lists them; each module has ``register(sub)``."""
+_COMMANDS = ("demo", "eval", "trec", "compare", "report", "calibrate", "label", "batch", "ndeval")
+"""The subcommands in the order ``--help`` lists them; the module ``._NAME`` of each has ``register(sub)``."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    parser = _parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = _parser(_chosen(argv))
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         _unknown_arguments(args, unknown)
@@ -74,16 +74,25 @@ def _unknown_arguments(args: argparse.Namespace, unknown: list[str]) -> None:
     flags = [flag for action in command._actions for flag in action.option_strings]
     message = f"unrecognized arguments: {' '.join(unknown)}"
     first = next((u.split("=")[0] for u in unknown if u.startswith("--")), None)
+    import difflib
+
     close = difflib.get_close_matches(first, flags, n=1, cutoff=0.6) if first else []
     command.error(message + (f"; did you mean {close[0]}?" if close else ""))
 
 
-def _parser() -> argparse.ArgumentParser:
+def _chosen(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names, when its first argument is one; None (every subcommand) otherwise."""
+    return argv[0] if argv and argv[0] in _COMMANDS else None
+
+
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every subcommand, or with ``only`` that one: building (and importing) the others costs
+    more than running a small ``trec``."""
     parser = argparse.ArgumentParser(prog="ragrecall", description="Measure the context recall of RAG retrieval.")
     parser.add_argument("--version", action="version", version=f"ragrecall {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in _COMMANDS:
-        command.register(sub)
+    for name in _COMMANDS if only is None else (only,):
+        importlib.import_module(f"._{name}", __package__).register(sub)
     for sub_parser in sub.choices.values():  # so that an unknown flag is reported with its command's usage
         sub_parser.set_defaults(command_parser=sub_parser)
     return parser

@@ -30,13 +30,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from ..evaluation import EvaluationResult
-    from ..report import run_labels, write_report
+    from ..report import run_labels, write_report, write_report_from_jsonl
 
     inputs = [("results file", args.results), ("results file", args.new), ("labels file", args.labels)]
     check_output_path(args.output, "-o", inputs)
-    if args.new is None:
+    if args.new is None and not args.labels:
+        write_report_from_jsonl(args.results, args.output, title=args.title)  # in little memory
+        notes: list[str] = []
+    elif args.new is None:
         result = EvaluationResult.from_jsonl(args.results)
-        corrected, notes = corrected_by_labels(result, args.labels) if args.labels else ([], [])
+        corrected, notes = corrected_by_labels(result, args.labels)
         write_report(result, args.output, title=args.title, corrected=corrected)
     else:
         base, new = EvaluationResult.from_jsonl(args.results), EvaluationResult.from_jsonl(args.new)

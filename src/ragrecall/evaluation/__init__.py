@@ -2,7 +2,7 @@
 
 from ._compare import Comparison, compare, paired_rows, paired_values
 from ._many import PAIR_HEADINGS, PairComparison, compare_many, effect_size, holm
-from ._result import EvaluationResult, FailureRecord, MetricSummary, SampleRow, UnstableClaim
+from ._result import EvaluationResult, FailureRecord, MetricSummary, SampleRow, UnstableClaim, read_result_line
 from ._run import DatasetLike, aevaluate, evaluate
 from ._run_info import RunInfo
 
@@ -25,4 +25,5 @@ __all__ = [
     "holm",
     "paired_rows",
     "paired_values",
+    "read_result_line",
 ]

@@ -25,7 +25,7 @@ from ._stats import bootstrap_ci
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EvaluationResult", "FailureRecord", "MetricSummary", "SampleRow", "UnstableClaim"]
+__all__ = ["EvaluationResult", "FailureRecord", "MetricSummary", "SampleRow", "UnstableClaim", "read_result_line"]
 
 PathLike = str | os.PathLike[str]
 
@@ -260,14 +260,8 @@ class EvaluationResult:
             for line_no, line in enumerate(text_lines(handle, name), start=1):
                 if not line.strip():
                     continue
-                try:
-                    row = SampleRow.model_validate_json(line)
-                    if not rows and '"run"' in line:
-                        run = _FirstRow.model_validate_json(line).run
-                except ValueError as exc:
-                    raise FileFormatError(
-                        f"not a result row: {str(exc).splitlines()[0]}", path=name, line=line_no
-                    ) from exc
+                row, first_run = read_result_line(line, name, line_no, first=not rows)
+                run = first_run if not rows else run
                 rows.append(row)
                 metrics.update(dict.fromkeys(row.results))
         finally:
@@ -429,6 +423,44 @@ class EvaluationResult:
     def _check_metric(self, metric: str) -> None:
         if metric not in self.metrics:
             raise KeyError(f"no metric named {metric!r} in this result; it has {', '.join(self.metrics)}")
+
+
+def read_result_line(
+    line: str, name: str, line_no: int, *, first: bool, inputs: bool = True
+) -> tuple[SampleRow, RunInfo | None]:
+    """One line of a results file (see :meth:`EvaluationResult.to_jsonl`): its row, and on the ``first`` row
+    the run's details when recorded. ``inputs=False`` reads of the sample its metadata alone (the row's
+    ``sample`` then holds only that, or is None when the row has no sample).
+
+    Raises:
+        FileFormatError: the line is not a result row (naming the file and line).
+    """
+    try:
+        if inputs:
+            row = SampleRow.model_validate_json(line)
+        else:
+            part = _ResultsOnly.model_validate_json(line)
+            sample = None if part.sample is None else Sample.model_construct(metadata=part.sample.metadata)
+            row = SampleRow.model_construct(
+                index=part.index, sample_id=part.sample_id, results=part.results, sample=sample
+            )
+        run = _FirstRow.model_validate_json(line).run if first and '"run"' in line else None
+    except ValueError as exc:
+        raise FileFormatError(f"not a result row: {str(exc).splitlines()[0]}", path=name, line=line_no) from exc
+    return row, run
+
+
+class _MetadataOnly(BaseModel):
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class _ResultsOnly(BaseModel):
+    """A result row read without its sample, but for the sample's metadata."""
+
+    index: int
+    sample_id: str | int | None = None
+    results: dict[str, MetricResult]
+    sample: _MetadataOnly | None = None
 
 
 class _FirstRow(BaseModel):

@@ -8,48 +8,17 @@ also reads from strings, trec_eval's names included (``ndcg_cut.10``, ``bpref``,
 :func:`parse_ranking` reads the ranking an LLM reranker wrote.
 
 :class:`RankingMetric` and :func:`parse_ranking` (with their evidence models) are imported on first use, so
-that evaluating runs and reading TREC files does not load pydantic and the Sample machinery.
+that evaluating runs and reading TREC files does not load pydantic and the Sample machinery; so is each
+measure (and ``MEASURES``, which holds them all): a run evaluated on three measures loads those three.
 """
 
 from typing import TYPE_CHECKING
 
 from .._lazy import lazy_exports
 from ._measure import Measure
-from ._parse import MEASURES, parse_measure
+from ._parse import parse_measure
 from ._table import Qrels, Run
 from .evaluate import RunEvaluation, evaluate_run
-from .measures.ap import AP, AveragePrecision
-from .measures.bing import BinaryG, BinG
-from .measures.bpref import BinaryPreference, Bpref
-from .measures.err import ERR, ExpectedReciprocalRank
-from .measures.extrr import ExtendedReciprocalRank, ExtRR
-from .measures.fmeasure import F, FMeasure
-from .measures.g import G, NormalizedGain
-from .measures.gm_bpref import GeometricBpref, GMBpref
-from .measures.gmap import GMAP, GeometricMAP
-from .measures.infap import InferredAP, infAP
-from .measures.iprec import InterpolatedPrecision, IPrec
-from .measures.iprec_avg import InterpolatedPrecisionAverage, IPrecAvg
-from .measures.judged import Judged, JudgedShare
-from .measures.ndcg import NDCG, nDCG
-from .measures.ndcg_rel import NDCGRel, nDCGRel
-from .measures.num_nonrel_judged_ret import NumNonRelevantJudgedRetrieved, NumNonRelJudgedRet
-from .measures.num_q import NumQ, NumQueries
-from .measures.num_rel import NumRel, NumRelevant
-from .measures.num_rel_ret import NumRelevantRetrieved, NumRelRet
-from .measures.num_ret import NumRet, NumRetrieved
-from .measures.precision import P, Precision
-from .measures.rbp import RBP, RankBiasedPrecision
-from .measures.rbp_resid import RBPResid, RBPResidual
-from .measures.recall import Recall, RecallMeasure
-from .measures.relative_p import RelativeP, RelativePrecision
-from .measures.rndcg import RNDCG, RnDCG
-from .measures.rprec import Rprec, RPrecision
-from .measures.rr import RR, ReciprocalRank
-from .measures.set_ap import SetAP, SetAveragePrecision
-from .measures.success import Success, SuccessMeasure
-from .measures.unjudged import Unj, Unjudged
-from .measures.utility import Utility, UtilityMeasure
 from .trec_io import read_qrels, read_run, write_qrels, write_run
 
 __all__ = [
@@ -136,6 +105,71 @@ __all__ = [
 ]
 
 _LAZY = {
+    "MEASURES": "._parse",
+    "AP": ".measures.ap",
+    "AveragePrecision": ".measures.ap",
+    "BinaryG": ".measures.bing",
+    "BinG": ".measures.bing",
+    "BinaryPreference": ".measures.bpref",
+    "Bpref": ".measures.bpref",
+    "ERR": ".measures.err",
+    "ExpectedReciprocalRank": ".measures.err",
+    "ExtendedReciprocalRank": ".measures.extrr",
+    "ExtRR": ".measures.extrr",
+    "F": ".measures.fmeasure",
+    "FMeasure": ".measures.fmeasure",
+    "G": ".measures.g",
+    "NormalizedGain": ".measures.g",
+    "GeometricBpref": ".measures.gm_bpref",
+    "GMBpref": ".measures.gm_bpref",
+    "GMAP": ".measures.gmap",
+    "GeometricMAP": ".measures.gmap",
+    "InferredAP": ".measures.infap",
+    "infAP": ".measures.infap",
+    "InterpolatedPrecision": ".measures.iprec",
+    "IPrec": ".measures.iprec",
+    "InterpolatedPrecisionAverage": ".measures.iprec_avg",
+    "IPrecAvg": ".measures.iprec_avg",
+    "Judged": ".measures.judged",
+    "JudgedShare": ".measures.judged",
+    "NDCG": ".measures.ndcg",
+    "nDCG": ".measures.ndcg",
+    "NDCGRel": ".measures.ndcg_rel",
+    "nDCGRel": ".measures.ndcg_rel",
+    "NumNonRelevantJudgedRetrieved": ".measures.num_nonrel_judged_ret",
+    "NumNonRelJudgedRet": ".measures.num_nonrel_judged_ret",
+    "NumQ": ".measures.num_q",
+    "NumQueries": ".measures.num_q",
+    "NumRel": ".measures.num_rel",
+    "NumRelevant": ".measures.num_rel",
+    "NumRelevantRetrieved": ".measures.num_rel_ret",
+    "NumRelRet": ".measures.num_rel_ret",
+    "NumRet": ".measures.num_ret",
+    "NumRetrieved": ".measures.num_ret",
+    "P": ".measures.precision",
+    "Precision": ".measures.precision",
+    "RBP": ".measures.rbp",
+    "RankBiasedPrecision": ".measures.rbp",
+    "RBPResid": ".measures.rbp_resid",
+    "RBPResidual": ".measures.rbp_resid",
+    "Recall": ".measures.recall",
+    "RecallMeasure": ".measures.recall",
+    "RelativeP": ".measures.relative_p",
+    "RelativePrecision": ".measures.relative_p",
+    "RNDCG": ".measures.rndcg",
+    "RnDCG": ".measures.rndcg",
+    "Rprec": ".measures.rprec",
+    "RPrecision": ".measures.rprec",
+    "RR": ".measures.rr",
+    "ReciprocalRank": ".measures.rr",
+    "SetAP": ".measures.set_ap",
+    "SetAveragePrecision": ".measures.set_ap",
+    "Success": ".measures.success",
+    "SuccessMeasure": ".measures.success",
+    "Unj": ".measures.unjudged",
+    "Unjudged": ".measures.unjudged",
+    "Utility": ".measures.utility",
+    "UtilityMeasure": ".measures.utility",
     "RankedItem": ".metric",
     "RankingEvidence": ".metric",
     "RankingMetric": ".metric",
@@ -146,5 +180,38 @@ _LAZY = {
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time these names resolve lazily
+    from ._parse import MEASURES
     from ._parse_ranking import ParsedRanking, parse_ranking
+    from .measures.ap import AP, AveragePrecision
+    from .measures.bing import BinaryG, BinG
+    from .measures.bpref import BinaryPreference, Bpref
+    from .measures.err import ERR, ExpectedReciprocalRank
+    from .measures.extrr import ExtendedReciprocalRank, ExtRR
+    from .measures.fmeasure import F, FMeasure
+    from .measures.g import G, NormalizedGain
+    from .measures.gm_bpref import GeometricBpref, GMBpref
+    from .measures.gmap import GMAP, GeometricMAP
+    from .measures.infap import InferredAP, infAP
+    from .measures.iprec import InterpolatedPrecision, IPrec
+    from .measures.iprec_avg import InterpolatedPrecisionAverage, IPrecAvg
+    from .measures.judged import Judged, JudgedShare
+    from .measures.ndcg import NDCG, nDCG
+    from .measures.ndcg_rel import NDCGRel, nDCGRel
+    from .measures.num_nonrel_judged_ret import NumNonRelevantJudgedRetrieved, NumNonRelJudgedRet
+    from .measures.num_q import NumQ, NumQueries
+    from .measures.num_rel import NumRel, NumRelevant
+    from .measures.num_rel_ret import NumRelevantRetrieved, NumRelRet
+    from .measures.num_ret import NumRet, NumRetrieved
+    from .measures.precision import P, Precision
+    from .measures.rbp import RBP, RankBiasedPrecision
+    from .measures.rbp_resid import RBPResid, RBPResidual
+    from .measures.recall import Recall, RecallMeasure
+    from .measures.relative_p import RelativeP, RelativePrecision
+    from .measures.rndcg import RNDCG, RnDCG
+    from .measures.rprec import Rprec, RPrecision
+    from .measures.rr import RR, ReciprocalRank
+    from .measures.set_ap import SetAP, SetAveragePrecision
+    from .measures.success import Success, SuccessMeasure
+    from .measures.unjudged import Unj, Unjudged
+    from .measures.utility import Utility, UtilityMeasure
     from .metric import RankedItem, RankingEvidence, RankingMetric

@@ -10,39 +10,48 @@ never ``eval``::
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from typing import Any
 
 from ..errors import ConfigurationError
 from ._measure import Measure
-from .measures import REGISTRY
-from .measures.ap import AP
-from .measures.ndcg import nDCG
-from .measures.precision import P
-from .measures.recall import Recall
-from .measures.rr import RR
-from .measures.success import Success
+from .measures import MODULES, measure_named, registry
 from .trec_names import GROUPS, TREC_FAMILIES, parse_trec_single
 
 __all__ = ["MEASURES", "parse_measure"]
 
-MEASURES: dict[str, Measure] = {m.NAME: m for m in REGISTRY}
-"""Every measure by its canonical name, with default parameters."""
-
-# Other spellings people write; matched case-sensitively like the canonical names.
-_ALIASES: dict[str, Measure] = {
-    "R": Recall,
-    "MRR": RR,
-    "MAP": AP,
-    "NDCG": nDCG,
-    "ndcg": nDCG,
-    "HitRate": Success,
-    "Hit_Rate": Success,
-    "recip_rank": RR,
-    "map": AP,
-    "set_P": P,
-    "set_recall": Recall,
+# Other spellings people write (→ the canonical name); matched case-sensitively like the canonical names.
+_ALIASES: dict[str, str] = {
+    "R": "Recall",
+    "MRR": "RR",
+    "MAP": "AP",
+    "NDCG": "nDCG",
+    "ndcg": "nDCG",
+    "HitRate": "Success",
+    "Hit_Rate": "Success",
+    "recip_rank": "RR",
+    "map": "AP",
+    "set_P": "P",
+    "set_recall": "Recall",
 }
+
+
+MEASURES: dict[str, Measure]
+"""Every measure by its canonical name, with default parameters (built on first use, by ``__getattr__``)."""
+
+
+def __getattr__(name: str) -> object:
+    if name == "MEASURES":  # built on first use: it imports every measure
+        return _measures()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.cache
+def _measures() -> dict[str, Measure]:
+    """``MEASURES``: every measure by its canonical name, with default parameters."""
+    return {m.NAME: m for m in registry()}
+
 
 # A trec_eval name: letters, digits and underscores, then its parameters after "." or "_" (P.10, P_10,
 # ndcg_cut.10, iprec_at_recall_0.50, set_F.0.5, ndcg.1=3,2=9).
@@ -127,9 +136,9 @@ class _Reader:
 
     def measure(self) -> Measure:
         name = self._take("name", "a measure name")
-        base = MEASURES.get(name) or _ALIASES.get(name)
+        base = measure_named(_ALIASES.get(name, name))
         if base is None:
-            known = ", ".join(MEASURES)
+            known = ", ".join(MODULES)
             trec = ", ".join([*GROUPS, *(f.name for f in TREC_FAMILIES)])
             raise ConfigurationError(
                 f"unknown measure {name!r} in {self.text!r}; known measures: {known}; trec_eval names: {trec}"

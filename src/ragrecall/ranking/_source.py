@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import os
 import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from .._files import line_too_long, max_line_length
 from ..errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = [
     "STDIN",
@@ -206,11 +209,16 @@ def after_last_line(block: bytearray) -> int:
 
 
 def in_threads(work: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[R]:
-    """``work`` over ``items`` in ``workers`` threads (in this thread when 1), results in order; at most two
-    items per worker are held at once."""
-    if workers <= 1:
-        yield from map(work, items)
+    """``work`` over ``items`` in ``workers`` threads (in this thread when 1, or when there is one item: a
+    pool would cost more than it gives), results in order; at most two items per worker are held at once."""
+    items = iter(items)
+    head = list(itertools.islice(items, 1 if workers <= 1 else 2))
+    if len(head) < 2:
+        yield from map(work, itertools.chain(head, items))
         return
+    items = itertools.chain(head, items)
+    from concurrent.futures import ThreadPoolExecutor  # 8 ms of imports (logging) a one-block read skips
+
     pending: deque[Future[R]] = deque()
     with ThreadPoolExecutor(workers) as pool:
         try:

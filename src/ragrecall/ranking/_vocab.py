@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -25,20 +27,41 @@ __all__ = [
     "encode",
     "encode_utf8",
     "index_in",
+    "memory_pool",
     "string_keys",
     "take",
     "to_list",
     "utf8_table",
     "vocab_len",
+    "without_arrow",
 ]
 
 Vocab = Any
 """A ``list[str]`` or a pyarrow string array (an ``Array`` or a ``ChunkedArray``)."""
 
 
-@functools.lru_cache(maxsize=1)
+_WITHOUT_ARROW: ContextVar[bool] = ContextVar("ragrecall_without_arrow", default=False)
+
+
 def arrow() -> Any | None:
-    """The ``pyarrow`` module (a core dependency; None only where it cannot be imported)."""
+    """The ``pyarrow`` module (a core dependency); None where it cannot be imported, and inside
+    :func:`without_arrow`."""
+    return None if _WITHOUT_ARROW.get() else _arrow_module()
+
+
+@contextmanager
+def without_arrow() -> Iterator[None]:
+    """Within the block (in this thread), the plain path throughout, as where pyarrow is not installed: for
+    small inputs, importing pyarrow costs more than it saves. Tables built inside hold list vocabularies."""
+    token = _WITHOUT_ARROW.set(True)
+    try:
+        yield
+    finally:
+        _WITHOUT_ARROW.reset(token)
+
+
+@functools.lru_cache(maxsize=1)
+def _arrow_module() -> Any | None:
     try:
         pa = importlib.import_module("pyarrow")
         importlib.import_module("pyarrow.csv")
@@ -60,8 +83,16 @@ def _compute() -> Any:
 
 
 def arrow_call(function: str, *args: Any, options: Any = None) -> Any:
-    """Call the pyarrow compute kernel ``function`` on ``args``."""
-    return _compute().call_function(function, list(args), options)
+    """Call the pyarrow compute kernel ``function`` on ``args`` (allocating from :func:`memory_pool`)."""
+    return _compute().call_function(function, list(args), options, memory_pool())
+
+
+def memory_pool() -> Any:
+    """The pool our arrays are allocated from: the C library's allocator, which hands freed blocks back at
+    once. pyarrow's default (mimalloc) keeps them per thread: 20-40 MB more at the peak, for no speed."""
+    pa = arrow()
+    assert pa is not None
+    return pa.system_memory_pool()
 
 
 def arrow_options(name: str, *args: Any, **kwargs: Any) -> Any:

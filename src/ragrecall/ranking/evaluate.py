@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -18,6 +20,7 @@ from ._parse import parse_measure
 from ._ranked import Ranked
 from ._scan import scan_run
 from ._table import Qrels, Run
+from ._vocab import without_arrow
 from .trec_io import read_qrels, read_run
 
 __all__ = ["RunEvaluation", "evaluate_run", "rank_run"]
@@ -138,11 +141,14 @@ def rank_run(
         raise ConfigurationError(f"missing must be 'skip' or 'zero', got {missing!r}")
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
         raise ConfigurationError(f"depth must be a positive integer, got {depth!r}")
-    judged = prepare_judged(_as_qrels(qrels, threads))
-    want_docs = bool(expected_positions)
-    parts = scan_run(run, judged, hit_docs=want_docs, threads=threads) if isinstance(run, (str, os.PathLike)) else None
-    if parts is None:
-        parts = rank_slices(judged, _as_run(run, threads), hit_docs=want_docs)
+    with without_arrow() if _small(qrels) and _small(run) else nullcontext():
+        judged = prepare_judged(_as_qrels(qrels, threads))
+        want_docs = bool(expected_positions)
+        parts = (
+            scan_run(run, judged, hit_docs=want_docs, threads=threads) if isinstance(run, (str, os.PathLike)) else None
+        )
+        if parts is None:
+            parts = rank_slices(judged, _as_run(run, threads), hit_docs=want_docs)
     n_missing = len(set(judged.query_ids).difference(*(p.query_ids for p in parts)))
     if n_missing == len(judged.query_ids):
         raise NothingToEvaluateError(
@@ -155,6 +161,22 @@ def rank_run(
     if judged_only:
         ranked = ranked.judged_only()
     return ranked, n_missing
+
+
+_SMALL_BYTES = 1 << 18
+"""Inputs up to this size (each) are read and ranked without pyarrow: importing it costs more than it saves."""
+
+
+def _small(source: object) -> bool:
+    """Whether ``source`` is a file (or bytes read from standard input) of at most :data:`_SMALL_BYTES`."""
+    if isinstance(source, io.BytesIO):
+        return source.getbuffer().nbytes <= _SMALL_BYTES
+    if not isinstance(source, (str, os.PathLike)) or os.fspath(source) == "-":
+        return False
+    try:
+        return os.path.getsize(source) <= _SMALL_BYTES
+    except OSError:
+        return False
 
 
 def _label(source: QrelsLike | RunLike, what: str) -> str:

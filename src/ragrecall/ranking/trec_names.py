@@ -16,40 +16,13 @@ from typing import Any
 
 from ..errors import ConfigurationError
 from ._measure import Measure
-from .measures.ap import AP
-from .measures.bing import BinG
-from .measures.bpref import Bpref
-from .measures.fmeasure import F
-from .measures.g import G
-from .measures.gm_bpref import GMBpref
-from .measures.gmap import GMAP
-from .measures.infap import infAP
-from .measures.iprec import IPrec
-from .measures.iprec_avg import ELEVEN_POINTS, IPrecAvg
-from .measures.ndcg import nDCG
-from .measures.ndcg_rel import nDCGRel
-from .measures.num_nonrel_judged_ret import NumNonRelJudgedRet
-from .measures.num_q import NumQ
-from .measures.num_rel import NumRel
-from .measures.num_rel_ret import NumRelRet
-from .measures.num_ret import NumRet
-from .measures.precision import P
-from .measures.rbp import RBP
-from .measures.rbp_resid import RBPResid
-from .measures.recall import Recall
-from .measures.relative_p import RelativeP
-from .measures.rndcg import RnDCG
-from .measures.rprec import Rprec
-from .measures.rr import RR
-from .measures.set_ap import SetAP
-from .measures.success import Success
-from .measures.unjudged import Unj
-from .measures.utility import Utility
+from .measures import measure_named
 
 __all__ = ["GROUPS", "TREC_FAMILIES", "Column", "TrecFamily", "is_trec_name", "parse_trec_single", "trec_columns"]
 
 _CUTS = ("5", "10", "15", "20", "30", "100", "200", "500", "1000")
-_TENTHS = tuple(f"{x:.1f}" for x in ELEVEN_POINTS)
+_MULTS = tuple(f"{x / 10:.1f}" for x in range(2, 21, 2))
+_TENTHS = tuple(f"{x / 10:.1f}" for x in range(11))  # 0.0, 0.1, ... 1.0: IPrecAvg's eleven points
 
 
 @dataclass(frozen=True)
@@ -81,6 +54,11 @@ class Column:
     """The column's parameter: its cutoff or level, or the length of ``relstring``."""
 
 
+def _m(name: str) -> Any:
+    """The measure called ``name``, its module imported now (a family is built only when asked for)."""
+    return measure_named(name)
+
+
 def _pairs(text: Sequence[str]) -> list[tuple[str, str]]:
     return [tuple(p.split("=", 1)) for p in text]  # type: ignore[misc]
 
@@ -91,47 +69,49 @@ def _gains(pairs: list[tuple[str, str]]) -> str:
 
 def _rbp(pairs: list[tuple[str, str]]) -> Measure:
     p = next((_atof(v) for k, v in pairs if k == "p"), 0.9)
-    return RBP(p=p, gains=_gains(pairs))
+    return _m("RBP")(p=p, gains=_gains(pairs))  # type: ignore[no-any-return]
 
 
 TREC_FAMILIES: tuple[TrecFamily, ...] = (
     TrecFamily("runid", "plain", None, per_query=False),
-    TrecFamily("num_q", "plain", lambda _: NumQ, per_query=False),
-    TrecFamily("num_ret", "plain", lambda _: NumRet),
-    TrecFamily("num_rel", "plain", lambda _: NumRel),
-    TrecFamily("num_rel_ret", "plain", lambda _: NumRelRet),
-    TrecFamily("map", "plain", lambda _: AP),
-    TrecFamily("gm_map", "plain", lambda _: GMAP, per_query=False),
-    TrecFamily("Rprec", "plain", lambda _: Rprec),
-    TrecFamily("bpref", "plain", lambda _: Bpref),
-    TrecFamily("recip_rank", "plain", lambda _: RR),
-    TrecFamily("iprec_at_recall", "cut_double", lambda r: IPrec @ r, _TENTHS),
-    TrecFamily("P", "cut_long", lambda k: P @ k, _CUTS),
+    TrecFamily("num_q", "plain", lambda _: _m("NumQ"), per_query=False),
+    TrecFamily("num_ret", "plain", lambda _: _m("NumRet")),
+    TrecFamily("num_rel", "plain", lambda _: _m("NumRel")),
+    TrecFamily("num_rel_ret", "plain", lambda _: _m("NumRelRet")),
+    TrecFamily("map", "plain", lambda _: _m("AP")),
+    TrecFamily("gm_map", "plain", lambda _: _m("GMAP"), per_query=False),
+    TrecFamily("Rprec", "plain", lambda _: _m("Rprec")),
+    TrecFamily("bpref", "plain", lambda _: _m("Bpref")),
+    TrecFamily("recip_rank", "plain", lambda _: _m("RR")),
+    TrecFamily("iprec_at_recall", "cut_double", lambda r: _m("IPrec") @ r, _TENTHS),
+    TrecFamily("P", "cut_long", lambda k: _m("P") @ k, _CUTS),
     TrecFamily("relstring", "params", None, ("10",), summary=False),
-    TrecFamily("recall", "cut_long", lambda k: Recall @ k, _CUTS),
-    TrecFamily("infAP", "plain", lambda _: infAP),
-    TrecFamily("gm_bpref", "plain", lambda _: GMBpref, per_query=False),
-    TrecFamily("Rprec_mult", "cut_double", lambda m: Rprec(mult=m), tuple(f"{x / 10:.1f}" for x in range(2, 21, 2))),
-    TrecFamily("utility", "params", lambda v: Utility(a=v[0], b=v[1], c=v[2], d=v[3]), ("1", "-1", "0", "0")),
-    TrecFamily("11pt_avg", "params", lambda v: IPrecAvg(recalls=tuple(v)), _TENTHS),
-    TrecFamily("binG", "plain", lambda _: BinG),
-    TrecFamily("G", "pairs", lambda v: G(gains=_gains(v))),
-    TrecFamily("ndcg", "pairs", lambda v: nDCG(gains=_gains(v))),
-    TrecFamily("ndcg_rel", "pairs", lambda v: nDCGRel(gains=_gains(v))),
-    TrecFamily("Rndcg", "pairs", lambda v: RnDCG(gains=_gains(v))),
-    TrecFamily("ndcg_cut", "cut_long", lambda k: nDCG @ k, _CUTS),
-    TrecFamily("map_cut", "cut_long", lambda k: AP @ k, _CUTS),
-    TrecFamily("relative_P", "cut_long", lambda k: RelativeP @ k, _CUTS),
-    TrecFamily("success", "cut_long", lambda k: Success @ k, ("1", "5", "10")),
-    TrecFamily("set_P", "plain", lambda _: P),
-    TrecFamily("set_relative_P", "plain", lambda _: RelativeP),
-    TrecFamily("set_recall", "plain", lambda _: Recall),
-    TrecFamily("set_map", "plain", lambda _: SetAP),
-    TrecFamily("set_F", "params", lambda v: F(beta=math.sqrt(v[0])), ("1.0",)),
-    TrecFamily("num_nonrel_judged_ret", "plain", lambda _: NumNonRelJudgedRet),
+    TrecFamily("recall", "cut_long", lambda k: _m("Recall") @ k, _CUTS),
+    TrecFamily("infAP", "plain", lambda _: _m("infAP")),
+    TrecFamily("gm_bpref", "plain", lambda _: _m("GMBpref"), per_query=False),
+    TrecFamily(
+        "Rprec_mult", "cut_double", lambda m: _m("Rprec")(mult=m), tuple(f"{x / 10:.1f}" for x in range(2, 21, 2))
+    ),
+    TrecFamily("utility", "params", lambda v: _m("Utility")(a=v[0], b=v[1], c=v[2], d=v[3]), ("1", "-1", "0", "0")),
+    TrecFamily("11pt_avg", "params", lambda v: _m("IPrecAvg")(recalls=tuple(v)), _TENTHS),
+    TrecFamily("binG", "plain", lambda _: _m("BinG")),
+    TrecFamily("G", "pairs", lambda v: _m("G")(gains=_gains(v))),
+    TrecFamily("ndcg", "pairs", lambda v: _m("nDCG")(gains=_gains(v))),
+    TrecFamily("ndcg_rel", "pairs", lambda v: _m("nDCGRel")(gains=_gains(v))),
+    TrecFamily("Rndcg", "pairs", lambda v: _m("RnDCG")(gains=_gains(v))),
+    TrecFamily("ndcg_cut", "cut_long", lambda k: _m("nDCG") @ k, _CUTS),
+    TrecFamily("map_cut", "cut_long", lambda k: _m("AP") @ k, _CUTS),
+    TrecFamily("relative_P", "cut_long", lambda k: _m("RelativeP") @ k, _CUTS),
+    TrecFamily("success", "cut_long", lambda k: _m("Success") @ k, ("1", "5", "10")),
+    TrecFamily("set_P", "plain", lambda _: _m("P")),
+    TrecFamily("set_relative_P", "plain", lambda _: _m("RelativeP")),
+    TrecFamily("set_recall", "plain", lambda _: _m("Recall")),
+    TrecFamily("set_map", "plain", lambda _: _m("SetAP")),
+    TrecFamily("set_F", "params", lambda v: _m("F")(beta=math.sqrt(v[0])), ("1.0",)),
+    TrecFamily("num_nonrel_judged_ret", "plain", lambda _: _m("NumNonRelJudgedRet")),
     TrecFamily("rbp", "pairs", _rbp),
-    TrecFamily("rbp_resid", "plain", lambda _: RBPResid),
-    TrecFamily("unj", "cut_long", lambda k: Unj @ k, ("5", "10", "20")),
+    TrecFamily("rbp_resid", "plain", lambda _: _m("RBPResid")),
+    TrecFamily("unj", "cut_long", lambda k: _m("Unj") @ k, ("5", "10", "20")),
 )
 """trec_eval 10's measures that read TREC qrels, in the order it prints them."""
 

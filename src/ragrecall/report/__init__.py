@@ -12,6 +12,7 @@ compressed in the page and rendered when opened, so that 1,000 samples stay unde
 from ._compare import run_labels
 from ._compare_many import many_comparison_section, render_comparison_page, write_comparison_page
 from ._page import render_report, write_report
+from ._stream import write_report_from_jsonl
 
 __all__ = [
     "many_comparison_section",
@@ -20,4 +21,5 @@ __all__ = [
     "run_labels",
     "write_comparison_page",
     "write_report",
+    "write_report_from_jsonl",
 ]

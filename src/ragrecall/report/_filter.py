@@ -10,12 +10,13 @@ from __future__ import annotations
 import base64
 import gzip
 import json
-from collections.abc import Mapping
+import struct
+import zlib
 
 from ..evaluation import EvaluationResult
 from ._html import e
 
-__all__ = ["METADATA_VALUES_SHOWN", "filter_bar", "samples_script"]
+__all__ = ["METADATA_VALUES_SHOWN", "BodyPacker", "filter_bar", "samples_script"]
 
 METADATA_VALUES_SHOWN = 50
 """A metadata column with more distinct values than this is not offered as a filter (its rows are)."""
@@ -50,8 +51,37 @@ def filter_bar(result: EvaluationResult) -> str:
     )
 
 
-def samples_script(result: EvaluationResult, bodies: Mapping[int, str]) -> str:
-    """The rows' figures, the closed rows' bodies (compressed) and the script that filters, groups and opens."""
+class BodyPacker:
+    """The closed rows' bodies as they come, compressed at once: ``{index: body}`` as compact JSON in gzip,
+    level 6, time 0 (the bytes ``gzip.compress(json.dumps(bodies), 6, mtime=0)`` gives), without holding the
+    bodies themselves."""
+
+    def __init__(self) -> None:
+        self._deflate = zlib.compressobj(6, zlib.DEFLATED, -15)
+        self._parts = [gzip.compress(b"", compresslevel=6, mtime=0)[:10]]  # gzip's header for these settings
+        self._crc = 0
+        self._size = 0
+        self._first = True
+
+    def add(self, index: int, body: str) -> None:
+        self._write(f"{'{' if self._first else ','}{json.dumps(str(index))}:{json.dumps(body)}".encode())
+        self._first = False
+
+    def packed(self) -> bytes:
+        """The compressed JSON object; the packer takes no more bodies after this."""
+        self._write(b"{}" if self._first else b"}")
+        self._parts += [self._deflate.flush(), struct.pack("<LL", self._crc, self._size & 0xFFFFFFFF)]
+        return b"".join(self._parts)
+
+    def _write(self, data: bytes) -> None:
+        self._crc = zlib.crc32(data, self._crc)
+        self._size += len(data)
+        self._parts.append(self._deflate.compress(data))
+
+
+def samples_script(result: EvaluationResult, packed: bytes) -> str:
+    """The rows' figures, the closed rows' bodies (``packed`` by a :class:`BodyPacker`) and the script that
+    filters, groups and opens."""
     rows = [
         [
             row.index,
@@ -62,7 +92,6 @@ def samples_script(result: EvaluationResult, bodies: Mapping[int, str]) -> str:
         for row in result.rows
     ]
     figures = json.dumps({"metrics": list(result.metrics), "rows": rows}, separators=(",", ":"))
-    packed = gzip.compress(json.dumps(bodies, separators=(",", ":")).encode("utf-8"), compresslevel=6, mtime=0)
     return (
         f"<script type='application/json' id='rr-rows'>{_in_script(figures)}</script>"
         f"<script type='application/octet-stream' id='rr-bodies'>{base64.b64encode(packed).decode('ascii')}</script>"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from .._files import atomic_text
@@ -12,7 +12,7 @@ from ._compare import comparison_section
 from ._css import CSS
 from ._evidence import evidence_block, levels_legend
 from ._failures import failures_section
-from ._filter import filter_bar, samples_script
+from ._filter import BodyPacker, filter_bar, samples_script
 from ._html import e, sample_anchor, sample_label, scroll_table, value_cell
 from ._inputs import inputs_html
 from ._run import run_facts, run_section
@@ -21,7 +21,7 @@ from ._stability import stability_section
 if TYPE_CHECKING:
     from ..calibration import CalibrationResult, CorrectedMean
 
-__all__ = ["OPEN_SAMPLES", "render_report", "write_report"]
+__all__ = ["OPEN_SAMPLES", "page_parts", "render_report", "sample_order", "write_report"]
 
 OPEN_SAMPLES = 10
 """Samples shown open, lowest score first; samples with a failure are open too, the rest open on a click."""
@@ -41,9 +41,9 @@ def write_report(
 ) -> None:
     """Write :func:`render_report` to ``path`` (UTF-8), atomically: the file holds its old content or the whole
     report, never part of it."""
-    page = render_report(result, title=title, base=base, names=names, calibration=calibration, corrected=corrected)
+    parts = page_parts(result, title=title, base=base, names=names, calibration=calibration, corrected=corrected)
     with atomic_text(path) as out:
-        out.write(page)
+        out.writelines(parts)
 
 
 def render_report(
@@ -71,13 +71,32 @@ def render_report(
         InputError: ``base`` cannot be paired with ``result`` (samples lack unique ids and the runs differ
             in size).
     """
+    return "".join(
+        page_parts(result, title=title, base=base, names=names, calibration=calibration, corrected=corrected)
+    )
+
+
+def page_parts(
+    result: EvaluationResult,
+    *,
+    title: str = _TITLE,
+    base: EvaluationResult | None = None,
+    names: tuple[str, str] = ("base", "new"),
+    calibration: CalibrationResult | None = None,
+    corrected: Sequence[CorrectedMean] = (),
+    ordered_rows: Iterable[SampleRow] | None = None,
+) -> Iterator[str]:
+    """:func:`render_report` in pieces, as they are made. ``ordered_rows``: the rows of the Samples section,
+    already in :func:`sample_order` and holding their inputs, for a caller that reads them one at a time
+    (``result.rows`` then need carry only their results and metadata); by default ``result.rows`` in that
+    order."""
     pairs = paired_rows(base, result) if base is not None else []
     base_of = {new.index: old for old, new in pairs}
     compared = f" · compared with {e(names[0])}" if base is not None else ""
     runs = [run_section(result, f"{names[1]} (this report)" if base else "This run", base)]
     if base is not None:
         runs.append(run_section(base, names[0], result))
-    parts = [
+    yield from [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{e(title)}</title><style>{CSS}</style></head><body>",
@@ -103,10 +122,21 @@ def render_report(
         "click a row to open the others. The filter keeps the samples under a value of a metric, the failed ones "
         "or those of a metadata value; grouping by a metadata column shows each group's means.</p>",
         levels_legend() if _has_claim_recall(result) else "",
-        _samples(result, base_of),
-        "</section></body></html>",
     ]
-    return "".join(parts)
+    yield from _samples(result, base_of, sample_order(result) if ordered_rows is None else ordered_rows)
+    yield "</section></body></html>"
+
+
+def sample_order(result: EvaluationResult) -> list[SampleRow]:
+    """The rows as the Samples section lists them: by the first metric's value, lowest first, then the
+    samples without one; input order within equal values."""
+    first = result.metrics[0] if result.metrics else None
+
+    def order(row: SampleRow) -> tuple[int, float, int]:
+        value = row.results[first].value if first else None
+        return (0, value, row.index) if value is not None else (1, 0.0, row.index)
+
+    return sorted(result.rows, key=order)
 
 
 def _has_claim_recall(result: EvaluationResult) -> bool:
@@ -150,13 +180,7 @@ def _histogram_card(result: EvaluationResult, metric: str, bins: int = 10) -> st
     )
 
 
-def _samples(result: EvaluationResult, base_of: dict[int, SampleRow]) -> str:
-    first = result.metrics[0] if result.metrics else None
-
-    def order(row: SampleRow) -> tuple[int, float, int]:
-        value = row.results[first].value if first else None
-        return (0, value, row.index) if value is not None else (1, 0.0, row.index)
-
+def _samples(result: EvaluationResult, base_of: dict[int, SampleRow], ordered: Iterable[SampleRow]) -> Iterator[str]:
     # One grid row per sample; its inputs and evidence open below it at full width (native <details>).
     # The grid and, for narrow screens, each value's metric name are stated once for every row (one rule each).
     columns = f"grid-template-columns:minmax(10rem,2fr) repeat({len(result.metrics)},minmax(6rem,1fr))"
@@ -166,9 +190,9 @@ def _samples(result: EvaluationResult, base_of: dict[int, SampleRow]) -> str:
     )
     style = f"<style>.samples .head,.samples summary{{{columns}}}{names}</style>"
     head = "<div>sample</div>" + "".join(f"<div class=num>{_breakable(m)}</div>" for m in result.metrics)
-    rows = []
-    closed: dict[int, str] = {}  # bodies of the rows closed at load, rendered when opened (see _filter.py)
-    for rank, row in enumerate(sorted(result.rows, key=order)):
+    yield f"{filter_bar(result)}{style}<div class='samples'><div class='head'>{head}</div>"
+    closed = BodyPacker()  # bodies of the rows closed at load, rendered when opened (see _filter.py)
+    for rank, row in enumerate(ordered):
         old = base_of.get(row.index)
         cells = "".join(
             f"<div class=num>{value_cell(row.results[m])}{_delta(row, old, m)}</div>" for m in result.metrics
@@ -181,17 +205,14 @@ def _samples(result: EvaluationResult, base_of: dict[int, SampleRow]) -> str:
             "</div>"
         )
         if not is_open:
-            closed[row.index] = body
-        rows.append(
+            closed.add(row.index, body)
+        yield (
             f"<details class='sample' id='{sample_anchor(row.index)}' data-i='{row.index}'"
             f"{' open' if is_open else ' data-lazy'}>"
             f"<summary><div class='sid'>{e(sample_label(row))}</div>{cells}</summary>"
             f"{body if is_open else ''}</details>"
         )
-    return (
-        f"{filter_bar(result)}{style}<div class='samples'><div class='head'>{head}</div>{''.join(rows)}"
-        f"</div>{samples_script(result, closed)}"
-    )
+    yield f"</div>{samples_script(result, closed.packed())}"
 
 
 def _base_verdicts(row: SampleRow, old: SampleRow | None) -> str:
