@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from functools import lru_cache
 
 __all__ = ["clause_spans"]
 
@@ -18,7 +19,8 @@ _BREAK = re.compile(
 )
 
 
-def clause_spans(sentence: str) -> list[tuple[int, int]]:
+@lru_cache(maxsize=1 << 14)
+def clause_spans(sentence: str) -> tuple[tuple[int, int], ...]:
     """The clauses of ``sentence`` as ``(start, end)`` spans, in order; only white space lies between them."""
     cuts = sorted({0, len(sentence), *(m.start() for m in _BREAK.finditer(sentence))})
-    return [(a, b) for a, b in itertools.pairwise(cuts) if sentence[a:b].strip()]
+    return tuple((a, b) for a, b in itertools.pairwise(cuts) if sentence[a:b].strip())

@@ -238,7 +238,7 @@ def negated_around(ev: Evidence, facts: ClaimFacts) -> bool:
     one. A clause that holds none of the claim's terms ("The ferry, which did not run in the war, carried …";
     "Its white flowers, which open in July, have no leaves") is not read."""
     sentence = ev.text
-    clauses = clause_spans(sentence) or [(0, len(sentence))]
+    clauses = clause_spans(sentence) or ((0, len(sentence)),)
     terms = [strict_terms(sentence[s:e]) | numbers_in(sentence[s:e]) for s, e in clauses]
     claim_terms = facts.bigrams | facts.numbers
     qs, qe = ev.quote_start - ev.start, ev.quote_end - ev.start
