@@ -163,7 +163,7 @@ import sys
 class Block:
     def find_spec(self, name, path=None, target=None):
         if name.split(".")[0] in ("scipy", "sklearn"):
-            raise ImportError(f"No module named {name!r}", name=name)
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
         return None
 sys.meta_path.insert(0, Block())
 from ragrecall.cli import main
