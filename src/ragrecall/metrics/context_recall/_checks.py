@@ -164,13 +164,15 @@ def _name_terms(claim: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def check_evidence(claim: str, quotes: Sequence[Quote], contexts: SentenceSource) -> Failure | None:
-    """The first check (module docstring) that the located ``quotes`` fail as evidence of ``claim``, or None.
+def check_evidence(
+    claim: str, quotes: Sequence[Quote], evidence: list[Evidence], contexts: SentenceSource
+) -> Failure | None:
+    """The first check (module docstring) that the located ``quotes``, widened to ``evidence`` (one each, in
+    order), fail as evidence of ``claim``, or None.
 
     Quotes from several passages pass when each passage's quotes alone pass every check (the claim stated
     several times over), or when together they pass and add up (:func:`_several`)."""
     facts = claim_facts(claim)
-    evidence = [Evidence.of(q, contexts) for q in quotes]
     if facts.scripts and not any(facts.scripts & script_of(contexts.texts[ev.context]) for ev in evidence):
         # Evidence in another script than the claim: its words cannot be compared, its numbers can.
         return _numbers(facts, quotes, evidence, contexts) or _ranges(facts, quotes, evidence, contexts)
@@ -200,7 +202,8 @@ _Check = Callable[[ClaimFacts, Sequence[Quote], list[Evidence], SentenceSource],
 def _run(
     facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], contexts: SentenceSource
 ) -> Failure | None:
-    checks: tuple[_Check, ...] = (_script, _polarity, _subject, _numbers, _units, _ranges, _predicate)
+    """The checks after the script check, which :func:`check_evidence` runs first on every quote."""
+    checks: tuple[_Check, ...] = (_polarity, _subject, _numbers, _units, _ranges, _predicate)
     for check in checks:
         failed = check(facts, quotes, evidence, contexts)
         if failed is not None:

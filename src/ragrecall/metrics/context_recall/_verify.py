@@ -83,8 +83,9 @@ def check_support(
     lost = _lost(quotes)
     if lost is not None:
         return lost
-    quotes = [_with_sentence(q, contexts) for q in quotes]
-    failed = check_evidence(claim, quotes, contexts)
+    evidence = [Evidence.of(q, contexts) for q in quotes]
+    quotes = [q.model_copy(update={"sentence": ev.text}) for q, ev in zip(quotes, evidence, strict=True)]
+    failed = check_evidence(claim, quotes, evidence, contexts)
     if failed is not None:
         return Checked(quotes, "unverified", failed.problem, _RULE, failed.check)
     corrected = any(q.context != q.cited for q in quotes)
@@ -102,12 +103,6 @@ def _lost(quotes: list[Quote]) -> Checked | None:
     )
     check = "ellipsis" if len(elided) == len(lost) else "not_found"
     return Checked(quotes, "unverified", PROBLEMS[check], feedback, check)
-
-
-def _with_sentence(quote: Quote, contexts: Contexts) -> Quote:
-    """``quote`` (located) with the sentence(s) of its context that hold it."""
-    ev = Evidence.of(quote, contexts)
-    return quote.model_copy(update={"sentence": ev.text})
 
 
 def _shown(quote: Quote) -> str:
