@@ -75,10 +75,12 @@ def test_structured_output_path_sends_a_strict_schema_and_reads_usage(server: Fa
     schema = fmt["json_schema"]["schema"]
     assert schema["additionalProperties"] is False and schema["required"] == ["claims"]
     judge_schema = server.requests[1]["response_format"]["json_schema"]["schema"]
-    verdict_def = judge_schema["$defs"]["Verdict"]
+    verdict_def = judge_schema["properties"]["verdicts"]["items"]
     assert verdict_def["additionalProperties"] is False
-    assert verdict_def["required"] == ["claim", "reason", "supported", "support"]
-    assert judge_schema["$defs"]["Support"]["required"] == ["context", "quote"]
+    assert verdict_def["required"] == ["claim", "supported", "support", "reason"]
+    assert verdict_def["properties"]["support"]["items"]["required"] == ["context", "quote"]
+    # The compact schema: definitions inlined, no titles or descriptions (the prompt says what fields mean).
+    assert "$defs" not in judge_schema and "title" not in json.dumps(judge_schema)
     assert first["messages"][0]["role"] == "system"
 
 

@@ -50,16 +50,16 @@ def test_claims_mode_scores_supported_share_with_full_evidence() -> None:
     assert evidence.context_utilisation == pytest.approx(2 / 3)
     assert evidence.mode == "claims" and evidence.language == "en" and evidence.model == "fake"
     assert evidence.prompt_versions == {
-        "decompose": "context_recall/decompose.en/2",
+        "decompose": "context_recall/decompose.en/3",
         "cover": "context_recall/cover.en/2",
-        "judge": "context_recall/judge.en/3",
-        "recheck": "context_recall/recheck.en/3",
+        "judge": "context_recall/judge.en/4",
+        "recheck": "context_recall/recheck.en/4",
     }
 
     decompose, judge = llm.requests
     assert decompose.output is ClaimList and decompose.task == "context_recall.decompose"
     assert judge.output is JudgedClaims and judge.task == "context_recall.judge"
-    assert decompose.prompt_version == "context_recall/decompose.en/2"
+    assert decompose.prompt_version == "context_recall/decompose.en/3"
     assert decompose.messages[0]["role"] == "system" and REFERENCE not in decompose.messages[0]["content"]
     assert f"<reference>{REFERENCE}</reference>" in decompose.messages[-1]["content"]
     user = judge.messages[-1]["content"]
@@ -102,7 +102,7 @@ def test_single_mode_makes_one_call() -> None:
     assert len(llm.requests) == 1
     assert llm.requests[0].output is SingleReply and llm.requests[0].task == "context_recall.single"
     assert isinstance(result.evidence, ClaimRecallEvidence)
-    assert result.evidence.prompt_versions["single"] == "context_recall/single.en/3"
+    assert result.evidence.prompt_versions["single"] == "context_recall/single.en/4"
     assert [c.supporting_contexts for c in result.evidence.claims] == [[0], []]
     assert [c.verification for c in result.evidence.claims] == ["verified", "none"]
     assert result.evidence.claims[1].support == []
@@ -274,8 +274,8 @@ def test_chinese_reference_uses_chinese_prompts_and_keeps_chinese_claims() -> No
     assert result.value == 0.5
     assert isinstance(result.evidence, ClaimRecallEvidence)
     assert result.evidence.language == "zh"
-    assert result.evidence.prompt_versions["decompose"] == "context_recall/decompose.zh/2"
-    assert result.evidence.prompt_versions["judge"] == "context_recall/judge.zh/3"
+    assert result.evidence.prompt_versions["decompose"] == "context_recall/decompose.zh/3"
+    assert result.evidence.prompt_versions["judge"] == "context_recall/judge.zh/4"
     assert [c.claim for c in result.evidence.claims] == claims
     assert "参考答案" in llm.requests[0].messages[0]["content"] and "上下文" in llm.requests[1].messages[0]["content"]
     assert llm.requests[0].messages[-1]["content"] == f"<reference>{reference}</reference>"
@@ -353,7 +353,7 @@ def test_alias_and_settings() -> None:
     assert LLMContextRecall is ContextRecall
     settings = ContextRecall(FakeLLM([], model_name="m"), mode="single").settings()
     assert settings["model"] == "m" and settings["mode"] == "single"
-    assert settings["prompt_versions"]["single.zh"] == "context_recall/single.zh/3"
+    assert settings["prompt_versions"]["single.zh"] == "context_recall/single.zh/4"
     assert (settings["quote_threshold"], settings["unverified"], settings["coverage"]) == (0.9, "unsupported", True)
 
 

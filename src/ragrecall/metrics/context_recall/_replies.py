@@ -56,12 +56,13 @@ class Verdict(_Reply):
 
     claim: int
     """The claim's number as shown (1-based)."""
-    reason: str
-    """One short sentence."""
     supported: bool
     """True when the contexts state the claim."""
     support: list[Support]
-    """One entry per supporting context; [] when unsupported."""
+    """The quote from the context that states the claim best (more only when no one context states all of
+    it); [] when unsupported."""
+    reason: str = ""
+    """One short sentence for an unsupported claim; "" when supported (the quote is the reason)."""
 
 
 class JudgedClaims(_Reply):
@@ -74,9 +75,9 @@ class SingleClaim(_Reply):
     """A claim of the reference with its verdict, in the one-call mode."""
 
     claim: str
-    reason: str
     supported: bool
     support: list[Support]
+    reason: str = ""
 
 
 class SingleReply(_Reply):
