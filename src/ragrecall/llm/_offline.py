@@ -117,11 +117,14 @@ class OfflineJudge:
             contexts = [_Context(c) for c in inputs["contexts"]]
             claims = list(inputs["claims"])
             numbers = inputs.get("numbers") or range(1, len(claims) + 1)
-            return {
-                "verdicts": [
-                    {"claim": n, **self._verdict(claim, contexts)} for n, claim in zip(numbers, claims, strict=True)
-                ]
-            }
+            grouped: dict[str, list[dict[str, Any]]] = {"supported": [], "unsupported": []}
+            for n, claim in zip(numbers, claims, strict=True):
+                verdict = self._verdict(claim, contexts)
+                if verdict["supported"]:
+                    grouped["supported"] += [{"claim": n, **quote} for quote in verdict["support"]]
+                else:
+                    grouped["unsupported"].append({"claim": n, "reason": verdict["reason"]})
+            return grouped
         if task in ("context_recall.single", "context_recall.single_fix"):
             contexts = [_Context(c) for c in inputs["contexts"]]
             return {

@@ -435,7 +435,8 @@ def _echoing(reply: ServerReply, key: str) -> ServerReply:
         data = json.loads(content)
     except json.JSONDecodeError:
         return replace(reply, content=f"{content} {shown}")
-    for item in data.get("verdicts", []) if isinstance(data, dict) else []:
+    lists = ("verdicts", "unsupported")
+    for item in [i for key in lists for i in data.get(key, [])] if isinstance(data, dict) else []:
         item["reason"] = f"{item.get('reason', '')} (key {shown})"
     return replace(reply, content=json.dumps(data, ensure_ascii=False))
 

@@ -166,6 +166,60 @@ def test_wrong_verdict_count_is_repaired() -> None:
     assert "exactly one verdict for each claim 1..3" in problem and "got 2 verdict(s)" in problem
 
 
+GROUPED = {
+    "supported": [
+        {"claim": 2, "context": 2, "quote": "The Eiffel Tower, in Paris, is 330 metres tall"},
+        {"claim": 1, "context": 1, "quote": "Paris is the capital city of France."},
+    ],
+    "unsupported": [{"claim": 3, "reason": "No context mentions the Olympics."}],
+}
+
+
+def test_a_grouped_reply_gives_the_same_verdicts_and_evidence_as_the_earlier_shape() -> None:
+    grouped = ContextRecall(FakeLLM([{"claims": CLAIMS}, GROUPED])).score(
+        reference=REFERENCE, retrieved_contexts=CONTEXTS
+    )
+    earlier = ContextRecall(FakeLLM([{"claims": CLAIMS}, JUDGED])).score(
+        reference=REFERENCE, retrieved_contexts=CONTEXTS
+    )
+    assert grouped.value == earlier.value == pytest.approx(2 / 3)
+    g, e = grouped.evidence, earlier.evidence
+    assert isinstance(g, ClaimRecallEvidence) and isinstance(e, ClaimRecallEvidence)
+    assert [(c.claim, c.supported, c.verification, c.supporting_contexts) for c in g.claims] == [
+        (c.claim, c.supported, c.verification, c.supporting_contexts) for c in e.claims
+    ]
+    assert [q.passage for c in g.claims for q in c.support] == [q.passage for c in e.claims for q in c.support]
+    assert g.claims[2].reason == "No context mentions the Olympics." and g.claims[0].reason == ""
+
+
+def test_a_claim_quoted_from_two_contexts_gathers_both_quotes() -> None:
+    contexts = [
+        "Paris is the capital city of France.",
+        "The Eiffel Tower is 330 metres tall.",
+        "The Eiffel Tower stands in Paris.",
+    ]
+    two = {
+        "supported": [
+            {"claim": 1, "context": 2, "quote": "The Eiffel Tower is 330 metres tall."},
+            {"claim": 1, "context": 3, "quote": "The Eiffel Tower stands in Paris."},
+        ],
+        "unsupported": [],
+    }
+    result = ContextRecall(FakeLLM([{"claims": ["The Eiffel Tower in Paris is 330 metres tall."]}, two])).score(
+        reference="The Eiffel Tower in Paris is 330 metres tall.", retrieved_contexts=contexts
+    )
+    [claim] = result.evidence.claims  # type: ignore[union-attr]
+    assert claim.supporting_contexts == [1, 2] and len(claim.support) == 2
+
+
+def test_a_claim_in_both_lists_is_repaired() -> None:
+    both = {**GROUPED, "unsupported": [*GROUPED["unsupported"], {"claim": 1, "reason": "Maybe not."}]}
+    llm = FakeLLM([{"claims": CLAIMS}, both, GROUPED])
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.value == pytest.approx(2 / 3)
+    assert "got 4 verdict(s) for claim number(s) [2, 1, 3, 1]" in llm.requests[2].messages[-1]["content"]
+
+
 def test_context_number_out_of_range_is_repaired() -> None:
     bad = {"verdicts": [verdict(1, True, [(4, "Paris")]), *JUDGED["verdicts"][1:]]}
     llm = FakeLLM([{"claims": CLAIMS}, bad, JUDGED])
