@@ -272,3 +272,17 @@ def test_the_schema_sent_is_compact_and_validates_the_same_shape() -> None:
     assert recursive["$ref"] == "#/$defs/Node" and recursive["$defs"]["Node"]["required"] == ["title", "kids"]
     strict["properties"]["parts"]["items"]["required"] = []  # a copy: the cached schema is not changed
     assert strict_json_schema(Whole)["properties"]["parts"]["items"]["required"] == ["title", "description"]
+
+
+def test_a_dry_run_bills_the_response_schema_unless_none_is_sent() -> None:
+    from ragrecall.llm import DryRunLLM, TokenCounter
+    from ragrecall.metrics.context_recall import ClaimList, ContextRecall, JudgedClaims
+
+    sample = {"reference": "Paris is in France. It is big.", "retrieved_contexts": ["Paris lies in France."]}
+    with_schema = ContextRecall(DryRunLLM("gpt-4o-mini")).score(**sample).usage
+    without = ContextRecall(DryRunLLM("gpt-4o-mini", schema=False)).score(**sample).usage
+    counter = TokenCounter()
+    schemas = sum(counter.text(json.dumps(strict_json_schema(m))) for m in (ClaimList, JudgedClaims))
+    assert with_schema.requests == without.requests == 2
+    assert with_schema.prompt_tokens - without.prompt_tokens == schemas > 0
+    assert (with_schema.cost_usd or 0) > (without.cost_usd or 0)
