@@ -65,12 +65,18 @@ def test_every_pair_of_three_runs() -> None:
     assert same[0].effect is None and same[0].p_holm == 1.0  # every difference is 0
 
 
-def test_compare_three_runs_on_the_command_line(tmp_path: Path) -> None:
+def _result_files(tmp_path: Path) -> list[str]:
+    """The runs a, b and c written as result files."""
     files = []
     for name, result in zip("abc", runs((1, 2, 3)), strict=True):
         path = tmp_path / f"{name}.jsonl"
         result.to_jsonl(path)
         files.append(str(path))
+    return files
+
+
+def test_compare_three_runs_on_the_command_line(tmp_path: Path) -> None:
+    files = _result_files(tmp_path)
     labels = tmp_path / "labels.jsonl"
     labels.write_text(
         "".join(json.dumps({"id": f"q{i}", "human_score": 0.5 + 0.01 * i}) + "\n" for i in range(12)),
@@ -102,11 +108,7 @@ def test_compare_three_runs_on_the_command_line(tmp_path: Path) -> None:
 
 
 def test_compare_prints_json_for_two_runs_and_for_three_with_labels(tmp_path: Path) -> None:
-    files = []
-    for name, result in zip("abc", runs((1, 2, 3)), strict=True):
-        path = tmp_path / f"{name}.jsonl"
-        result.to_jsonl(path)
-        files.append(str(path))
+    files = _result_files(tmp_path)
     two = subprocess.run([str(SCRIPT), "compare", *files[:2], "--json"], capture_output=True, text=True, timeout=120)
     assert two.returncode == 0, two.stderr
     data = json.loads(two.stdout)  # nothing but the JSON on stdout
