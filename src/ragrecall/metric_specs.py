@@ -132,8 +132,7 @@ def _did_you_mean(word: str, known: Sequence[str]) -> str:
 
 
 def _ranking_metric(spec: str) -> Metric:
-    from .ranking import RankingMetric, parse_measure
-    from .ranking._parse import MEASURES
+    from .ranking import MEASURES, RankingMetric, parse_measure
 
     try:
         measure = parse_measure(spec)

@@ -10,8 +10,7 @@ from collections.abc import Collection, Sequence
 from pydantic import BaseModel, ConfigDict
 
 from ...errors import NoClaimsError
-from ...llm._ask import Check, RepairsExhaustedError, ask
-from ...llm._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, OutputT
+from ...llm import LLM, Check, InvalidReplyError, LLMReply, LLMRequest, OutputT, RepairsExhaustedError, ask
 
 __all__ = [
     "ClaimList",
