@@ -11,6 +11,7 @@
 from ._evidence import QUOTE_WINDOW, ClaimRecallEvidence, ClaimVerdict, DroppedClaim, Quote
 from ._metric import ContextRecall, LLMContextRecall
 from ._prompting import LANGUAGES, STEPS
+from ._render import votes_text
 from ._replies import ClaimList, JudgedClaims, SingleReply, Support, Verdict
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "SingleReply",
     "Support",
     "Verdict",
+    "votes_text",
 ]
