@@ -5,6 +5,7 @@ command line, the report or the exports: its evidence renders itself."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -104,6 +105,33 @@ def test_m_checks_a_registered_metrics_settings_and_knows_its_name(
     assert "toy_word_recall has no setting 'min_char'" in capsys.readouterr().err
     assert main(["eval", str(data), "-m", "toy_word_recal", "--no-progress"]) == 2
     assert "did you mean 'toy_word_recall'?" in capsys.readouterr().err
+
+
+def test_an_installed_package_adds_its_metric_to_m_through_an_entry_point(data: Path, tmp_path: Path) -> None:
+    # An installed distribution (its dist-info on the path) whose entry point names the toy metric: the command
+    # line finds it with no registration line at all.
+    import shutil
+    import subprocess
+    import sys
+
+    site = tmp_path / "site"
+    site.mkdir()
+    shutil.copy(Path(__file__).parent / "helpers" / "toy_metric.py", site / "toy_words.py")
+    info = site / "toy_words-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-words\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(
+        "[ragrecall.metrics]\nword_recall = toy_words:ToyWordRecall\n", encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "ragrecall.cli", "eval", str(data), "-m", "word_recall(min_chars=3)", "--no-progress"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "toy_word_recall(min_chars=3): 5 of 7 reference words found (toy)" in done.stdout.splitlines()
 
 
 def test_a_name_is_registered_once_and_built_in_names_stay() -> None:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .metrics import Metric
 
 __all__ = [
+    "ENTRY_POINTS",
     "METRIC_HELP",
     "MetricFactory",
     "needs_llm",
@@ -66,12 +67,20 @@ _METRICS: dict[str, MetricFactory] = {
 _BUILT_IN = frozenset(_METRICS)
 
 
-def register_metric(name: str, build: Callable[..., Metric], *, needs_llm: bool = False) -> None:
+ENTRY_POINTS = "ragrecall.metrics"
+"""The entry-point group through which an installed package adds metrics to ``-m``: each entry point's name is the
+metric's, its object what :func:`register_metric` takes as ``build``; e.g. in the package's ``pyproject.toml``,
+``[project.entry-points."ragrecall.metrics"]`` then ``word_recall = "mypkg.metrics:WordRecall"``."""
+
+
+def register_metric(name: str, build: Callable[..., Metric], *, needs_llm: bool | None = None) -> None:
     """Let ``name`` select a metric in text (``ragrecall eval -m NAME(key=value)@k`` and :func:`parse_metric`):
-    ``build(**settings)`` makes it, or ``build(llm, **settings)`` with ``needs_llm``. ``build`` is a metric class
-    (a dataclass has its setting names checked, with a suggestion for a typo) or any function returning a
-    metric. Its results then reach the summary, the report and the exports through its evidence's own
-    rendering (see :class:`ragrecall.results.Evidence`).
+    ``build(**settings)`` makes it, or ``build(llm, **settings)`` when it needs an LLM (by default: when
+    ``build`` is a dataclass with an ``llm`` field). ``build`` is a metric class (a dataclass has its setting
+    names checked, with a suggestion for a typo) or any function returning a metric. Its results then reach the
+    summary, the report and the exports through its evidence's own rendering (see
+    :class:`ragrecall.results.Evidence`). A package can do the same for the command line with an entry point
+    (see :data:`ENTRY_POINTS`).
 
     Raises:
         ConfigurationError: ``name`` is not an identifier or is already taken.
@@ -80,7 +89,7 @@ def register_metric(name: str, build: Callable[..., Metric], *, needs_llm: bool 
         raise ConfigurationError(f"metric name {name!r} is not an identifier (letters, digits and _)")
     if name in _METRICS:
         raise ConfigurationError(f"a metric named {name!r} is already registered")
-    _METRICS[name] = MetricFactory(build, needs_llm=needs_llm)
+    _METRICS[name] = MetricFactory(build, needs_llm=_takes_llm(build) if needs_llm is None else needs_llm)
 
 
 def unregister_metric(name: str) -> None:
@@ -103,10 +112,15 @@ def parse_metric(spec: str, *, llm: Callable[[], LLM] | None = None) -> Metric:
         ConfigurationError: unknown metric, malformed spec, bad settings, or an LLM metric without ``llm``.
     """
     match = _SPEC.match(spec)
-    name = match["name"] if match else None
-    if match is None or name not in _METRICS:
-        return _ranking_metric(spec)
-    factory = _METRICS[name]
+    factory = _METRICS.get(match["name"]) if match else None
+    if match is None or factory is None:
+        try:
+            return _ranking_metric(spec)
+        except ConfigurationError:
+            factory = _installed(match["name"]) if match else None
+            if match is None or factory is None:
+                raise
+    name = match["name"]
     build = factory.resolve()
     kwargs = _settings(match["args"] or "", spec)
     if match["k"] is not None:
@@ -126,7 +140,45 @@ def parse_metric(spec: str, *, llm: Callable[[], LLM] | None = None) -> Metric:
 def needs_llm(spec: str) -> bool:
     """True when ``spec`` names an LLM metric."""
     match = _SPEC.match(spec)
-    return match is not None and match["name"] in _METRICS and _METRICS[match["name"]].needs_llm
+    if match is None:
+        return False
+    factory = _METRICS.get(match["name"])
+    if factory is None and not _is_measure(spec):
+        factory = _installed(match["name"])
+    return factory is not None and factory.needs_llm
+
+
+def _takes_llm(build: Callable[..., Metric]) -> bool:
+    """True when ``build`` is a dataclass whose first argument is its ``llm``."""
+    if not dataclasses.is_dataclass(build):
+        return False
+    fields = [f for f in dataclasses.fields(build) if f.init]
+    return bool(fields) and fields[0].name == "llm"
+
+
+def _is_measure(spec: str) -> bool:
+    from .ranking import parse_measure
+
+    try:
+        parse_measure(spec)
+    except ConfigurationError:
+        return False
+    return True
+
+
+def _installed(name: str) -> MetricFactory | None:
+    """The metric an installed package adds under ``name`` through :data:`ENTRY_POINTS`, registered on first use;
+    None when no package does."""
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINTS, name=name):
+        try:
+            build = point.load()
+        except Exception as exc:  # a broken plugin is named, whatever it raised
+            raise ConfigurationError(f"cannot load metric {name!r} from {point.value!r}: {exc}") from exc
+        register_metric(name, build)
+        return _METRICS[name]
+    return None
 
 
 def resolve_metric_name(text: str, metrics: Sequence[Metric]) -> str | None:

@@ -61,9 +61,6 @@ class ToyWordRecall(SyncMetric):
     required_fields: ClassVar[tuple[str, ...]] = ("reference", "retrieved_contexts")
     metric_name: ClassVar[str] = "toy_word_recall"
 
-    def __post_init__(self) -> None:
-        self._set_name(self.name)
-
     def _score_sample(self, sample: Sample) -> MetricResult:
         assert sample.reference is not None and sample.retrieved_contexts is not None
         words = [w for w in _WORD.findall(sample.reference) if len(w) >= self.min_chars]
