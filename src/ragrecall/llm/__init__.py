@@ -32,8 +32,9 @@ from ._stack import LLMStack, Named
 from ._tokens import TokenCounter
 from ._transport import Transport, sdk_failure
 
-if TYPE_CHECKING:
-    from ._anthropic import AnthropicLLM, AnthropicTransport
+if TYPE_CHECKING:  # what type checkers see of the optional names below; left out of __all__ (import *)
+    from ._anthropic import AnthropicLLM as AnthropicLLM
+    from ._anthropic import AnthropicTransport as AnthropicTransport
 
 _OPTIONAL = {"AnthropicLLM": "._anthropic", "AnthropicTransport": "._anthropic"}
 
@@ -51,8 +52,6 @@ __all__ = [
     "DEFAULT_PRICES",
     "LLM",
     "REQUEST_LIMIT",
-    "AnthropicLLM",
-    "AnthropicTransport",
     "Breaker",
     "CacheMode",
     "Cached",
