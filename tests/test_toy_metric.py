@@ -8,6 +8,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -162,3 +163,21 @@ def test_the_summary_report_and_command_line_name_no_evidence_kind() -> None:
             if isinstance(node, (ast.Name, ast.Attribute)) and (getattr(node, "id", None) or node.attr) in classes:
                 found.append(f"{path.name}:{node.lineno}: class {getattr(node, 'id', None) or node.attr}")
     assert not found, found
+
+
+def test_evidence_that_says_nothing_of_how_it_shows_gets_the_plain_defaults() -> None:
+    from ragrecall.rendering import Passages
+    from ragrecall.results import Evidence
+
+    class Plain(Evidence):
+        kind: Literal["toy_plain"] = "toy_plain"
+        near_misses: list[str]
+
+        def counts(self) -> dict[str, int]:
+            return {"hits": 3, "near_miss": len(self.near_misses)}
+
+    evidence = Plain(near_misses=["<b>"])
+    assert Plain.counts_text({"hits": 3, "near_miss": 1}) == "3 hits, 1 near miss"
+    assert evidence.to_html(Passages(0, 0)) == "<ul><li><strong>near_misses</strong>: &quot;&lt;b&gt;&quot;</li></ul>"
+    assert evidence.columns() == {} and Plain.legend_html() == ""
+    assert Evidence.of_kind("toy_plain") is Plain and Evidence.of_kind("no_such_kind") is Evidence
