@@ -142,7 +142,7 @@ def sample_order(result: EvaluationResult) -> list[SampleRow]:
 
 def _legends(result: EvaluationResult) -> str:
     """The legend of each evidence kind in the run (what its labels mean), each once, in metric order."""
-    kinds = dict.fromkeys(s.evidence_kind for s in result.summary.values() if s.counts)
+    kinds = dict.fromkeys(s.evidence_kind for s in result.summary.values() if s.evidence_kind is not None)
     return "".join(dict.fromkeys(Evidence.of_kind(kind).legend_html() for kind in kinds))
 
 
