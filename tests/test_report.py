@@ -160,10 +160,11 @@ def test_claim_evidence_highlights_the_quoted_span_in_its_passage() -> None:
 
 
 def test_overlapping_quotes_merge_into_one_mark_naming_both_claims() -> None:
-    from ragrecall.report._inputs import _highlighted, _Span
+    from ragrecall.rendering import Span
+    from ragrecall.report._inputs import _highlighted
 
     text = "alpha beta gamma <delta>"
-    spans = [_Span(0, 10, "1", "claim 1"), _Span(6, 16, "2", "claim 2"), _Span(30, 40, "3", "outside")]
+    spans = [Span(0, 10, "1", "claim 1"), Span(6, 16, "2", "claim 2"), Span(30, 40, "3", "outside")]
     assert _highlighted(text, spans) == (
         "<mark title='claim 1'>alpha </mark><mark title='claim 1; claim 2'>beta</mark><sup class='cl'>1</sup>"
         "<mark title='claim 2'> gamma</mark><sup class='cl'>2</sup> &lt;delta&gt;"

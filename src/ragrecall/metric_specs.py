@@ -15,7 +15,16 @@ if TYPE_CHECKING:
     from .llm import LLM
     from .metrics import Metric
 
-__all__ = ["METRIC_HELP", "needs_llm", "parse_metric", "resolve_metric_name"]
+__all__ = [
+    "ENTRY_POINTS",
+    "METRIC_HELP",
+    "MetricFactory",
+    "needs_llm",
+    "parse_metric",
+    "register_metric",
+    "resolve_metric_name",
+    "unregister_metric",
+]
 
 METRIC_HELP = (
     "a metric: context_recall[(mode=claims|single,language=auto|en|zh,quote_threshold=0.9,"
@@ -26,8 +35,72 @@ METRIC_HELP = (
 )
 
 _SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*(?:\((?P<args>[^()]*)\))?\s*(?:@\s*(?P<k>\d+))?\s*$")
-_LLM_METRICS = ("context_recall", "llm_context_recall")
-_SAMPLE_METRICS = ("context_recall", "llm_context_recall", "id_based_context_recall", "non_llm_context_recall")
+
+
+@dataclasses.dataclass(frozen=True)
+class MetricFactory:
+    """How a metric named in text is built: ``build(**settings)`` (``build(llm, **settings)`` when it
+    ``needs_llm``); a dataclass ``build`` has its settings checked by name first."""
+
+    build: Callable[..., Metric] | str
+    """The metric class or a function returning a metric; a string names a class of ``ragrecall.metrics``,
+    imported on first use."""
+    needs_llm: bool = False
+
+    def resolve(self) -> Callable[..., Metric]:
+        if isinstance(self.build, str):
+            from . import metrics
+
+            built: Callable[..., Metric] = getattr(metrics, self.build)
+            return built
+        return self.build
+
+
+# Each metric ``-m`` knows, by the name that selects it: one line per metric. Ranking measures (``nDCG@10``) are
+# read by the ranking parser when no name here matches.
+_METRICS: dict[str, MetricFactory] = {
+    "context_recall": MetricFactory("ContextRecall", needs_llm=True),
+    "llm_context_recall": MetricFactory("ContextRecall", needs_llm=True),
+    "id_based_context_recall": MetricFactory("IDBasedContextRecall"),
+    "non_llm_context_recall": MetricFactory("NonLLMContextRecall"),
+}
+_BUILT_IN = frozenset(_METRICS)
+
+
+ENTRY_POINTS = "ragrecall.metrics"
+"""The entry-point group through which an installed package adds metrics to ``-m``: each entry point's name is the
+metric's, its object what :func:`register_metric` takes as ``build``; e.g. in the package's ``pyproject.toml``,
+``[project.entry-points."ragrecall.metrics"]`` then ``word_recall = "mypkg.metrics:WordRecall"``."""
+
+
+def register_metric(name: str, build: Callable[..., Metric], *, needs_llm: bool | None = None) -> None:
+    """Let ``name`` select a metric in text (``ragrecall eval -m NAME(key=value)@k`` and :func:`parse_metric`):
+    ``build(**settings)`` makes it, or ``build(llm, **settings)`` when it needs an LLM (by default: when
+    ``build`` is a dataclass with an ``llm`` field). ``build`` is a metric class (a dataclass has its setting
+    names checked, with a suggestion for a typo) or any function returning a metric. Its results then reach the
+    summary, the report and the exports through its evidence's own rendering (see
+    :class:`ragrecall.results.Evidence`). A package can do the same for the command line with an entry point
+    (see :data:`ENTRY_POINTS`).
+
+    Raises:
+        ConfigurationError: ``name`` is not an identifier or is already taken.
+    """
+    if not name.isidentifier():
+        raise ConfigurationError(f"metric name {name!r} is not an identifier (letters, digits and _)")
+    if name in _METRICS:
+        raise ConfigurationError(f"a metric named {name!r} is already registered")
+    _METRICS[name] = MetricFactory(build, needs_llm=_takes_llm(build) if needs_llm is None else needs_llm)
+
+
+def unregister_metric(name: str) -> None:
+    """Forget a name :func:`register_metric` added (the built-in names stay).
+
+    Raises:
+        ConfigurationError: ``name`` is built in or was not registered.
+    """
+    if name in _BUILT_IN or name not in _METRICS:
+        raise ConfigurationError(f"no registered metric named {name!r} to remove")
+    del _METRICS[name]
 
 
 def parse_metric(spec: str, *, llm: Callable[[], LLM] | None = None) -> Metric:
@@ -38,25 +111,28 @@ def parse_metric(spec: str, *, llm: Callable[[], LLM] | None = None) -> Metric:
     Raises:
         ConfigurationError: unknown metric, malformed spec, bad settings, or an LLM metric without ``llm``.
     """
-    from .metrics import ContextRecall, IDBasedContextRecall, NonLLMContextRecall
-
     match = _SPEC.match(spec)
-    name = match["name"] if match else None
-    if match is None or name not in ("id_based_context_recall", "non_llm_context_recall", *_LLM_METRICS):
-        return _ranking_metric(spec)
+    factory = _METRICS.get(match["name"]) if match else None
+    if match is None or factory is None:
+        try:
+            return _ranking_metric(spec)
+        except ConfigurationError:
+            factory = _installed(match["name"]) if match else None
+            if match is None or factory is None:
+                raise
+    name = match["name"]
+    build = factory.resolve()
     kwargs = _settings(match["args"] or "", spec)
     if match["k"] is not None:
         kwargs["k"] = int(match["k"])
-    _check_setting_names(name, kwargs, spec)
+    _check_setting_names(name, build, kwargs, spec)
     try:
         # A metric named on the command line keeps its settings in its name, so that two specs never collide.
-        if name == "id_based_context_recall":
-            return IDBasedContextRecall(**kwargs).named_by_settings()
-        if name == "non_llm_context_recall":
-            return NonLLMContextRecall(**kwargs).named_by_settings()
+        if not factory.needs_llm:
+            return build(**kwargs).named_by_settings()
         if llm is None:
             raise ConfigurationError(f"{name} needs an LLM: give --model (and --base-url) or --offline")
-        return ContextRecall(llm(), **kwargs).named_by_settings()
+        return build(llm(), **kwargs).named_by_settings()
     except TypeError as exc:
         raise ConfigurationError(f"bad settings for {name}: {exc}") from exc
 
@@ -64,7 +140,45 @@ def parse_metric(spec: str, *, llm: Callable[[], LLM] | None = None) -> Metric:
 def needs_llm(spec: str) -> bool:
     """True when ``spec`` names an LLM metric."""
     match = _SPEC.match(spec)
-    return match is not None and match["name"] in _LLM_METRICS
+    if match is None:
+        return False
+    factory = _METRICS.get(match["name"])
+    if factory is None and not _is_measure(spec):
+        factory = _installed(match["name"])
+    return factory is not None and factory.needs_llm
+
+
+def _takes_llm(build: Callable[..., Metric]) -> bool:
+    """True when ``build`` is a dataclass whose first argument is its ``llm``."""
+    if not dataclasses.is_dataclass(build):
+        return False
+    fields = [f for f in dataclasses.fields(build) if f.init]
+    return bool(fields) and fields[0].name == "llm"
+
+
+def _is_measure(spec: str) -> bool:
+    from .ranking import parse_measure
+
+    try:
+        parse_measure(spec)
+    except ConfigurationError:
+        return False
+    return True
+
+
+def _installed(name: str) -> MetricFactory | None:
+    """The metric an installed package adds under ``name`` through :data:`ENTRY_POINTS`, registered on first use;
+    None when no package does."""
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINTS, name=name):
+        try:
+            build = point.load()
+        except Exception as exc:  # a broken plugin is named, whatever it raised
+            raise ConfigurationError(f"cannot load metric {name!r} from {point.value!r}: {exc}") from exc
+        register_metric(name, build)
+        return _METRICS[name]
+    return None
 
 
 def resolve_metric_name(text: str, metrics: Sequence[Metric]) -> str | None:
@@ -88,17 +202,13 @@ def resolve_metric_name(text: str, metrics: Sequence[Metric]) -> str | None:
     return None
 
 
-def _check_setting_names(name: str, kwargs: dict[str, Any], spec: str) -> None:
+def _check_setting_names(name: str, build: Callable[..., Metric], kwargs: dict[str, Any], spec: str) -> None:
     """Raise ConfigurationError for a setting the metric does not have, suggesting the closest one."""
-    from .metrics import ContextRecall, IDBasedContextRecall, NonLLMContextRecall
-
-    cls: Any = {"id_based_context_recall": IDBasedContextRecall, "non_llm_context_recall": NonLLMContextRecall}.get(
-        name, ContextRecall
-    )
-    known = [f.name for f in dataclasses.fields(cls) if f.init and f.name not in ("llm", "prompts")]
-    for key in kwargs:
-        if key not in known:
-            raise ConfigurationError(f"{name} has no setting {key!r} (in {spec!r}){_did_you_mean(key, known)}")
+    if dataclasses.is_dataclass(build):
+        known = [f.name for f in dataclasses.fields(build) if f.init and f.name not in ("llm", "prompts")]
+        for key in kwargs:
+            if key not in known:
+                raise ConfigurationError(f"{name} has no setting {key!r} (in {spec!r}){_did_you_mean(key, known)}")
     choices = _choices()
     for key, value in kwargs.items():
         options = choices.get(key)
@@ -132,15 +242,14 @@ def _did_you_mean(word: str, known: Sequence[str]) -> str:
 
 
 def _ranking_metric(spec: str) -> Metric:
-    from .ranking import RankingMetric, parse_measure
-    from .ranking._parse import MEASURES
+    from .ranking import MEASURES, RankingMetric, parse_measure
 
     try:
         measure = parse_measure(spec)
     except ConfigurationError as exc:
         match = _SPEC.match(spec)
         word = match["name"] if match else spec.split("@")[0].split("(")[0].strip()
-        candidates = [*_SAMPLE_METRICS, *MEASURES]
+        candidates = [*_METRICS, *MEASURES]
         close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6) or difflib.get_close_matches(
             word.lower(), [c.lower() for c in candidates], n=1, cutoff=0.6
         )
@@ -149,7 +258,8 @@ def _ranking_metric(spec: str) -> Metric:
             rest = spec.strip()[len(word) :] if spec.strip().startswith(word) else ""
             hint = f"did you mean {guess + rest!r}?"
         else:
-            hint = "known: context_recall, id_based_context_recall, non_llm_context_recall, or a ranking measure"
+            named = ", ".join(n for n in _METRICS if n != "llm_context_recall")
+            hint = f"known: {named}, or a ranking measure"
         raise ConfigurationError(f"unknown metric {spec!r}; {hint} ({exc})") from exc
     return RankingMetric(measure)
 

@@ -17,10 +17,12 @@ from __future__ import annotations
 import importlib
 import math
 import traceback as _traceback
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator, model_validator
 
+from .rendering import InputNotes, Passages, escape, fields_html
 from .usage import Usage
 
 __all__ = [
@@ -37,12 +39,13 @@ __all__ = [
 Status = Literal["scored", "unscorable", "failed"]
 
 
-# Where the evidence kinds of lazily imported modules are defined, so reading JSON can find their classes.
+# The package exporting each evidence kind of a lazily imported module, and the kind's class name there, so
+# that reading JSON can load the class.
 _KIND_MODULES = {
-    "claim_recall": "ragrecall.metrics.context_recall",
-    "ranking": "ragrecall.ranking.metric",
-    "parsed_ranking": "ragrecall.ranking._parse_ranking",
-    "string_similarity": "ragrecall.metrics.string_similarity",
+    "claim_recall": ("ragrecall.metrics", "ClaimRecallEvidence"),
+    "ranking": ("ragrecall.ranking", "RankingEvidence"),
+    "parsed_ranking": ("ragrecall.ranking", "ParsedRanking"),
+    "string_similarity": ("ragrecall.metrics", "StringSimilarityEvidence"),
 }
 
 
@@ -70,19 +73,56 @@ class Evidence(BaseModel):
         """Short descriptions of the reference items that were not found (for failure messages)."""
         return []
 
+    # How the evidence shows itself: the summary, the report and the exports call these alone, whatever the kind.
+
     def counts(self) -> dict[str, int]:
         """Counts worth summing over a dataset (e.g. verified and unverified verdicts); empty by default."""
         return {}
 
     @classmethod
+    def counts_text(cls, counts: Mapping[str, int]) -> str:
+        """``counts`` (this kind's :meth:`counts` summed over a run) in words, for the summary; by default each
+        count and its name, ``"3 hits, 1 near miss"``."""
+        return ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
+
+    def to_html(self, passages: Passages) -> str:
+        """This verdict on one sample as HTML for the report, naming retrieved passages with ``passages``; by
+        default every field as a nested list."""
+        data = self.model_dump(mode="json")
+        data.pop("kind", None)
+        return fields_html(data)
+
+    def note_inputs(self, notes: InputNotes, metric: str, prefix: str) -> None:
+        """Add this verdict's marks to the sample's inputs shown in the report (spans to highlight, notes on
+        passages); ``prefix`` is ``"<metric> "`` when another metric of the same kind marks them too, else
+        ``""``. None by default."""
+        return None
+
+    @classmethod
+    def legend_html(cls) -> str:
+        """HTML shown once above the report's samples when a metric of this kind is in the run (what its labels
+        mean); empty by default."""
+        return ""
+
+    def columns(self) -> dict[str, Any]:
+        """Values of this verdict that exports give a column each (``<metric>:<key>`` in ``to_records``,
+        ``to_csv`` and ``to_pandas``); none by default."""
+        return {}
+
+    @classmethod
+    def of_kind(cls, kind: str | None) -> type[Evidence]:
+        """The class registered for ``kind`` (loading a lazily imported one), or :class:`Evidence` when none is."""
+        if kind is not None and kind not in Evidence._registry and kind in _KIND_MODULES:
+            package, name = _KIND_MODULES[kind]
+            getattr(importlib.import_module(package), name)  # a lazy export: its module loads here
+        return Evidence._registry.get(kind or "", Evidence)
+
+    @classmethod
     def parse_any(cls, data: Any) -> Any:
         """Turn a dict carrying a registered ``kind`` into an instance of that evidence class."""
         if isinstance(data, dict):
-            kind = str(data.get("kind"))
-            if kind not in Evidence._registry and kind in _KIND_MODULES:
-                importlib.import_module(_KIND_MODULES[kind])
-            target = Evidence._registry.get(kind)
-            if target is not None:
+            target = cls.of_kind(str(data.get("kind")))
+            if target is not Evidence:
                 return target.model_validate(data)
         return data
 
@@ -256,6 +296,11 @@ class IDRecallEvidence(Evidence):
     def missing_items(self) -> list[str]:
         return [f"ID {doc!r}" for doc in self.missing]
 
+    def to_html(self, passages: Passages) -> str:
+        found = ", ".join(f"<code>{escape(f.id)}</code> at rank {f.rank}" for f in self.found) or "none"
+        missing = ", ".join(f"<code>{escape(m)}</code>" for m in self.missing) or "none"
+        return f"<ul><li class='ok'>found: {found}</li><li class='miss'>missing: {missing}</li></ul>"
+
 
 class ContextMatch(BaseModel):
     """For one reference context: its closest retrieved context and their similarity."""
@@ -289,3 +334,30 @@ class StringRecallEvidence(Evidence):
             for m in self.matches
             if not m.recalled
         ]
+
+    def to_html(self, passages: Passages) -> str:
+        items = []
+        for m in self.matches:
+            css, verdict = ("ok", "recalled") if m.recalled else ("miss", "missed")
+            best = m.best_retrieved_index
+            where = passages(best) if best is not None else "nothing retrieved"
+            items.append(
+                f"<li class='{css}'>reference passage {m.reference_index + 1}: {verdict} "
+                f"(closest: {where}, similarity {m.similarity:.2f}; threshold {self.threshold})</li>"
+            )
+        return f"<ul>{''.join(items)}</ul>"
+
+    def note_inputs(self, notes: InputNotes, metric: str, prefix: str) -> None:
+        for m in self.matches:
+            best, ref = m.best_retrieved_index, m.reference_index
+            css, verdict = ("ok", "recalled") if m.recalled else ("miss", "missed")
+            if best is not None:
+                notes.retrieved[best].append(
+                    f"<span class='{css}'>closest to reference passage {ref + 1} "
+                    f"({m.similarity:.2f}, {escape(metric)})</span>"
+                )
+                notes.reference[ref].append(
+                    f"<span class='{css}'>{verdict}: closest is passage {best + 1} ({m.similarity:.2f})</span>"
+                )
+            else:
+                notes.reference[ref].append(f"<span class='miss'>{verdict}: nothing retrieved</span>")

@@ -13,12 +13,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigurationError, LLMRequestError, TransportError
-from ..llm._cache import document_key
-from ..llm._cached import Cached
-from ..llm._meter import Metered
-from ..llm._openai import OpenAITransport
-from ..llm._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, OutputT
-from ..llm._stack import LLMStack, _Named
+from ..llm import (
+    LLM,
+    Cached,
+    InvalidReplyError,
+    LLMReply,
+    LLMRequest,
+    LLMStack,
+    Metered,
+    Named,
+    OpenAITransport,
+    OutputT,
+    document_key,
+)
 from ..metrics.base import Metric
 from ..usage import Usage
 from ._driver import RoundDriver
@@ -145,7 +152,7 @@ class BatchLLM:
         assert isinstance(transport, OpenAITransport)
         self.stack = stack
         deferred = _Deferred(transport, driver)
-        sender: LLM = _Named(Metered(deferred, stack.prices, batch=True), deferred)
+        sender: LLM = Named(Metered(deferred, stack.prices, batch=True), deferred)
         self._outer: LLM = Cached(sender, stack.cache) if stack.cache is not None else sender
 
     @property

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._files import max_line_length
-from ..llm._retry import retryable_status
+from ..llm import retryable_status
 
 __all__ = [
     "CHAT_URL",

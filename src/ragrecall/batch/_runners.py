@@ -14,8 +14,7 @@ import openai
 from .._files import atomic_binary
 from .._sync import on_runner_loop
 from ..errors import InputError, TransportError
-from ..llm._scrub import Scrubber, client_secrets, public_url
-from ..llm._transport import sdk_failure
+from ..llm import Scrubber, client_secrets, public_url, sdk_failure
 from ._lines import ResultLines, read_result_text
 
 __all__ = ["BatchStatus", "FileRunner", "OpenAIBatchRunner", "Runner"]

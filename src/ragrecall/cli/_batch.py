@@ -89,7 +89,7 @@ def _files(args: argparse.Namespace, imports: tuple[str, ...]) -> int:
 
 def _unimported(checkpoint: str) -> dict[str, Any] | None:
     """The last exported round of ``checkpoint`` when no result file was imported after it."""
-    from ..evaluation._checkpoint import read_journal
+    from ..evaluation import read_journal
 
     if not os.path.exists(checkpoint) or os.path.getsize(checkpoint) == 0:
         return None
@@ -116,8 +116,8 @@ def _visit(args: argparse.Namespace, *, cancel: bool) -> int:
     import openai
 
     from .._sync import run_sync
-    from ..batch._runners import OpenAIBatchRunner
-    from ..evaluation._checkpoint import read_journal
+    from ..batch import OpenAIBatchRunner
+    from ..evaluation import read_journal
 
     if not os.path.exists(args.checkpoint):
         raise InputError(f"no such checkpoint: {args.checkpoint}")

@@ -17,8 +17,7 @@ from ._llm import add_llm_arguments, cache_file, llm_source
 if TYPE_CHECKING:  # the LLM stack loads only when a command uses it
     from ..batch import BatchBackend
     from ..calibration import CorrectedMean
-    from ..evaluation import EvaluationResult
-    from ..evaluation._run import Backend
+    from ..evaluation import Backend, EvaluationResult
     from ..metrics.base import Metric
 
 
@@ -285,7 +284,7 @@ def _dry_run(args: argparse.Namespace, metrics: Sequence[Metric], column_map: di
     )
     print(f"estimated cost for {args.model or 'gpt-4o-mini'}: {cost}")
     if getattr(args, "backend", "live") == "batch":
-        from ..llm._pricing import cost_usd
+        from ..llm import cost_usd
 
         batch = cost_usd(args.model or "gpt-4o-mini", usage.prompt_tokens, usage.completion_tokens, batch=True)
         print(f"at the batch price (--backend batch): {f'${batch:.4f}' if batch is not None else 'unknown'}")

@@ -121,7 +121,7 @@ def _anthropic_llm(args: argparse.Namespace, api_key: str, retry: RetryPolicy, c
     try:
         import anthropic
 
-        from ..llm._anthropic import AnthropicLLM
+        from ..llm import AnthropicLLM
     except ImportError as exc:
         raise ConfigurationError(
             "--provider anthropic needs the anthropic package: pip install 'ragrecall[anthropic]'"

@@ -155,7 +155,7 @@ def _rows(specs: list[str], level: int, n_docs: int) -> list[_Row]:
 def _open_run(path: str) -> tuple[Any, bytes]:
     """The run (or qrels) to read and its first non-blank line. A regular file is passed on by path; standard input
     (``-``), a pipe or a process substitution is read once, into memory, and passed on as those bytes."""
-    from ..ranking._source import open_input
+    from ..ranking import open_input
 
     if path != "-" and not os.path.exists(path):
         raise FileNotFoundError(f"no such file: {path}")

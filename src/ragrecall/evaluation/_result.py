@@ -16,7 +16,7 @@ from .._extras import need
 from .._files import atomic_text
 from ..dataset import EvaluationDataset, flat_records, metadata_columns, open_text, text_lines
 from ..errors import FileFormatError
-from ..results import MetricResult
+from ..results import Evidence, MetricResult
 from ..schema import Sample
 from ..usage import Usage
 from ._run_info import RunInfo
@@ -95,24 +95,16 @@ class MetricSummary(BaseModel):
     agreement: float | None = None
     """With repeated judgements: the mean over samples of the share of claims whose judgements were
     unanimous; None when judged once."""
+    evidence_kind: str | None = Field(default=None, exclude=True, repr=False)
+    """The ``kind`` of the metric's evidence (of its first sample that has one), which words the counts; None
+    when no sample has evidence. Not exported."""
 
     def counts_text(self) -> str | None:
-        """The counts in words, e.g. ``"40 claims, 31 supported; verdicts 4 stated, 26 verified, ..."``, or None."""
+        """The counts in words as the metric's evidence words them (see ``Evidence.counts_text``), e.g.
+        ``"40 claims, 31 supported; verdicts 4 stated, 26 verified, ..."``, or None when there are none."""
         if not self.counts:
             return None
-        c = dict(self.counts)
-        if "claims" in c:
-            confirmed = (
-                f", {c.get('refuted', 0)} refuted, {c.get('confirmed', 0)} confirmed" if "confirmed" in c else ""
-            )
-            return (
-                f"{c['claims']} claims, {c.get('supported', 0)} supported; verdicts {c.get('stated', 0)} stated, "
-                f"{c.get('verified', 0)} verified, {c.get('corrected', 0)} corrected, {c.get('unverified', 0)} "
-                f"unverified, {c.get('contested', 0)} contested{confirmed}; "
-                f"{c.get('coverage_claims', 0)} coverage claims added, {c.get('dropped_claims', 0)} claims dropped"
-                + (f"; {c['unstable_claims']} unstable (judgements disagreed)" if "unstable_claims" in c else "")
-            )
-        return ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in c.items())
+        return Evidence.of_kind(self.evidence_kind).counts_text(self.counts)
 
     def mean_text(self, digits: int = 4) -> str:
         """The mean, rounded, or ``"-"`` when nothing was scored."""
@@ -204,6 +196,7 @@ class EvaluationResult:
                 usage=Usage.total([r.usage for r in results]),
                 counts=_sum_counts(results),
                 agreement=_mean_agreement(results),
+                evidence_kind=next((r.evidence.kind for r in results if r.evidence is not None), None),
             )
         return out
 
@@ -278,11 +271,25 @@ class EvaluationResult:
         return metadata_columns((row.sample for row in self.rows), self._result_columns())
 
     def _result_columns(self) -> list[str]:
-        return ["index", "sample_id"] + [f"{n}{suffix}" for n in self.metrics for suffix in ("", ":status", ":detail")]
+        return ["index", "sample_id"] + [
+            column for n in self.metrics for column in (n, f"{n}:status", f"{n}:detail", *self._evidence_columns[n])
+        ]
+
+    @cached_property
+    def _evidence_columns(self) -> dict[str, list[str]]:
+        """Per metric, the columns its evidence exports (``<metric>:<key>``, see ``Evidence.columns``), in order
+        of first appearance."""
+        keys: dict[str, dict[str, None]] = {n: {} for n in self.metrics}
+        for row in self.rows:
+            for name, result in row.results.items():
+                if name in keys and isinstance(result.evidence, Evidence):
+                    keys[name].update(dict.fromkeys(result.evidence.columns()))
+        return {n: [f"{n}:{key}" for key in found] for n, found in keys.items()}
 
     def to_records(self) -> list[dict[str, Any]]:
         """Flat rows: index, sample_id, one column per metadata key (see :attr:`metadata_columns`), and per
-        metric its value, status and detail (reason or failure)."""
+        metric its value, status, detail (reason or failure) and the columns its evidence exports
+        (``<metric>:<key>``, see ``Evidence.columns``; None where a sample's evidence has no such key)."""
         records = []
         for row in self.rows:
             record: dict[str, Any] = {"index": row.index, "sample_id": row.sample_id}
@@ -294,6 +301,10 @@ class EvaluationResult:
                 record[name] = result.value if result else None
                 record[f"{name}:status"] = result.status if result else None
                 record[f"{name}:detail"] = _detail(result)
+                if self._evidence_columns[name]:
+                    exported = result.evidence.columns() if result and isinstance(result.evidence, Evidence) else {}
+                    for column in self._evidence_columns[name]:
+                        record[column] = exported.get(column[len(name) + 1 :])
             records.append(record)
         return records
 
@@ -315,7 +326,8 @@ class EvaluationResult:
         """A DataFrame laid out as Ragas's ``to_pandas``: each sample's input fields (those some sample has, in
         Ragas's order: ``user_input``, ``retrieved_contexts``, ..., ``response``, ``reference``), its metadata
         keys as columns of their own (see :attr:`metadata_columns`), then one column of values per metric (NaN
-        where not scored). Requires pandas.
+        where not scored), each followed by the columns its evidence exports (see :meth:`to_records`). Requires
+        pandas.
 
         ``details=True`` adds ``index`` and ``sample_id`` in front and, after each metric, its ``:status`` and
         ``:detail`` (the reason or the failure); ``inputs=False`` leaves the inputs and metadata out.
@@ -333,6 +345,7 @@ class EvaluationResult:
         for name in self.metrics:
             columns += [f"{name}{suffix}" for suffix in (":status", ":detail")] if details else []
             columns.insert(len(columns) - (2 if details else 0), name)
+            columns += self._evidence_columns[name]
         for row in rows:
             for name in self.metrics:
                 row[name] = math.nan if row.get(name) is None else float(row[name])

@@ -17,12 +17,10 @@ from .._files import check_output_path
 from .._inputs import ColumnMap, collection_rows, resolve_column_map
 from .._pool import run_pool
 from .._sync import run_sync
-from ..batch._backend import CURRENT_SAMPLE, BatchBackend, openai_stack_of
-from ..batch._setup import BatchRun, say_on_stderr
+from ..batch import CURRENT_SAMPLE, BatchBackend, BatchRun, openai_stack_of, say_on_stderr
 from ..dataset import Dataset
 from ..errors import ConfigurationError, InvalidSampleError, NothingToEvaluateError
-from ..llm._limit import REQUEST_LIMIT
-from ..llm._protocol import LLM
+from ..llm import LLM, REQUEST_LIMIT
 from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, check_batch_args, sample_id_of, settings_suffix
 from ..results import MetricResult
 from ..schema import Sample

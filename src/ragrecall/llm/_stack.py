@@ -29,7 +29,7 @@ from ._pricing import ModelPrice
 from ._protocol import LLM, LLMReply, LLMRequest, OutputT
 from ._retry import Deadline, Retrying, RetryPolicy
 
-__all__ = ["LLMStack"]
+__all__ = ["LLMStack", "Named"]
 
 
 class LLMStack:
@@ -64,14 +64,14 @@ class LLMStack:
         self.retry = retry or RetryPolicy()
         self.cache = cache
         self.prices = dict(prices or {})
-        sender: LLM = Deadline(_Named(Metered(transport, self.prices), transport), self.retry.request_timeout)
+        sender: LLM = Deadline(Named(Metered(transport, self.prices), transport), self.retry.request_timeout)
         if breaker_threshold is not None:
             self.breaker: Breaker | None = Breaker(sender, threshold=breaker_threshold, window=breaker_window)
             sender = self.breaker
         else:
             self.breaker = None
-        sender = Limited(Retrying(_Named(sender, transport), self.retry, deadline_inside=True), max_concurrency)
-        self._outer: LLM = Cached(_Named(sender, transport), cache) if cache is not None else sender
+        sender = Limited(Retrying(Named(sender, transport), self.retry, deadline_inside=True), max_concurrency)
+        self._outer: LLM = Cached(Named(sender, transport), cache) if cache is not None else sender
 
     @property
     def model_name(self) -> str:
@@ -108,7 +108,7 @@ class LLMStack:
         return await self._outer.agenerate(request)
 
 
-class _Named(Layer):
+class Named(Layer):
     """``inner`` seen with the transport's endpoint and request identity, for the layers that name or key
     requests (the deadline message, the cache)."""
 

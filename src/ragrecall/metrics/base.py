@@ -127,6 +127,12 @@ class Metric(ABC):
                 out[f.name] = value
         return out
 
+    def __post_init__(self) -> None:
+        """Store the name results carry, for a dataclass metric with a ``name`` field and no checks of its own (a
+        metric with its own ``__post_init__`` stores it there)."""
+        if dataclasses.is_dataclass(self) and any(f.name == "name" for f in dataclasses.fields(self)):
+            self._set_name(getattr(self, "name", ""))
+
     def _set_name(self, name: object) -> None:
         """Check ``name=`` and store the name results carry (the default name when ``name`` is None or empty)."""
         if name is not None and not isinstance(name, str):

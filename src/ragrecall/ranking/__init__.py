@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 from ._measure import Measure
 from ._parse import parse_measure
+from ._source import open_input
 from ._table import Qrels, Run
 from .evaluate import RunEvaluation, evaluate_run
 from .trec_io import read_qrels, read_run, write_qrels, write_run
@@ -96,6 +97,7 @@ __all__ = [
     "infAP",
     "nDCG",
     "nDCGRel",
+    "open_input",
     "parse_measure",
     "parse_ranking",
     "read_qrels",

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..errors import ConfigurationError, MissingFieldError
 from ..metrics.base import SyncMetric
+from ..rendering import Passages, escape
 from ..results import Evidence, MetricResult
 from ..schema import Sample, describe_record, id_key
 from ._build import build_ranked
@@ -46,6 +47,13 @@ class RankingEvidence(Evidence):
 
     def missing_items(self) -> list[str]:
         return [f"ID {item.id!r} (grade {item.grade})" for item in self.relevant if item.rank is None]
+
+    def to_html(self, passages: Passages) -> str:
+        items = []
+        for item in self.relevant:
+            css, where = ("ok", f"at rank {item.rank}") if item.rank is not None else ("miss", "not retrieved")
+            items.append(f"<li class='{css}'><code>{escape(item.id)}</code> (grade {item.grade}) {where}</li>")
+        return f"<ul>{''.join(items)}</ul><p class='muted'>{self.retrieved_considered} retrieved IDs ranked</p>"
 
 
 @dataclass(frozen=True)

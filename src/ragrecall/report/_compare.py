@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
-from ..evaluation import EvaluationResult, SampleRow, compare
-from ..evaluation._compare import Comparison
+from ..evaluation import Comparison, EvaluationResult, SampleRow, compare
 from ._html import e, sample_link, scroll_table, value_cell
 
 __all__ = ["ROWS_PER_SIDE", "comparison_section", "run_labels"]

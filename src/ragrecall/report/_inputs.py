@@ -5,35 +5,14 @@ passage, the passage closest to each reference passage, and which retrieved IDs 
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
-from dataclasses import dataclass, field
-from typing import Any
+from collections import Counter
 
 from ..evaluation import SampleRow
+from ..rendering import InputNotes, Span, passage_anchor
 from ..schema import Sample, id_key
-from ._evidence import passage_anchor
 from ._html import e
 
 __all__ = ["inputs_html"]
-
-
-@dataclass(frozen=True)
-class _Span:
-    start: int
-    end: int
-    label: str
-    """Shown after the span: the number of the claim it supports."""
-    title: str
-    """Shown on hover: the metric and the claim."""
-
-
-@dataclass
-class _Notes:
-    """What the metrics said about each passage (0-based keys)."""
-
-    spans: dict[int, list[_Span]] = field(default_factory=lambda: defaultdict(list))
-    retrieved: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
-    reference: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
 
 
 def inputs_html(row: SampleRow) -> str:
@@ -69,62 +48,19 @@ def inputs_html(row: SampleRow) -> str:
     return "".join(parts)
 
 
-def _collect(row: SampleRow) -> _Notes:
-    notes = _Notes()
-    claim_metrics = [m for m, r in row.results.items() if r.evidence is not None and r.evidence.kind == "claim_recall"]
+def _collect(row: SampleRow) -> InputNotes:
+    """What every metric marks on the sample's inputs; a metric's name leads its marks when another metric of
+    the same kind marks them too."""
+    notes = InputNotes()
+    kinds = Counter(r.evidence.kind for r in row.results.values() if r.evidence is not None)
     for metric, result in row.results.items():
-        if result.evidence is None:
-            continue
-        data = result.evidence.model_dump(mode="json")
-        if data.get("kind") == "claim_recall":
-            prefix = f"{metric} " if len(claim_metrics) > 1 else ""
-            _collect_claims(notes, data, metric, prefix)
-        elif data.get("kind") == "string_recall":
-            _collect_matches(notes, data, metric)
+        if result.evidence is not None:
+            prefix = f"{metric} " if kinds[result.evidence.kind] > 1 else ""
+            result.evidence.note_inputs(notes, metric, prefix)
     return notes
 
 
-def _collect_claims(notes: _Notes, data: dict[str, Any], metric: str, prefix: str) -> None:
-    supports: dict[int, list[int]] = defaultdict(list)
-    for number, claim in enumerate(data.get("claims") or [], start=1):
-        if not isinstance(claim, dict) or not claim.get("supported"):
-            continue
-        for context in claim.get("supporting_contexts") or []:
-            if isinstance(context, int):
-                supports[context].append(number)
-        for quote in claim.get("support") or []:
-            if not isinstance(quote, dict):
-                continue
-            start, end, context = quote.get("start"), quote.get("end"), quote.get("context")
-            if isinstance(start, int) and isinstance(end, int) and isinstance(context, int):
-                title = f"{metric}, claim {number}: {claim.get('claim', '')}"
-                notes.spans[context].append(_Span(start, end, f"{prefix}{number}", title))
-    for context, numbers in supports.items():
-        plural = "s" if len(numbers) > 1 else ""
-        notes.retrieved[context].append(
-            f"<span class='ok'>{e(prefix)}supports claim{plural} {', '.join(map(str, numbers))}</span>"
-        )
-
-
-def _collect_matches(notes: _Notes, data: dict[str, Any], metric: str) -> None:
-    for match in data.get("matches") or []:
-        best, ref = match.get("best_retrieved_index"), match.get("reference_index")
-        if not isinstance(ref, int):
-            continue
-        css, verdict = ("ok", "recalled") if match.get("recalled") else ("miss", "missed")
-        similarity = float(match.get("similarity") or 0.0)
-        if isinstance(best, int):
-            notes.retrieved[best].append(
-                f"<span class='{css}'>closest to reference passage {ref + 1} ({similarity:.2f}, {metric})</span>"
-            )
-            notes.reference[ref].append(
-                f"<span class='{css}'>{verdict}: closest is passage {best + 1} ({similarity:.2f})</span>"
-            )
-        else:
-            notes.reference[ref].append(f"<span class='miss'>{verdict}: nothing retrieved</span>")
-
-
-def _retrieved_html(sample_index: int, sample: Sample, notes: _Notes) -> str:
+def _retrieved_html(sample_index: int, sample: Sample, notes: InputNotes) -> str:
     contexts, ids = sample.retrieved_contexts, sample.retrieved_context_ids
     grades = _grades(sample)
     head = (
@@ -159,7 +95,7 @@ def _retrieved_html(sample_index: int, sample: Sample, notes: _Notes) -> str:
     return f"<div class='field'>{head}{items or _none()}{unpaired}</div>"
 
 
-def _passage_html(anchor: str | None, index: int, text: str, spans: list[_Span], notes: list[str]) -> str:
+def _passage_html(anchor: str | None, index: int, text: str, spans: list[Span], notes: list[str]) -> str:
     attr = f" id='{anchor}'" if anchor else ""
     meta = " · ".join(notes)
     return (
@@ -168,7 +104,7 @@ def _passage_html(anchor: str | None, index: int, text: str, spans: list[_Span],
     )
 
 
-def _highlighted(text: str, spans: list[_Span]) -> str:
+def _highlighted(text: str, spans: list[Span]) -> str:
     """``text`` escaped, each span marked; overlapping spans merge into one mark whose title names them all,
     and the claim numbers follow the place each span ends. Spans outside the text are ignored."""
     spans = [s for s in spans if 0 <= s.start < s.end <= len(text)]

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 
 from .._files import atomic_text
 from ..evaluation import EvaluationResult, SampleRow, paired_rows
+from ..results import Evidence
 from ._compare import comparison_section
 from ._css import CSS
-from ._evidence import evidence_block, levels_legend
+from ._evidence import evidence_block
 from ._failures import failures_section
 from ._filter import BodyPacker, filter_bar, samples_script
 from ._html import e, sample_anchor, sample_label, scroll_table, value_cell
@@ -121,7 +122,7 @@ def page_parts(
         f"after it, beside every metric's verdict. The {OPEN_SAMPLES} lowest and every failed sample are open; "
         "click a row to open the others. The filter keeps the samples under a value of a metric, the failed ones "
         "or those of a metadata value; grouping by a metadata column shows each group's means.</p>",
-        levels_legend() if _has_claim_recall(result) else "",
+        _legends(result),
     ]
     yield from _samples(result, base_of, sample_order(result) if ordered_rows is None else ordered_rows)
     yield "</section></body></html>"
@@ -139,9 +140,10 @@ def sample_order(result: EvaluationResult) -> list[SampleRow]:
     return sorted(result.rows, key=order)
 
 
-def _has_claim_recall(result: EvaluationResult) -> bool:
-    """True when a metric of ``result`` has claim verdicts (its counts carry verification levels)."""
-    return any("verified" in summary.counts for summary in result.summary.values())
+def _legends(result: EvaluationResult) -> str:
+    """The legend of each evidence kind in the run (what its labels mean), each once, in metric order."""
+    kinds = dict.fromkeys(s.evidence_kind for s in result.summary.values() if s.evidence_kind is not None)
+    return "".join(dict.fromkeys(Evidence.of_kind(kind).legend_html() for kind in kinds))
 
 
 def _summary_table(result: EvaluationResult) -> str:

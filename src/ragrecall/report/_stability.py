@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 from ..evaluation import EvaluationResult
+from ..metrics.context_recall import votes_text
 from ._html import e, sample_link, scroll_table
 
-__all__ = ["stability_section", "votes_text"]
-
-
-def votes_text(votes: list[bool]) -> str:
-    """Votes as signs in judgement order, and the count: ``"+−+ (2 of 3 supported)"``."""
-    signs = "".join("+" if v else "−" for v in votes)
-    return f"{signs} ({sum(votes)} of {len(votes)} supported)"
+__all__ = ["stability_section"]
 
 
 def stability_section(result: EvaluationResult) -> str:

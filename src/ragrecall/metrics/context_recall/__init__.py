@@ -11,6 +11,7 @@
 from ._evidence import QUOTE_WINDOW, ClaimRecallEvidence, ClaimVerdict, DroppedClaim, Quote
 from ._metric import ContextRecall, LLMContextRecall
 from ._prompting import LANGUAGES, STEPS
+from ._render import votes_text
 from ._replies import ClaimList, JudgedClaims, Quoted, SingleReply, Support, Unsupported, Verdict
 
 __all__ = [
@@ -30,4 +31,5 @@ __all__ = [
     "Support",
     "Unsupported",
     "Verdict",
+    "votes_text",
 ]

@@ -19,9 +19,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from ...llm._ask import ask, gather_paid
-from ...llm._prompts import data_block
-from ...llm._protocol import LLM, InvalidReplyError, LLMRequest
+from ...llm import LLM, InvalidReplyError, LLMRequest, ask, data_block, gather_paid
 from ...usage import Usage
 from ._checks import PROBLEMS, Evidence, claim_facts
 from ._evidence import ClaimVerdict

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...llm._ask import ask_again, spent_before
-from ...llm._protocol import LLM, LLMRequest
+from ...llm import LLM, LLMRequest, ask_again, spent_before
 from ...usage import Usage
 from ._claims import Claim
 from ._coverage import CoverageReport, analyse, states_facts

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ...rendering import InputNotes, Passages, fields_html
 from ...results import Evidence
 
 __all__ = [
@@ -233,3 +235,29 @@ class ClaimRecallEvidence(Evidence):
             "dropped_claims": self.dropped_claims,
             **({"unstable_claims": len(self.unstable_claims)} if self.votes > 1 else {}),
         }
+
+    # How it shows (see Evidence); the rendering module imports this one, so it is imported on first use.
+
+    @classmethod
+    def counts_text(cls, counts: Mapping[str, int]) -> str:
+        from ._render import counts_text
+
+        return counts_text(counts)
+
+    def to_html(self, passages: Passages) -> str:
+        from ._render import claims_html
+
+        data = self.model_dump(mode="json")
+        data.pop("kind")
+        return claims_html(data, passages) or fields_html(data)
+
+    def note_inputs(self, notes: InputNotes, metric: str, prefix: str) -> None:
+        from ._render import note_claims
+
+        note_claims(notes, self.model_dump(mode="json"), metric, prefix)
+
+    @classmethod
+    def legend_html(cls) -> str:
+        from ._render import levels_legend
+
+        return levels_legend()

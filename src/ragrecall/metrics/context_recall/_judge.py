@@ -15,9 +15,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...llm._ask import FollowUp, ask, ask_again, gather_paid, spent_before
-from ...llm._prompts import escape_data
-from ...llm._protocol import LLM, LLMReply, LLMRequest
+from ...llm import LLM, FollowUp, LLMReply, LLMRequest, ask, ask_again, escape_data, gather_paid, spent_before
 from ...usage import Usage
 from ._checks import PROBLEMS
 from ._prompting import Prompts, claim_block, number_claims, number_contexts

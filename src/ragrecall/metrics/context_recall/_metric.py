@@ -23,9 +23,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...errors import ConfigurationError, NoClaimsError, UnverifiedVerdictError
-from ...llm._ask import spent_before
-from ...llm._prompts import PromptTemplate
-from ...llm._protocol import LLM
+from ...llm import LLM, PromptTemplate, spent_before
 from ...results import MetricResult
 from ...schema import Sample
 from ...usage import Usage

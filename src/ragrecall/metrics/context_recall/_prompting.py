@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import ConfigurationError
-from ...llm._prompts import PromptTemplate, builtin_prompt, data_block, load_prompt
+from ...llm import PromptTemplate, builtin_prompt, data_block, load_prompt
 
 __all__ = [
     "LANGUAGES",

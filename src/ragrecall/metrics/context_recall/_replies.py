@@ -13,8 +13,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from ...errors import NoClaimsError
-from ...llm._ask import Check, RepairsExhaustedError, ask
-from ...llm._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, OutputT
+from ...llm import LLM, Check, InvalidReplyError, LLMReply, LLMRequest, OutputT, RepairsExhaustedError, ask
 
 __all__ = [
     "ClaimList",

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...llm._ask import ask_again, spent_before
-from ...llm._prompts import escape_data
-from ...llm._protocol import LLMReply, LLMRequest
+from ...llm import LLMReply, LLMRequest, ask_again, escape_data, spent_before
 from ._claims import Claim, Outcome
 from ._coverage import CoverageReport, analyse, states_facts
 from ._judge import Judged, Judging, judge_claims, judged

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from ...llm._prompts import unescape_data
+from ...llm import unescape_data
 from ...text.locate import Folded, Located, fold, has_ellipsis, locate
 from ...text.segment import sentence_spans
 from ._checks import PROBLEMS, Evidence, check_evidence

@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...llm._ask import gather_paid
+from ...llm import gather_paid
 from ...usage import Usage
 from ._claims import Claim
 from ._evidence import ClaimVerdict, JudgingMode, Quote, UnverifiedPolicy, Verification
