@@ -56,7 +56,7 @@ def test_from_jsonl_names_the_bad_line(tmp_path: Path) -> None:
 def unwritable_result() -> EvaluationResult:
     """Three good rows, then one whose evidence cannot be serialised: writing fails part-way through."""
     from ragrecall import Evidence, MetricResult
-    from ragrecall.evaluation._result import SampleRow
+    from ragrecall.evaluation import SampleRow
 
     good = evaluate(
         [{"id": i, "retrieved_context_ids": ["a"], "reference_context_ids": ["a"]} for i in range(3)],

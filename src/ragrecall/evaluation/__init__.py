@@ -3,7 +3,9 @@
 from ._checkpoint import read_journal
 from ._compare import Comparison, compare, paired_rows, paired_values
 from ._many import PAIR_HEADINGS, PairComparison, compare_many, effect_size, holm
-from ._result import EvaluationResult, FailureRecord, MetricSummary, SampleRow, UnstableClaim, read_result_line
+from ._result import EvaluationResult
+from ._result_lines import read_result_line
+from ._rows import FailureRecord, MetricSummary, SampleRow, UnstableClaim
 from ._run import Backend, DatasetLike, aevaluate, evaluate
 from ._run_info import RunInfo
 

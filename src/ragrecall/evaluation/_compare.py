@@ -8,7 +8,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from ..errors import InputError
-from ._result import EvaluationResult, SampleRow
+from ._result import EvaluationResult
+from ._rows import SampleRow
 from ._stats import paired_bootstrap_ci, paired_permutation_p
 
 __all__ = ["Comparison", "compare", "paired_rows", "paired_values"]

@@ -10,111 +10,22 @@ from collections.abc import Iterator, Sequence
 from functools import cached_property
 from typing import IO, TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from .._extras import need
 from .._files import atomic_text
 from ..dataset import EvaluationDataset, flat_records, metadata_columns, open_text, text_lines
-from ..errors import FileFormatError
 from ..results import Evidence, MetricResult
-from ..schema import Sample
 from ..usage import Usage
+from ._result_lines import read_result_line
+from ._rows import FailureRecord, MetricSummary, SampleRow, UnstableClaim, mean_agreement, summed_counts
 from ._run_info import RunInfo
 from ._stats import bootstrap_ci
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EvaluationResult", "FailureRecord", "MetricSummary", "SampleRow", "UnstableClaim", "read_result_line"]
+__all__ = ["EvaluationResult"]
 
 PathLike = str | os.PathLike[str]
-
-
-class SampleRow(BaseModel):
-    """One input sample and its result for every metric."""
-
-    model_config = ConfigDict(frozen=True)
-
-    index: int
-    """0-based position of the sample in the input."""
-    sample_id: str | int | None = None
-    """The sample's ``id``, when it has one."""
-    results: dict[str, MetricResult]
-    """Metric name → result."""
-    sample: Sample | None = None
-    """The input sample as scored, so that a result can be read (and reported) beside what it is about;
-    None for an input that was not a valid sample (its failure says why) and in results written before
-    rows carried their inputs."""
-
-
-class FailureRecord(BaseModel):
-    """A sample-metric pair that failed after its retries."""
-
-    model_config = ConfigDict(frozen=True)
-
-    index: int
-    sample_id: str | int | None
-    metric: str
-    type: str
-    """Exception class name."""
-    message: str
-
-
-class UnstableClaim(BaseModel):
-    """A claim whose repeated judgements disagreed (``votes`` > 1)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    index: int
-    sample_id: str | int | None
-    metric: str
-    claim: str
-    votes: list[bool]
-    """Each judgement's verdict, in judgement order; the claim's verdict is their strict majority."""
-
-
-class MetricSummary(BaseModel):
-    """Aggregate of one metric over a run. The mean is over scored samples only."""
-
-    model_config = ConfigDict(frozen=True)
-
-    metric: str
-    mean: float | None
-    """Mean value over scored samples; None when none was scored."""
-    scored: int
-    unscorable: int
-    """Samples with nothing to measure (counted apart, never as 0)."""
-    failed: int
-    ci_low: float | None = None
-    """Lower end of the 95% percentile-bootstrap interval of the mean (2,000 resamples, seed 0)."""
-    ci_high: float | None = None
-    usage: Usage = Field(default_factory=Usage)
-    counts: dict[str, int] = Field(default_factory=dict)
-    """Evidence counts summed over the samples, e.g. claims and verified, corrected and unverified verdicts
-    for claim recall (see each evidence type's ``counts()``); empty for metrics that have none."""
-    agreement: float | None = None
-    """With repeated judgements: the mean over samples of the share of claims whose judgements were
-    unanimous; None when judged once."""
-    evidence_kind: str | None = Field(default=None, exclude=True, repr=False)
-    """The ``kind`` of the metric's evidence (of its first sample that has one), which words the counts; None
-    when no sample has evidence. Not exported."""
-
-    def counts_text(self) -> str | None:
-        """The counts in words as the metric's evidence words them (see ``Evidence.counts_text``), e.g.
-        ``"40 claims, 31 supported; verdicts 4 stated, 26 verified, ..."``, or None when there are none."""
-        if not self.counts:
-            return None
-        return Evidence.of_kind(self.evidence_kind).counts_text(self.counts)
-
-    def mean_text(self, digits: int = 4) -> str:
-        """The mean, rounded, or ``"-"`` when nothing was scored."""
-        return f"{self.mean:.{digits}f}" if self.mean is not None else "-"
-
-    def ci_text(self, digits: int = 3) -> str:
-        """The interval as ``"[low, high]"``, or ``"-"`` when there is none."""
-        if self.ci_low is None or self.ci_high is None:
-            return "-"
-        return f"[{self.ci_low:.{digits}f}, {self.ci_high:.{digits}f}]"
 
 
 class EvaluationResult:
@@ -194,8 +105,8 @@ class EvaluationResult:
                 ci_low=ci[0] if ci else None,
                 ci_high=ci[1] if ci else None,
                 usage=Usage.total([r.usage for r in results]),
-                counts=_sum_counts(results),
-                agreement=_mean_agreement(results),
+                counts=summed_counts(results),
+                agreement=mean_agreement(results),
                 evidence_kind=next((r.evidence.kind for r in results if r.evidence is not None), None),
             )
         return out
@@ -436,64 +347,6 @@ class EvaluationResult:
     def _check_metric(self, metric: str) -> None:
         if metric not in self.metrics:
             raise KeyError(f"no metric named {metric!r} in this result; it has {', '.join(self.metrics)}")
-
-
-def read_result_line(
-    line: str, name: str, line_no: int, *, first: bool, inputs: bool = True
-) -> tuple[SampleRow, RunInfo | None]:
-    """One line of a results file (see :meth:`EvaluationResult.to_jsonl`): its row, and on the ``first`` row
-    the run's details when recorded. ``inputs=False`` reads of the sample its metadata alone (the row's
-    ``sample`` then holds only that, or is None when the row has no sample).
-
-    Raises:
-        FileFormatError: the line is not a result row (naming the file and line).
-    """
-    try:
-        if inputs:
-            row = SampleRow.model_validate_json(line)
-        else:
-            part = _ResultsOnly.model_validate_json(line)
-            sample = None if part.sample is None else Sample.model_construct(metadata=part.sample.metadata)
-            row = SampleRow.model_construct(
-                index=part.index, sample_id=part.sample_id, results=part.results, sample=sample
-            )
-        run = _FirstRow.model_validate_json(line).run if first and '"run"' in line else None
-    except ValueError as exc:
-        raise FileFormatError(f"not a result row: {str(exc).splitlines()[0]}", path=name, line=line_no) from exc
-    return row, run
-
-
-class _MetadataOnly(BaseModel):
-    metadata: dict[str, Any] = Field(default_factory=dict)
-
-
-class _ResultsOnly(BaseModel):
-    """A result row read without its sample, but for the sample's metadata."""
-
-    index: int
-    sample_id: str | int | None = None
-    results: dict[str, MetricResult]
-    sample: _MetadataOnly | None = None
-
-
-class _FirstRow(BaseModel):
-    """What the first line of a results file adds to its row: the run's details, when they were recorded."""
-
-    run: RunInfo | None = None
-
-
-def _sum_counts(results: Sequence[MetricResult]) -> dict[str, int]:
-    total: dict[str, int] = {}
-    for result in results:
-        if result.evidence is not None:
-            for key, value in result.evidence.counts().items():
-                total[key] = total.get(key, 0) + value
-    return total
-
-
-def _mean_agreement(results: Sequence[MetricResult]) -> float | None:
-    values = [a for r in results if (a := getattr(r.evidence, "agreement", None)) is not None]
-    return math.fsum(values) / len(values) if values else None
 
 
 def _detail(result: MetricResult | None) -> str | None:

@@ -26,7 +26,8 @@ from ..results import MetricResult
 from ..schema import Sample
 from ._checkpoint import Checkpoint, sample_fingerprint
 from ._progress import Progress
-from ._result import EvaluationResult, SampleRow
+from ._result import EvaluationResult
+from ._rows import SampleRow
 from ._run_info import RunInfo
 
 __all__ = ["Backend", "DatasetLike", "aevaluate", "evaluate"]
