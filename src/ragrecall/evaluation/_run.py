@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import os
 import sys
@@ -21,10 +20,11 @@ from ..batch import CURRENT_SAMPLE, BatchBackend, BatchRun, openai_stack_of, say
 from ..dataset import Dataset
 from ..errors import ConfigurationError, InvalidSampleError, NothingToEvaluateError
 from ..llm import LLM, REQUEST_LIMIT
-from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, check_batch_args, sample_id_of, settings_suffix
+from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, check_batch_args, sample_id_of
 from ..results import MetricResult
 from ..schema import Sample
 from ._checkpoint import Checkpoint, sample_fingerprint
+from ._metric_set import check_metrics, metric_identity
 from ._progress import Progress
 from ._result import EvaluationResult
 from ._rows import SampleRow
@@ -104,7 +104,7 @@ async def aevaluate(
         RoundExported: a batch backend with ``export_to`` wrote the next round's requests and stopped.
     """
     started, started_at = time.perf_counter(), datetime.now(timezone.utc)
-    by_name = _check_metrics(metrics, llm)
+    by_name = check_metrics(metrics, llm)
     if raise_exceptions is not None:
         on_error = "raise" if raise_exceptions else "record"
     samples = _load(dataset, resolve_column_map(column_map))
@@ -124,7 +124,7 @@ async def aevaluate(
         source = dataset if isinstance(dataset, (str, os.PathLike)) else None
         check_output_path(checkpoint, "checkpoint", [("dataset", source)])
 
-    identities = {n: _identity(m) for n, m in by_name.items()}
+    identities = {n: metric_identity(m) for n, m in by_name.items()}
     store = Checkpoint(checkpoint, identities, allow_endpoint_change=allow_endpoint_change) if checkpoint else None
     fingerprints = [sample_fingerprint(s) for s in samples] if store else []
     results: dict[tuple[int, str], MetricResult] = store.load(fingerprints) if store else {}
@@ -219,7 +219,7 @@ async def aevaluate(
         ragrecall_version=_version(),
         dataset=os.fspath(dataset) if isinstance(dataset, (str, os.PathLike)) else None,
         # JSON-safe whatever a user's metric puts in its settings, so the results can always be written.
-        metrics=json.loads(json.dumps({n: _identity(m) for n, m in by_name.items()}, default=repr)),
+        metrics=json.loads(json.dumps({n: metric_identity(m) for n, m in by_name.items()}, default=repr)),
         backend="live" if run_batch is None else "batch",
         endpoint_changes=store.endpoint_changes if store is not None else [],
     )
@@ -335,69 +335,6 @@ def _load(dataset: DatasetLike, renames: Mapping[str, str]) -> list[SampleLike]:
         count = f"all {len(samples)} samples are" if len(samples) > 1 else "the sample is"
         raise InvalidSampleError(f"{first.problem} ({count} invalid)", where=first.where, field=first.field) from first
     return samples
-
-
-def _check_metrics(metrics: Sequence[Metric], llm: LLM | None) -> dict[str, Metric]:
-    """The metrics by name, each LLM metric without an LLM given ``llm``, default names that collide set apart."""
-    if isinstance(metrics, Metric):
-        metrics = [metrics]
-    if llm is not None and not isinstance(llm, LLM):
-        raise ConfigurationError(f"llm must implement ragrecall.llm.LLM (model_name and agenerate), got {llm!r}")
-    given: list[Metric] = []
-    for metric in metrics:
-        if not isinstance(metric, Metric):
-            raise ConfigurationError(f"expected Metric objects, got {type(metric).__name__}")
-        if llm is not None and getattr(metric, "llm", False) is None and dataclasses.is_dataclass(metric):
-            metric = _replaced(metric, llm=llm, name=metric.name if metric.named_by_user else "")
-        metric.check_ready()
-        given.append(metric)
-    if not given:
-        raise ConfigurationError("no metrics given")
-    groups: dict[str, list[Metric]] = {}
-    for metric in given:
-        groups.setdefault(metric.name, []).append(metric)
-    by_name: dict[str, Metric] = {}
-    for name, group in groups.items():
-        for metric in _set_apart(name, group) if len(group) > 1 else group:
-            if metric.name in by_name:
-                raise ConfigurationError(
-                    f"two metrics are named {metric.name!r}; results are keyed by name, so give each a name="
-                )
-            by_name[metric.name] = metric
-    return by_name
-
-
-def _set_apart(name: str, group: list[Metric]) -> list[Metric]:
-    """Metrics sharing a default name, renamed by the scalar settings in which they differ; unchanged when
-    any was named with ``name=``, is not a dataclass, or no scalar setting differs (the caller then refuses)."""
-    if any(m.named_by_user or not dataclasses.is_dataclass(m) for m in group):
-        return group
-    settings = [m.settings() for m in group]
-    keys = [
-        k
-        for k in settings[0]
-        if all(isinstance(s.get(k), (str, int, float, bool, type(None))) for s in settings)
-        and len({repr(s.get(k)) for s in settings}) > 1
-    ]
-    if not keys:
-        return group
-    base = name[:-1] + "," if name.endswith(")") else name + "("
-    renamed = []
-    for metric, values in zip(group, settings, strict=True):
-        suffix = settings_suffix({k: values.get(k) for k in keys})[1:]
-        renamed.append(_replaced(metric, name=base + suffix))
-    return renamed
-
-
-def _replaced(metric: Metric, **changes: Any) -> Metric:
-    """A copy of a dataclass metric with ``changes`` (its ``__post_init__`` checks them again)."""
-    assert dataclasses.is_dataclass(metric) and not isinstance(metric, type)
-    copy: Metric = dataclasses.replace(metric, **changes)
-    return copy
-
-
-def _identity(metric: Metric) -> dict[str, Any]:
-    return {"class": type(metric).__name__, "settings": metric.settings()}
 
 
 def _version() -> str:
