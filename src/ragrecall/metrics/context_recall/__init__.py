@@ -1,9 +1,13 @@
 """LLM context recall with verified evidence, as steps: decompose, check coverage, judge, verify quotes.
 
 - :mod:`._decompose`: the reference into claims; :mod:`._coverage`: do they cover it, and only it;
+- :mod:`._stated`: claims a passage states word for word, decided before the judge;
 - :mod:`._judge`: claims against the contexts; :mod:`._verify`: are the quotes really there;
+- :mod:`._checks`: do the sentences holding them state the claim (reading :mod:`._facts` and :mod:`._words`);
+- :mod:`._confirm`: a model's second look; :mod:`._votes`: repeated judgements;
 - :mod:`._single`: the one-call mode, checked the same way;
 - :mod:`._metric`: :class:`ContextRecall`, composing them; :mod:`._evidence`: what a result records;
+  :mod:`._render`: how it is shown;
 - :mod:`._replies`: what the judge must reply; :mod:`._prompting`: the prompts and how inputs are shown;
 - :mod:`._claims`: what the steps pass to each other.
 """

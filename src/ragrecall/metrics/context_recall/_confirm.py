@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict
 
 from ...llm import LLM, InvalidReplyError, LLMRequest, ask, data_block, gather_paid
 from ...usage import Usage
-from ._checks import PROBLEMS, Evidence, claim_facts
 from ._evidence import ClaimVerdict
+from ._facts import PROBLEMS, Evidence, claim_facts
 from ._prompting import Prompts, claim_block
 from ._verify import Contexts
 

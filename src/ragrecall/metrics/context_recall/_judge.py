@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ...llm import LLM, FollowUp, LLMReply, LLMRequest, ask, ask_again, escape_data, gather_paid, spent_before
 from ...usage import Usage
-from ._checks import PROBLEMS
+from ._facts import PROBLEMS
 from ._prompting import Prompts, claim_block, number_claims, number_contexts
 from ._replies import JudgedClaims, SingleClaim, Verdict, check_judged
 from ._stated import contestable

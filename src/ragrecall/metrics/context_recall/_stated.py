@@ -19,9 +19,11 @@ from ...text.locate import FUZZY_MIN_CHARS, FUZZY_MIN_CJK_CHARS, fold, locate
 from ...text.negation import negations
 from ...text.numbers import numbers_in
 from ...text.segment import has_cjk
-from ._checks import Evidence, claim_facts, negated_around, words
+from ._checks import negated_around
 from ._evidence import QUOTE_WINDOW, Quote
+from ._facts import Evidence, claim_facts
 from ._verify import Contexts
+from ._words import words
 
 __all__ = ["MIN_TERMS", "contestable", "stated_support"]
 

@@ -20,8 +20,9 @@ from rapidfuzz import fuzz
 from ...llm import unescape_data
 from ...text.locate import Folded, Located, fold, has_ellipsis, locate
 from ...text.segment import sentence_spans
-from ._checks import PROBLEMS, Evidence, check_evidence
+from ._checks import check_evidence
 from ._evidence import QUOTE_WINDOW, Quote, Verification
+from ._facts import PROBLEMS, Evidence
 from ._replies import Support
 
 __all__ = ["Checked", "Contexts", "check_support"]
@@ -62,7 +63,7 @@ class Checked:
     feedback: str | None = None
     """For the judge, numbering contexts from 1 as it does: what failed and the rule to follow."""
     check: str | None = None
-    """The key in :data:`._checks.PROBLEMS` of the check that failed."""
+    """The key in :data:`._facts.PROBLEMS` of the check that failed."""
 
 
 _FEEDBACK = {

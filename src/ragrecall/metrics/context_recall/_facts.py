@@ -1,0 +1,129 @@
+"""What the checks read: a claim's facts (read once per claim), a quote widened to its evidence sentences, and a
+failed check with its problem text (:data:`PROBLEMS`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
+
+from ...text.names import Name, claim_names
+from ...text.negation import negations
+from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
+from ._evidence import Quote
+from ._words import script_of, strict_terms, words
+
+__all__ = ["PROBLEMS", "ClaimFacts", "Evidence", "Failure", "SentenceSource", "claim_facts"]
+
+PROBLEMS: dict[str, str] = {
+    "not_found": "quote not found in any context",
+    "ellipsis": "quote with an ellipsis",
+    "states_nothing": "quote states nothing",
+    "off_topic": "quote is about something else",
+    "polarity": "negation differs",
+    "subject": "subject not in evidence",
+    "number": "number not in evidence",
+    "unit": "unit differs",
+    "range": "range not in evidence",
+    "unrelated": "quotes do not add up",
+    "predicate": "evidence states something else",
+    "contested": "a passage states the claim",
+    "refuted": "not confirmed",
+}
+"""Check → the problem text a failure of it opens with (details may follow after a colon)."""
+
+
+class SentenceSource(Protocol):
+    """The retrieved contexts with the sentence spans of each (``_verify.Contexts``)."""
+
+    @property
+    def texts(self) -> Sequence[str]: ...
+
+    def sentences(self, index: int) -> tuple[tuple[int, int], ...]:
+        """The sentence spans of context ``index``."""
+        ...
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A located quote widened to the sentence(s) of its context that hold it."""
+
+    context: int
+    start: int
+    """Start of the first sentence holding the quote, in the context's text."""
+    end: int
+    """End of the last one."""
+    quote_start: int
+    quote_end: int
+    text: str
+    """The sentence(s)."""
+    earlier: str
+    """The context's text before them."""
+    later: str = ""
+    """The sentence after them, if any."""
+
+    @classmethod
+    def of(cls, quote: Quote, contexts: SentenceSource) -> Evidence:
+        """``quote`` (located) widened to its sentences."""
+        assert quote.start is not None and quote.end is not None
+        text = contexts.texts[quote.context]
+        spans = contexts.sentences(quote.context)
+        holding = [(s, e) for s, e in spans if s < quote.end and quote.start < e] or [(quote.start, quote.end)]
+        start, end = min(holding[0][0], quote.start), max(holding[-1][1], quote.end)
+        after = next((text[s:e] for s, e in spans if s >= end), "")
+        return cls(quote.context, start, end, quote.start, quote.end, text[start:end], text[:start], after)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failed check: its key in :data:`PROBLEMS` and the problem text for the evidence."""
+
+    check: str
+    problem: str
+
+
+@dataclass(frozen=True)
+class ClaimFacts:
+    """What the checks read of a claim, read once."""
+
+    terms: frozenset[str]
+    """Content terms, stemmed (CJK as single characters), numbers left out."""
+    bigrams: frozenset[str]
+    """CJK bigrams and stemmed words: the stricter terms, for finding the claim's words in a clause."""
+    text: str
+    numbers: frozenset[str]
+    quantities: tuple[Quantity, ...]
+    ranges: frozenset[tuple[str, str]]
+    names: tuple[Name, ...]
+    name_terms: frozenset[str]
+    """The strict terms of the names (for a Chinese subject, its bigrams)."""
+    negated: bool
+    scripts: frozenset[str]
+
+
+@lru_cache(maxsize=4096)
+def claim_facts(claim: str) -> ClaimFacts:
+    """The facts of ``claim`` the checks need (cached: a claim is checked once per quote and per vote)."""
+    return ClaimFacts(
+        words(claim),
+        strict_terms(claim),
+        claim,
+        numbers_in(claim),
+        quantities(claim),
+        ranges_in(claim),
+        claim_names(claim),
+        _name_terms(claim),
+        bool(negations(claim)),
+        script_of(claim),
+    )
+
+
+def _name_terms(claim: str) -> frozenset[str]:
+    """The strict terms of the claim's names; for a Chinese subject, also the bigram joining it to what
+    follows (江口渡轮在: 轮在)."""
+    out: set[str] = set()
+    for name in claim_names(claim):
+        at = claim.find(name.text) if name.cjk else -1
+        out |= strict_terms(claim[at : at + len(name.text) + 1] if at >= 0 else name.text)
+    return frozenset(out)
