@@ -7,13 +7,13 @@ Data: the twelve demo samples, repeated with distinct ids to ``--samples``, scor
 with their last retrieved passage dropped. Times are the best of ``--repeat``; peak memory is Python's
 allocations during the call (``tracemalloc``).
 
-With ``--command``, the command line is measured too, each run in its own process, rounds interleaved
+With ``--command``, the command line is measured too (``--command-only``: it alone), each run in its own process, rounds interleaved
 (``--repeat`` rounds): ``ragrecall report FILE`` (the file streamed into the page), the whole-result path it
 replaced (``EvaluationResult.from_jsonl`` then ``write_report``, the same page), and a process that only
 imports what the command imports (the floor). Wall time and peak resident memory (``wait4``); memory per
 sample is the peak over the floor's, divided by the samples.
 
-    python benchmarks/report_bench.py [--samples 100 1000 5000] [--repeat 3] [--command]
+    python benchmarks/report_bench.py [--samples 100 1000 5000] [--repeat 3] [--command | --command-only]
         [--out benchmarks/results/report_bench.txt]
 """
 
@@ -138,6 +138,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", help="also write the table to this file")
     parser.add_argument("--command", action="store_true", help="also measure the ragrecall report command")
+    parser.add_argument("--command-only", action="store_true", help="measure the command alone (no in-process rows)")
     args = parser.parse_args()
     lines = [
         f"$ python {' '.join(sys.argv)}",
@@ -149,6 +150,9 @@ def main() -> None:
     command: list[str] = []
     for n in args.samples:
         base, new = data(n)
+        if args.command_only:
+            command.extend(command_rows(new, n, args.repeat))
+            continue
         floor, floor_peak, text = timed(lambda: jsonl(new), args.repeat)  # noqa: B023 - called at once
         rows = [("results JSONL (peer)", floor, floor_peak, text)]
         rows.append(("report", *timed(lambda: render_report(new), args.repeat)))  # noqa: B023
