@@ -28,11 +28,8 @@ __all__ = ["scan_run"]
 _BLOCK_SIZE = 1 << 23
 """Most bytes read per block (a block grows past it only to hold a query longer than that)."""
 _LEAST_BLOCK = 1 << 20
-"""Fewest bytes per block. Between the two bounds a file gets about :data:`_BLOCKS_PER_WORKER` blocks per
-worker thread: enough to keep every worker busy to the end, few enough that the per-block costs (a parser
-started, a few dozen numpy calls) stay small. Small blocks stay in the processor's caches and cut the peak
-memory; large ones keep per-block costs small on large files."""
-_BLOCKS_PER_WORKER = 4
+"""Fewest bytes per block: a file gets about 16 blocks between the two bounds. Small blocks stay in the
+processor's caches and cut the peak memory; large ones keep per-block costs small on large files."""
 
 
 class _NotForThisPath(Exception):
@@ -67,8 +64,7 @@ def scan_run(
 
     try:
         with source.open() as raw:
-            share = source.size() * (4 if source.gz else 1) // (_BLOCKS_PER_WORKER * workers)
-            size = min(_BLOCK_SIZE, max(share, _LEAST_BLOCK))
+            size = min(_BLOCK_SIZE, max(source.size() * (4 if source.gz else 1) // 16, _LEAST_BLOCK))
             parts = blocks(raw, size, lambda block: _last_query_start(block, separator.encode()))
             return _apart(in_threads(rank, parts, workers))
     except (
