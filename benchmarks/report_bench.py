@@ -7,13 +7,14 @@ Data: the twelve demo samples, repeated with distinct ids to ``--samples``, scor
 with their last retrieved passage dropped. Times are the best of ``--repeat``; peak memory is Python's
 allocations during the call (``tracemalloc``).
 
-With ``--command``, the command line is measured too, each run in its own process, rounds interleaved
-(``--repeat`` rounds): ``ragrecall report FILE`` (the file streamed into the page), the whole-result path it
-replaced (``EvaluationResult.from_jsonl`` then ``write_report``, the same page), and a process that only
-imports what the command imports (the floor). Wall time and peak resident memory (``wait4``); memory per
+With ``--command``, the command line is measured too (``--command-only``: it alone), each run in its own
+process, rounds interleaved (``--repeat`` rounds): ``ragrecall report FILE`` (the file streamed into the
+page), the whole-result path it replaced (``EvaluationResult.from_jsonl`` then ``write_report``, the same
+page), and a process that only imports what the command imports (the floor). Wall time and peak resident
+memory (``wait4``, each command started from a small process: a child's peak counts its parent's); memory per
 sample is the peak over the floor's, divided by the samples.
 
-    python benchmarks/report_bench.py [--samples 100 1000 5000] [--repeat 3] [--command]
+    python benchmarks/report_bench.py [--samples 100 1000 5000] [--repeat 3] [--command | --command-only]
         [--out benchmarks/results/report_bench.txt]
 """
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import platform
 import statistics
@@ -93,14 +95,25 @@ _WHOLE = (
 _FLOOR = "import ragrecall.cli._report, ragrecall.evaluation, ragrecall.report\n"
 
 
+_SPAWN = (
+    "import json, os, subprocess, sys, time\n"
+    "start = time.perf_counter()\n"
+    "proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+    "_, status, usage = os.wait4(proc.pid, 0)\n"
+    "print(json.dumps([status, time.perf_counter() - start, usage.ru_maxrss / 1024]))\n"
+)
+"""Runs a command and prints its status, wall seconds and peak resident MB. A child's peak counts the memory
+of the process it was forked from, so the measured commands are started from this small process, not from
+the benchmark holding thousands of results."""
+
+
 def _process(argv: list[str]) -> tuple[float, float]:
     """Wall seconds and peak resident MB of one process."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
+    done = subprocess.run([sys.executable, "-c", _SPAWN, *argv], capture_output=True, text=True, check=True)
+    status, seconds, peak = json.loads(done.stdout)
     if status != 0:
         raise SystemExit(f"{argv} failed with status {status}")
-    return time.perf_counter() - start, usage.ru_maxrss / 1024
+    return float(seconds), float(peak)
 
 
 def command_rows(result: EvaluationResult, n: int, repeat: int) -> list[str]:
@@ -138,6 +151,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", help="also write the table to this file")
     parser.add_argument("--command", action="store_true", help="also measure the ragrecall report command")
+    parser.add_argument("--command-only", action="store_true", help="measure the command alone (no in-process rows)")
     args = parser.parse_args()
     lines = [
         f"$ python {' '.join(sys.argv)}",
@@ -149,6 +163,9 @@ def main() -> None:
     command: list[str] = []
     for n in args.samples:
         base, new = data(n)
+        if args.command_only:
+            command.extend(command_rows(new, n, args.repeat))
+            continue
         floor, floor_peak, text = timed(lambda: jsonl(new), args.repeat)  # noqa: B023 - called at once
         rows = [("results JSONL (peer)", floor, floor_peak, text)]
         rows.append(("report", *timed(lambda: render_report(new), args.repeat)))  # noqa: B023

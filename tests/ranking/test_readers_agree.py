@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from ragrecall.errors import FileFormatError, InputError
 from ragrecall.ranking import Qrels, _plain_read, evaluate_run, read_qrels, read_run
-from ragrecall.ranking._arrow_read import read_arrow
+from ragrecall.ranking._arrow_read import Layout, NotForArrow, parse_block, read_arrow
 from ragrecall.ranking._source import open_input
 from ragrecall.ranking._vocab import take
 
@@ -247,6 +247,11 @@ def test_awkward_runs_read_alike(data: bytes, expected: dict[str, dict[str, floa
         (b"1 0 a 1_0\n", "qrels", "grade '1_0' is not an integer"),
         (b"1 0 a 9223372036854775808\n", "qrels", "does not fit in 64 bits"),
         (b"1 Q0 \xff 1 1 t\n", "run", "not valid UTF-8"),
+        # a separator ending a line leaves its last field empty: 5 fields, wherever the line ends
+        (b"1 Q0 a 1 2 t\n1 Q0 b 2 1 \n", "run", "got 5"),
+        (b"1 Q0 a 1 2 t\r\n1 Q0 b 2 1 \r\n", "run", "got 5"),
+        (b"1 Q0 a 1 2 t\r1 Q0 b 2 1 \r1 Q0 c 3 0 t\r", "run", "got 5"),
+        (b"1 Q0 a 1 2 t\n1 Q0 b 2 1 ", "run", "got 5"),
     ],
 )
 def test_both_readers_refuse_alike(data: bytes, kind: str, fragment: str) -> None:
@@ -255,6 +260,29 @@ def test_both_readers_refuse_alike(data: bytes, kind: str, fragment: str) -> Non
         with pytest.raises(FileFormatError, match=fragment):
             reader(io.BytesIO(data), engine=engine)  # type: ignore[operator]
     _check(data, kind)
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        b"1 Q0 a 1 2 t\n1 Q0 b 2 1 \n",  # a separator before a line feed
+        b"1 Q0 a 1 2 t\r\n1 Q0 b 2 1 \r\n",  # before a carriage return
+        b"1 Q0 a 1 2 t\n1 Q0 b 2 1 ",  # at the end of the block
+        b"1 Q0 a 1 2 t\n1 Q0 b 2 1 \n\n\n",  # before blank lines ending the block
+        b"1 Q0 a 1 2 t\n1 Q0  b 2 1 t\n",  # two in a row
+        b"1 Q0 a 1 2 t\n Q0 b 2 1 t\n",  # at the start of a line: an empty query
+    ],
+)
+def test_the_block_parser_hands_lines_with_an_empty_field_to_the_plain_reader(block: bytes) -> None:
+    with pytest.raises(NotForArrow):
+        parse_block(bytearray(block), "run", Layout(" ", 6))
+
+
+def test_the_block_parser_converts_the_ids_and_the_score_only() -> None:
+    table = parse_block(bytearray(b"1 Q0 a 1 2 t\r\n1 Q0 b 2 1.5 t\r\n"), "run", Layout(" ", 6))
+    assert table.column_names == ["query", "doc", "score"]
+    assert table.column("doc").to_pylist() == ["a", "b"]
+    assert table.column("score").to_pylist() == [2.0, 1.5]
 
 
 def test_the_first_fault_in_the_file_is_the_one_reported() -> None:

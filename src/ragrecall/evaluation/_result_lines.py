@@ -30,7 +30,7 @@ def read_result_line(
             row = SampleRow.model_validate_json(line)
         else:
             part = _ResultsOnly.model_validate_json(line)
-            sample = None if part.sample is None else Sample.model_construct(metadata=part.sample.metadata)
+            sample = None if part.sample is None else Sample.model_construct(_METADATA, metadata=part.sample.metadata)
             row = SampleRow.model_construct(
                 index=part.index, sample_id=part.sample_id, results=part.results, sample=sample
             )
@@ -38,6 +38,10 @@ def read_result_line(
     except ValueError as exc:
         raise FileFormatError(f"not a result row: {str(exc).splitlines()[0]}", path=name, line=line_no) from exc
     return row, run
+
+
+_METADATA: set[str] = {"metadata"}
+"""The fields set on a sample read for its metadata alone: one set shared by all of them (never changed)."""
 
 
 class _MetadataOnly(BaseModel):

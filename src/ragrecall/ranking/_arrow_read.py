@@ -102,31 +102,37 @@ def parse_block(block: bytearray, kind: str, layout: Layout) -> Any:
         raise NotForArrow("both separators")
     if kind == "qrels" and b"#" in block:
         raise NotForArrow("a comment line, perhaps")  # the plain reader skips judgments' comment lines
-    fields = RUN_FIELDS if kind == "run" else QRELS_FIELDS
     value = "score" if kind == "run" else "grade"
-    last = f"extra{layout.width - 1}" if layout.width > len(fields) else fields[-1]
-    # Converted: the IDs, the value, and the last field (empty after a separator ending a line; an empty
-    # value does not convert). The fields between are only counted: one empty there has two separators in
-    # a row, found by a byte search.
-    ids = ["query", "doc"] + ([last] if last != value else [])
+    if _empty_field(block, ord(layout.separator)):
+        raise NotForArrow("an empty field")
     options = arrow_csv_options(kind, layout.separator, len(block) + 1, use_threads=False, width=layout.width)
-    options["convert_options"].include_columns = [*ids, value]
-    if _doubled(block, ord(layout.separator)):
-        raise NotForArrow("an empty field")
+    options["convert_options"].include_columns = ["query", "doc", value]  # the fields between are only counted
     table = pacsv.read_csv(pa.BufferReader(block), **options, memory_pool=memory_pool())
-    if len(table) and any(_shortest(table.column(name)) == 0 for name in ids):
+    # An empty ID is found by its length; an empty last field (a line ending with a separator) by
+    # _empty_field, an empty field between by two separators in a row; an empty value does not convert.
+    if len(table) and any(_shortest(table.column(name)) == 0 for name in ("query", "doc")):
         raise NotForArrow("an empty field")
-    return table.select(["query", "doc", value])
+    return table
 
 
-def _doubled(block: bytearray, separator: int) -> bool:
-    """Whether two ``separator`` bytes are next to each other somewhere in ``block``: compared as 16-bit
-    words at even and at odd offsets, which is four times faster than searching for the pair of bytes."""
-    word = separator * 0x101
+def _empty_field(block: bytearray, separator: int) -> bool:
+    """Whether two ``separator`` bytes are next to each other somewhere in ``block``, or a separator ends a
+    line (before a line break, ``\\n`` or ``\\r``, or at the end of the block): compared as 16-bit words at
+    even and at odd offsets, which is four times faster than searching for pairs of bytes."""
+    end = len(block)
+    while end and block[end - 1] in b"\r\n":
+        end -= 1
+    if end and block[end - 1] == separator:
+        return True
+    words = [separator * 0x101, separator | ord("\n") << 8]
+    if b"\r" in block:
+        words.append(separator | ord("\r") << 8)
     for offset in (0, 1):
         count = (len(block) - offset) // 2
-        if count > 0 and bool((np.frombuffer(block, np.uint16, count=count, offset=offset) == word).any()):
-            return True
+        if count > 0:
+            pairs = np.frombuffer(block, np.uint16, count=count, offset=offset)
+            if any(bool((pairs == word).any()) for word in words):
+                return True
     return False
 
 

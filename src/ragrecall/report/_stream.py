@@ -87,7 +87,9 @@ def _first_pass(name: str) -> tuple[list[SampleRow], list[tuple[int, int]], RunI
             run = first_run
         results = {metric: _slim(r, usages) for metric, r in row.results.items()}
         slim.append(
-            SampleRow.model_construct(index=row.index, sample_id=row.sample_id, results=results, sample=row.sample)
+            SampleRow.model_construct(
+                _ROW_FIELDS, index=row.index, sample_id=row.sample_id, results=results, sample=row.sample
+            )
         )
         starts.append((start, line_no))
     return slim, starts, run
@@ -99,7 +101,17 @@ def _slim(result: MetricResult, usages: dict[Usage, Usage]) -> MetricResult:
     if result.evidence is not None:
         fields["evidence"] = _Digest(result.evidence)
     fields["usage"] = usages.setdefault(result.usage, result.usage)
-    return MetricResult.model_construct(**fields)
+    return MetricResult.model_construct(_RESULT_FIELDS, **fields)
+
+
+# Every kept row and result sets all its fields: one shared (never changed) set of their names each, instead of
+# a set per object.
+_ROW_FIELDS: set[str] = set(SampleRow.model_fields)
+_RESULT_FIELDS: set[str] = set(MetricResult.model_fields)
+
+
+_NO_COUNTS: dict[str, int] = {}
+"""The counts of evidence that counts nothing: one dict shared by all (never changed)."""
 
 
 class _Digest:
@@ -108,10 +120,11 @@ class _Digest:
     quotes and matches that only the sample's own part of the page shows."""
 
     _KEPT = ("agreement", "unstable_claims", "model", "prompt_versions")
+    __slots__ = ("_counts", "kind", *_KEPT)  # an attribute the evidence lacks stays unset, as getattr expects
 
     def __init__(self, evidence: Any) -> None:
         self.kind: str = evidence.kind
-        self._counts: dict[str, int] = evidence.counts()
+        self._counts: dict[str, int] = evidence.counts() or _NO_COUNTS
         for key in self._KEPT:
             if hasattr(evidence, key):
                 setattr(self, key, getattr(evidence, key))
