@@ -1,7 +1,7 @@
 """The README and the documentation site are paths: every shell and Python snippet runs as printed, in order, in
 an empty folder, with no API key and no network — the README's in one folder, the site's pages in another, page
-after page in the order of ``mkdocs.yml``'s nav. A snippet that must not run (it installs packages, or needs a key) says so in an HTML
-comment on the line before it: ``<!-- not run by tests/test_readme.py: why -->``.
+after page in the order of ``mkdocs.yml``'s nav. A snippet that must not run (it installs packages, or needs a
+key) says so in an HTML comment on the line before it: ``<!-- not run by tests/test_readme.py: why -->``.
 
 Each runs as after the README's first set-up command (``pip install -e .``): the packages of the optional
 extras cannot be imported, unless the line above the snippet names the extra it needs as its install command

@@ -28,7 +28,7 @@ def cli_reference_markdown() -> str:
     parts = []
     for path, parser in _walk(_parser(), "ragrecall"):
         level = "#" * min(2 + path.count(" "), 4)
-        parser.formatter_class = functools.partial(parser.formatter_class, width=_WIDTH)  # type: ignore[assignment]
+        parser.formatter_class = functools.partial(parser.formatter_class, width=_WIDTH)  # type: ignore[call-arg]
         help_text = parser.format_help().rstrip()
         parts.append(f"{level} `{path}`\n\n```text\n{help_text}\n```\n")
     return "\n".join(parts)
