@@ -107,6 +107,7 @@ def run_snippets(found: list[Snippet], folder: Path, blocker: Path) -> dict[str,
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and k != "OPENAI_BASE_URL"}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(blocker), env.get("PYTHONPATH")]))
+    env.update(MLFLOW_DISABLE_TELEMETRY="true", DO_NOT_TRACK="true")  # nothing may leave the machine
     outputs: dict[str, Any] = {}
     for snippet in found:
         if snippet.skip or snippet.language not in ("bash", "python"):
