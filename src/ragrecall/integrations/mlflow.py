@@ -1,7 +1,7 @@
 """ragrecall's metrics as MLflow GenAI scorers, for ``mlflow.genai.evaluate`` and MLflow's monitoring.
 
-Needs MLflow (the ``mlflow`` extra: ``pip install 'ragrecall[mlflow]'``, which brings ``mlflow-skinny`` and pandas; a full
-``mlflow`` install works the same). Wrap any metric::
+Needs MLflow (the ``mlflow`` extra: ``pip install 'ragrecall[mlflow]'``, which brings ``mlflow-skinny`` and
+pandas; a full ``mlflow`` install works the same). Wrap any metric::
 
     import mlflow
     from ragrecall import ContextRecall, IDBasedContextRecall, llm_factory
