@@ -183,7 +183,7 @@ def test_run_details_state_model_prompts_settings_date_tokens_and_cost() -> None
     run = section(page, "run")
     assert f"<dt>date</dt><dd>{date}</dd>" in run and "<dt>ragrecall</dt><dd>0.1.0</dd>" in run
     assert "<td>context_recall</td><td>ContextRecall</td><td>fake</td>" in run
-    assert "context_recall/decompose.en/2<br>context_recall/judge.en/3" in run
+    assert "context_recall/decompose.en/3<br>context_recall/judge.en/4" in run
     assert "mode=&quot;claims&quot;" in run and "quote_threshold=0.9" in run
     assert "<td class=num>2,400</td><td class=num>$0.0250</td>" in run
 

@@ -20,8 +20,15 @@ class Usage(BaseModel):
     """Completion (output) tokens reported by the provider."""
     cached_requests: int = Field(0, ge=0)
     """Requests answered from the response cache."""
+    cached_tokens: int = Field(0, ge=0)
+    """Prompt tokens the provider read from its prompt cache (part of ``prompt_tokens``, billed at the model's
+    cached-input price)."""
     cost_usd: float | None = None
     """Cost in US dollars; None when the model has no known price."""
+
+    def prompt_cache_note(self) -> str:
+        """`` (N from the provider's prompt cache)`` when some prompt tokens were read from it, else ``""``."""
+        return f" ({self.cached_tokens:,} from the provider's prompt cache)" if self.cached_tokens else ""
 
     @property
     def total_tokens(self) -> int:
@@ -40,6 +47,7 @@ class Usage(BaseModel):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             cached_requests=self.cached_requests + other.cached_requests,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
             cost_usd=cost,
         )
 

@@ -88,11 +88,12 @@ def _case(sample: dict[str, Any], cases: dict[str, dict[str, Any]], text: str, t
     return cases[text]
 
 
-def scripted_judge(sample: dict[str, Any]) -> Callable[[LLMRequest[Any]], Any]:
+def scripted_judge(sample: dict[str, Any], *, grouped: bool = False) -> Callable[[LLMRequest[Any]], Any]:
     """The judge of ``sample``: answers the judging task with each claim's ``judge`` verdict and every other
     task about claims (the re-asks) with its ``recheck`` verdict (``judge`` when it has none), numbering the
     verdicts as the request does (``inputs["numbers"]`` in a follow-up). Raises on a claim the sample does not
-    have, and on any other task."""
+    have, and on any other task. Replies in the earlier ``{"verdicts": [...]}`` shape, or with ``grouped`` in
+    the shape the prompts ask for (``{"supported": [...], "unsupported": [...]}``)."""
     cases = _claims_by_text(sample)
 
     def respond(request: LLMRequest[Any]) -> Any:
@@ -106,9 +107,15 @@ def scripted_judge(sample: dict[str, Any]) -> Callable[[LLMRequest[Any]], Any]:
             case = _case(sample, cases, text, request.task)
             answer = case["judge"] if request.task == JUDGE_TASK else case.get("recheck", case["judge"])
             verdicts.append({"claim": number, **answer})
-        return {"verdicts": verdicts}
+        return _grouped(verdicts) if grouped else {"verdicts": verdicts}
 
     return respond
+
+
+def _grouped(verdicts: list[dict[str, Any]]) -> dict[str, Any]:
+    supported = [{"claim": v["claim"], **q} for v in verdicts if v["supported"] for q in v["support"]]
+    unsupported = [{"claim": v["claim"], "reason": v.get("reason", "")} for v in verdicts if not v["supported"]]
+    return {"supported": supported, "unsupported": unsupported}
 
 
 def honest_confirmer(sample: dict[str, Any]) -> Callable[[LLMRequest[Any]], Any]:
@@ -201,11 +208,11 @@ class SampleOutcome:
         return None if self.value is None else abs(self.value - self.truth)
 
 
-def score_sample(sample: dict[str, Any], confirm: Any = None) -> SampleOutcome:
+def score_sample(sample: dict[str, Any], confirm: Any = None, *, grouped: bool = False) -> SampleOutcome:
     """Score ``sample`` with its claims given as ``reference_claims`` (no decomposition), one vote, every
-    context judged together, its scripted judge; with ``confirm`` (only when ContextRecall takes it) passed on
-    as ``confirm=``."""
-    judge = FakeLLM(scripted_judge(sample))
+    context judged together, its scripted judge (replying ``grouped`` or not); with ``confirm`` (only when
+    ContextRecall takes it) passed on as ``confirm=``."""
+    judge = FakeLLM(scripted_judge(sample, grouped=grouped))
     extra: dict[str, Any] = {} if confirm is None else {"confirm": confirm}
     metric = ContextRecall(judge, votes=1, judging="together", language=sample["language"], **extra)
     claims: list[dict[str, Any]] = sample["claims"]
@@ -240,6 +247,12 @@ def score_sample(sample: dict[str, Any], confirm: Any = None) -> SampleOutcome:
     )
 
 
-def score_world(world: Sequence[dict[str, Any]], *, confirmed: bool = False) -> list[SampleOutcome]:
-    """Every sample of ``world`` scored; with ``confirmed``, each with an honest confirming model of its own."""
-    return [score_sample(s, FakeLLM(honest_confirmer(s), model_name="confirmer") if confirmed else None) for s in world]
+def score_world(
+    world: Sequence[dict[str, Any]], *, confirmed: bool = False, grouped: bool = False
+) -> list[SampleOutcome]:
+    """Every sample of ``world`` scored; with ``confirmed``, each with an honest confirming model of its own;
+    with ``grouped``, the judge replying in the grouped shape."""
+    return [
+        score_sample(s, FakeLLM(honest_confirmer(s), model_name="confirmer") if confirmed else None, grouped=grouped)
+        for s in world
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +107,7 @@ def test_prompt_template_parsing_and_rendering() -> None:
 def test_shipped_prompts_put_fixed_text_in_the_system_message() -> None:
     from ragrecall.llm._prompts import builtin_prompt
 
-    versions = {"decompose": 2, "judge": 3, "single": 3}
+    versions = {"decompose": 3, "judge": 4, "single": 4}
     for step, version in versions.items():
         for language in ("en", "zh"):
             template = builtin_prompt("context_recall", step, language)
@@ -118,7 +119,7 @@ def test_shipped_prompts_put_fixed_text_in_the_system_message() -> None:
 def test_shipped_follow_up_prompts_are_one_user_message_naming_the_reply_format() -> None:
     from ragrecall.llm._prompts import builtin_prompt
 
-    for step, version in (("cover", 2), ("recheck", 3), ("single_fix", 2)):
+    for step, version in (("cover", 2), ("recheck", 4), ("single_fix", 2)):
         for language in ("en", "zh"):
             template = builtin_prompt("context_recall", step, language)
             assert template.system is None and "JSON" in template.user
@@ -126,8 +127,9 @@ def test_shipped_follow_up_prompts_are_one_user_message_naming_the_reply_format(
 
 
 def test_prices_match_dated_snapshots_and_user_tables_win() -> None:
-    assert price_for("gpt-4o-mini-2024-07-18") == ModelPrice(0.15, 0.60, 0.075, 0.30)
-    assert price_for("gpt-4o-2024-08-06") == ModelPrice(2.50, 10.00, 1.25, 5.00)
+    assert price_for("gpt-4o-mini-2024-07-18") == ModelPrice(0.15, 0.60, 0.075, 0.30, 0.075)
+    assert price_for("gpt-4o-2024-08-06") == ModelPrice(2.50, 10.00, 1.25, 5.00, 1.25)
+    assert price_for("claude-haiku-4-5-20251001") == ModelPrice(1.00, 5.00, 0.50, 2.50, 0.10)
     assert price_for("my-local-model") is None
     assert cost_usd("my-local-model", 10, 10) is None
     mine = {"my-local-model": ModelPrice(1.0, 2.0), "gpt-4o-mini": ModelPrice(0.0, 0.0)}
@@ -145,6 +147,17 @@ def test_batch_prices_come_from_the_batch_column_else_the_live_price() -> None:
     assert cost_usd("cheap-batch", 1_000_000, 1_000_000, mine, batch=True) == pytest.approx(0.3)
     with pytest.raises(ConfigurationError, match="batch_input_per_million"):
         ModelPrice(1.0, 1.0, -0.5, 0.5)
+
+
+def test_cached_prompt_tokens_cost_the_cached_column_live_and_the_batch_price_in_a_batch() -> None:
+    # gpt-4o-mini: 0.15 live input, 0.075 cached input, 0.60 output per million.
+    assert cost_usd("gpt-4o-mini", 1_000_000, 0, cached_tokens=400_000) == pytest.approx(0.6 * 0.15 + 0.4 * 0.075)
+    assert cost_usd("gpt-4o-mini", 1_000, 0, cached_tokens=5_000) == pytest.approx(1_000 * 0.075 / 1e6)  # capped
+    assert cost_usd("gpt-4o-mini", 1_000_000, 0, batch=True, cached_tokens=400_000) == pytest.approx(0.075)
+    mine = {"no-cache-column": ModelPrice(1.0, 2.0)}
+    assert cost_usd("no-cache-column", 1_000_000, 0, mine, cached_tokens=1_000_000) == pytest.approx(1.0)
+    with pytest.raises(ConfigurationError, match="cached_input_per_million"):
+        ModelPrice(1.0, 1.0, None, None, -0.1)
 
 
 def test_cache_key_covers_what_changes_the_answer() -> None:
@@ -225,3 +238,51 @@ def test_a_cache_file_that_is_not_sqlite_is_a_configuration_error(tmp_path: Path
     for mode in ("read-write", "replay-only"):
         with pytest.raises(ConfigurationError, match="is not a ragrecall response cache"):
             ResponseCache(bad, mode=mode)  # type: ignore[arg-type]
+
+
+def test_the_schema_sent_is_compact_and_validates_the_same_shape() -> None:
+    from pydantic import BaseModel
+
+    from ragrecall.llm._schema import compact_json_schema
+
+    class Part(BaseModel):
+        """A part (this docstring is not sent)."""
+
+        title: str
+        description: str = "x"
+
+    class Whole(BaseModel):
+        parts: list[Part]
+        main: Part | None
+
+    class Node(BaseModel):
+        title: str
+        kids: list[Node]
+
+    strict = strict_json_schema(Whole)
+    text = json.dumps(strict)
+    assert "$defs" not in text and "$ref" not in text and "(this docstring" not in text
+    part = strict["properties"]["parts"]["items"]
+    # Fields named "title" and "description" are kept: they are names there, not schema keywords.
+    assert part["required"] == ["title", "description"] and part["additionalProperties"] is False
+    assert set(part["properties"]) == {"title", "description"} and "default" not in part["properties"]["description"]
+    assert compact_json_schema(Whole)["properties"]["parts"]["items"]["required"] == ["title"]
+    # A recursive model keeps its definitions.
+    recursive = strict_json_schema(Node)
+    assert recursive["$ref"] == "#/$defs/Node" and recursive["$defs"]["Node"]["required"] == ["title", "kids"]
+    strict["properties"]["parts"]["items"]["required"] = []  # a copy: the cached schema is not changed
+    assert strict_json_schema(Whole)["properties"]["parts"]["items"]["required"] == ["title", "description"]
+
+
+def test_a_dry_run_bills_the_response_schema_unless_none_is_sent() -> None:
+    from ragrecall.llm import DryRunLLM, TokenCounter
+    from ragrecall.metrics.context_recall import ClaimList, ContextRecall, JudgedClaims
+
+    sample = {"reference": "Paris is in France. It is big.", "retrieved_contexts": ["Paris lies in France."]}
+    with_schema = ContextRecall(DryRunLLM("gpt-4o-mini")).score(**sample).usage
+    without = ContextRecall(DryRunLLM("gpt-4o-mini", schema=False)).score(**sample).usage
+    counter = TokenCounter()
+    schemas = sum(counter.text(json.dumps(strict_json_schema(m))) for m in (ClaimList, JudgedClaims))
+    assert with_schema.requests == without.requests == 2
+    assert with_schema.prompt_tokens - without.prompt_tokens == schemas > 0
+    assert (with_schema.cost_usd or 0) > (without.cost_usd or 0)

@@ -10,14 +10,14 @@ import pytest
 
 from ragrecall.llm import FakeLLM, LLMRequest, OfflineJudge
 from ragrecall.llm.fake_server import offline_responder
-from ragrecall.metrics.context_recall import ClaimRecallEvidence, ContextRecall
+from ragrecall.metrics.context_recall import ClaimRecallEvidence, ContextRecall, JudgedClaims
 
 
 def judge(claim: str, *contexts: str) -> dict[str, Any]:
     """The offline judge's verdict on one claim."""
     reply = OfflineJudge().answer("context_recall.judge", {"claims": [claim], "contexts": list(contexts)})
-    [verdict] = reply["verdicts"]
-    return verdict
+    [verdict] = JudgedClaims.model_validate(reply).verdicts
+    return verdict.model_dump()
 
 
 @pytest.mark.parametrize(
@@ -77,12 +77,9 @@ def _through_the_responder(break_first_quote: bool = False) -> FakeLLM:
 
     def respond(request: LLMRequest[Any]) -> str:
         answer = json.loads(respond_to({"messages": list(request.messages)}).content)
-        if break_first_quote and not broken and request.task == "context_recall.judge":
-            for verdict in answer["verdicts"]:
-                if verdict["support"]:
-                    verdict["support"][0]["quote"] = "a passage that no context contains"
-                    broken.append(True)
-                    break
+        if break_first_quote and not broken and request.task == "context_recall.judge" and answer["supported"]:
+            answer["supported"][0]["quote"] = "a passage that no context contains"
+            broken.append(True)
         return json.dumps(answer, ensure_ascii=False)
 
     return FakeLLM(respond)

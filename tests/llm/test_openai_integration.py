@@ -75,10 +75,12 @@ def test_structured_output_path_sends_a_strict_schema_and_reads_usage(server: Fa
     schema = fmt["json_schema"]["schema"]
     assert schema["additionalProperties"] is False and schema["required"] == ["claims"]
     judge_schema = server.requests[1]["response_format"]["json_schema"]["schema"]
-    verdict_def = judge_schema["$defs"]["Verdict"]
-    assert verdict_def["additionalProperties"] is False
-    assert verdict_def["required"] == ["claim", "reason", "supported", "support"]
-    assert judge_schema["$defs"]["Support"]["required"] == ["context", "quote"]
+    assert judge_schema["required"] == ["supported", "unsupported"]  # the earlier shape is read, never asked for
+    quoted, unsupported = (judge_schema["properties"][k]["items"] for k in ("supported", "unsupported"))
+    assert quoted["additionalProperties"] is False and quoted["required"] == ["claim", "context", "quote"]
+    assert unsupported["additionalProperties"] is False and unsupported["required"] == ["claim", "reason"]
+    # The compact schema: definitions inlined, no titles or descriptions (the prompt says what fields mean).
+    assert "$defs" not in judge_schema and "title" not in json.dumps(judge_schema)
     assert first["messages"][0]["role"] == "system"
 
 

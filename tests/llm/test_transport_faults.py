@@ -15,7 +15,7 @@ import pytest
 
 from ragrecall import evaluate
 from ragrecall.errors import EndpointDownError, LLMRequestError, TransportError
-from ragrecall.llm import AnthropicLLM, LLMStack, OpenAILLM, ResponseCache, RetryPolicy
+from ragrecall.llm import AnthropicLLM, LLMStack, ModelPrice, OpenAILLM, ResponseCache, RetryPolicy
 from ragrecall.llm.fake_server import FakeOpenAIServer, ServerReply
 from ragrecall.metrics.context_recall import ContextRecall
 
@@ -61,6 +61,21 @@ def test_the_offline_answers_come_back_through_each_sdk(server: FakeOpenAIServer
     if provider == "anthropic":
         assert sent["tool_choice"]["type"] == "tool" and sent["tools"][0]["input_schema"]["type"] == "object"
         assert all(m["role"] != "system" for m in sent["messages"]) and sent["system"]
+
+
+def test_prompt_cache_reads_are_recorded_and_priced_at_the_cached_rate(server: FakeOpenAIServer, provider: str) -> None:
+    supported = {"claim": 1, "supported": True, "support": [{"context": 1, "quote": "Paris is the capital"}]}
+    verdicts = {"verdicts": [supported, {"claim": 2, "supported": False, "support": [], "reason": "Not stated."}]}
+    server.enqueue(
+        ServerReply(CLAIMS, prompt_tokens=1500, completion_tokens=40, cached_tokens=0),
+        ServerReply(json.dumps(verdicts), prompt_tokens=2000, completion_tokens=60, cached_tokens=1280),
+    )
+    prices = {"gpt-4o-mini": ModelPrice(1.0, 4.0, 0.5, 2.0, 0.25), "claude-test": ModelPrice(1.0, 4.0, 0.5, 2.0, 0.25)}
+    result = score(make(provider, server.base_url, prices=prices))
+    # Both SDKs' usage shapes give the same record: Anthropic counts cache reads apart from input_tokens.
+    assert (result.usage.prompt_tokens, result.usage.cached_tokens, result.usage.completion_tokens) == (3500, 1280, 100)
+    assert result.usage.cost_usd == pytest.approx(((3500 - 1280) * 1.0 + 1280 * 0.25 + 100 * 4.0) / 1e6)
+    assert result.usage.prompt_cache_note() == " (1,280 from the provider's prompt cache)"
 
 
 def test_a_slow_drip_body_is_cut_at_the_deadline(server: FakeOpenAIServer, provider: str) -> None:

@@ -74,7 +74,7 @@ def llm_source(args: argparse.Namespace, *, files_only: bool = False) -> Callabl
     from ..llm import DryRunLLM, OfflineJudge, OpenAILLM, ResponseCache, RetryPolicy
 
     if getattr(args, "dry_run", False):
-        dry = DryRunLLM(args.model or "gpt-4o-mini")
+        dry = DryRunLLM(args.model or "gpt-4o-mini", schema=getattr(args, "output_mode", "auto") != "json_object")
         return lambda: dry
     if args.offline:
         judge = OfflineJudge()

@@ -376,7 +376,7 @@ class EvaluationResult:
             cost += f" (backend {self.backend}, batch prices)"
         text.append(
             f"{len(self.rows)} samples in {self.wall_time_s:.2f}s; {usage.requests} LLM requests "
-            f"({usage.cached_requests} cached), {usage.prompt_tokens} prompt + "
+            f"({usage.cached_requests} cached), {usage.prompt_tokens} prompt{usage.prompt_cache_note()} + "
             f"{usage.completion_tokens} completion tokens{cost}"
         )
         return "\n".join(text)

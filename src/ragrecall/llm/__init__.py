@@ -14,7 +14,7 @@ from ._limit import Limited
 from ._meter import Metered
 from ._offline import OfflineJudge
 from ._openai import OpenAILLM, OpenAITransport, OutputMode, llm_factory, strict_json_schema
-from ._pricing import DEFAULT_PRICES, ModelPrice, cost_usd, price_for
+from ._pricing import DEFAULT_PRICES, PRICES_AS_OF, ModelPrice, cost_usd, price_for
 from ._prompts import PromptTemplate, load_prompt
 from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, Message, parse_reply
 from ._retry import Retrying, RetryPolicy, is_retryable, retry_after_seconds
@@ -37,6 +37,7 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "DEFAULT_PRICES",
     "LLM",
+    "PRICES_AS_OF",
     "Breaker",
     "CacheMode",
     "Cached",

@@ -21,6 +21,7 @@ from ._cache import ResponseCache
 from ._pricing import ModelPrice
 from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
 from ._retry import RetryPolicy
+from ._schema import compact_json_schema
 from ._scrub import Scrubber, client_secrets, public_url
 from ._stack import LLMStack
 from ._transport import read_body, sdk_failure
@@ -163,10 +164,16 @@ def _read_message(message: Any) -> tuple[str, str | None, Usage] | str:
         return "a message without content blocks"
     tokens_in = getattr(message.usage, "input_tokens", None)
     tokens_out = getattr(message.usage, "output_tokens", None)
-    if not isinstance(tokens_in, int) or not isinstance(tokens_out, int):
+    # Anthropic counts prompt-cache reads and writes apart from input_tokens; all three are prompt tokens.
+    cache_read = getattr(message.usage, "cache_read_input_tokens", 0) or 0
+    cache_write = getattr(message.usage, "cache_creation_input_tokens", 0) or 0
+    if not all(isinstance(n, int) and n >= 0 for n in (tokens_in, tokens_out, cache_read, cache_write)):
         return "a message whose usage is not counted in tokens"
+    assert isinstance(tokens_in, int) and isinstance(tokens_out, int)
+    prompt = tokens_in + cache_read + cache_write
+    usage = Usage(requests=1, prompt_tokens=prompt, completion_tokens=tokens_out, cached_tokens=cache_read)
     stop = message.stop_reason if isinstance(message.stop_reason, str) else None
-    return _reply_text(message), stop, Usage(requests=1, prompt_tokens=tokens_in, completion_tokens=tokens_out)
+    return _reply_text(message), stop, usage
 
 
 def default_client() -> anthropic.AsyncAnthropic:
@@ -187,8 +194,7 @@ def _reply_text(message: Any) -> str:
 
 
 def _schema(request: LLMRequest[Any]) -> dict[str, Any]:
-    schema: dict[str, Any] = request.output.model_json_schema()
-    return schema
+    return compact_json_schema(request.output)
 
 
 class AnthropicLLM(LLMStack):

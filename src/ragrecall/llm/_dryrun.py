@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 from ..usage import Usage
 from ._offline import OfflineJudge
 from ._pricing import ModelPrice, cost_usd
 from ._protocol import LLMReply, LLMRequest, OutputT
+from ._schema import strict_json_schema
 from ._tokens import TokenCounter
 
 __all__ = ["DryRunLLM"]
@@ -18,17 +20,20 @@ class DryRunLLM:
 
     Running a metric with it follows the real code path (same prompts, same number of calls as a model
     that returns one claim per reference sentence), so the totals estimate a real run without a network.
-    Prompt tokens are counted on the rendered messages; completion tokens on the offline judge's replies,
-    a stand-in for a real model's. ``usage.requests`` counts the requests a real run would send.
+    Prompt tokens are counted on the rendered messages plus, with ``schema``, the response schema that
+    structured-output mode sends (providers bill it as input); completion tokens on the offline judge's
+    replies, a stand-in for a real model's. ``usage.requests`` counts the requests a real run would send.
 
     Args:
         model: the model whose prices apply (and whose name results carry).
         prices: price table merged over the built-in one.
+        schema: count the response schema (False for ``output_mode="json_object"``, which sends none).
     """
 
-    def __init__(self, model: str, *, prices: Mapping[str, ModelPrice] | None = None) -> None:
+    def __init__(self, model: str, *, prices: Mapping[str, ModelPrice] | None = None, schema: bool = True) -> None:
         self._model = model
         self._prices = dict(prices or {})
+        self._schema = schema
         self._judge = OfflineJudge(model_name=model)
         self.counter = TokenCounter()
 
@@ -41,6 +46,8 @@ class DryRunLLM:
         """The offline judge's answer, with the usage a real request would have."""
         reply = await self._judge.agenerate(request)
         prompt = self.counter.messages(request.messages)
+        if self._schema:
+            prompt += self.counter.text(json.dumps(strict_json_schema(request.output)))
         completion = self.counter.text(reply.raw)
         usage = Usage(
             requests=1,

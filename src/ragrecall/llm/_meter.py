@@ -27,7 +27,14 @@ class Metered(Layer):
         """``usage`` with its cost filled in when it sent requests and has none."""
         if usage.requests == 0 or usage.cost_usd is not None:
             return usage
-        cost = cost_usd(self.model_name, usage.prompt_tokens, usage.completion_tokens, self.prices, batch=self.batch)
+        cost = cost_usd(
+            self.model_name,
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            self.prices,
+            batch=self.batch,
+            cached_tokens=usage.cached_tokens,
+        )
         return usage.model_copy(update={"cost_usd": cost})
 
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:

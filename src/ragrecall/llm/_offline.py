@@ -12,7 +12,8 @@ user-supplied prompt text. Its answers follow fixed rules:
   both negated or neither (:func:`ragrecall.text.negation.negations`: "not", "never", "no", "n't", 不, 没有,
   未, 无 ...). The quote is the shortest such run, verbatim. Clauses end at a comma, semicolon or colon (and
   at a sentence's end), so "It is cheap, but not safe" does not support "It is safe" and still supports "It
-  is cheap". Synonyms, paraphrase, word order and what a negation applies to within a clause are beyond it.
+  is cheap". As the prompts ask, a supported claim gets one quote, from the context holding most of its terms,
+  and no reason. Synonyms, paraphrase, word order and what a negation applies to within a clause are beyond it.
 - confirmation: a claim is entailed when its evidence sentences, taken together, hold ``threshold`` of its
   terms and every number, and negate as the claim does.
 
@@ -116,11 +117,14 @@ class OfflineJudge:
             contexts = [_Context(c) for c in inputs["contexts"]]
             claims = list(inputs["claims"])
             numbers = inputs.get("numbers") or range(1, len(claims) + 1)
-            return {
-                "verdicts": [
-                    {"claim": n, **self._verdict(claim, contexts)} for n, claim in zip(numbers, claims, strict=True)
-                ]
-            }
+            grouped: dict[str, list[dict[str, Any]]] = {"supported": [], "unsupported": []}
+            for n, claim in zip(numbers, claims, strict=True):
+                verdict = self._verdict(claim, contexts)
+                if verdict["supported"]:
+                    grouped["supported"] += [{"claim": n, **quote} for quote in verdict["support"]]
+                else:
+                    grouped["unsupported"].append({"claim": n, "reason": verdict["reason"]})
+            return grouped
         if task in ("context_recall.single", "context_recall.single_fix"):
             contexts = [_Context(c) for c in inputs["contexts"]]
             return {
@@ -153,11 +157,11 @@ class OfflineJudge:
         )
 
     def _verdict(self, claim: str, contexts: Sequence[_Context]) -> dict[str, Any]:
-        """Supported by every context holding enough of the claim's terms, all its numbers, and a passage that
-        negates as the claim does; the quote is that passage."""
+        """Supported when a context holds enough of the claim's terms, all its numbers, and a passage that
+        negates as the claim does; the quote is that passage of the best such context."""
         wanted, numbers = content_terms(claim), numbers_in(claim)
         if not wanted:
-            return {"reason": "The claim has no content terms to look for.", "supported": False, "support": []}
+            return {"supported": False, "support": [], "reason": "The claim has no content terms to look for."}
         negated = bool(negations(claim))
         shares = [len(wanted & ctx.terms) / len(wanted) for ctx in contexts]
         matching = [
@@ -167,15 +171,20 @@ class OfflineJudge:
         ]
         quotes = {j: contexts[j - 1].quote(wanted, numbers, negated) for j in matching}
         supporting = [j for j, quote in quotes.items() if quote is not None]
-        support = [{"context": j, "quote": quotes[j]} for j in supporting]
         if supporting:
-            first = supporting[0]
-            reason = f"{shares[first - 1]:.0%} of the claim's terms occur in context {first}."
-        elif matching:
+            # As the prompt asks: one quote, from the context that states the claim best (most of its terms,
+            # then the shorter quote, then the first), and no reason (the quote is the reason).
+            best_context = min(supporting, key=lambda j: (-shares[j - 1], len(quotes[j] or ""), j))
+            return {
+                "supported": True,
+                "support": [{"context": best_context, "quote": quotes[best_context]}],
+                "reason": "",
+            }
+        if matching:
             reason = f"Context {matching[0]} has the claim's terms, but " + (
                 "not its negation." if negated else "negates them."
             )
         else:
             best = max(shares, default=0.0)
             reason = f"At most {best:.0%} of the claim's terms occur in any one context with all its numbers."
-        return {"reason": reason, "supported": bool(support), "support": support}
+        return {"supported": False, "support": [], "reason": reason}

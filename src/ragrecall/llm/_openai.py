@@ -3,9 +3,7 @@ and :class:`OpenAILLM`, the full stack over it."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, Literal, TypeVar, cast
 
 import openai
@@ -20,6 +18,7 @@ from ._cache import ResponseCache
 from ._pricing import ModelPrice
 from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
 from ._retry import RetryPolicy
+from ._schema import strict_json_schema
 from ._scrub import Scrubber, client_secrets, public_url
 from ._stack import LLMStack
 from ._transport import read_body, sdk_failure
@@ -265,9 +264,13 @@ def _read_completion(completion: Any) -> tuple[str | None, str | None, str | Non
         return "a completion whose message content is not text"
     prompt_tokens = getattr(completion.usage, "prompt_tokens", 0) or 0
     completion_tokens = getattr(completion.usage, "completion_tokens", 0) or 0
-    if not isinstance(prompt_tokens, int) or not isinstance(completion_tokens, int):
+    cached_tokens = getattr(getattr(completion.usage, "prompt_tokens_details", None), "cached_tokens", 0) or 0
+    if not all(isinstance(n, int) for n in (prompt_tokens, completion_tokens, cached_tokens)):
         return "a completion whose usage is not counted in tokens"
-    usage = Usage(requests=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+    cached_tokens = min(max(cached_tokens, 0), prompt_tokens)
+    usage = Usage(
+        requests=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cached_tokens=cached_tokens
+    )
     finish = choice.finish_reason if isinstance(choice.finish_reason, str) else None
     return content, refusal, finish, usage
 
@@ -381,28 +384,3 @@ def llm_factory(
             "pass an AsyncOpenAI client with its base_url"
         )
     return OpenAILLM(client if client is not None else openai.AsyncOpenAI(), model, **options)
-
-
-@lru_cache(maxsize=128)
-def _strict_schema_cached(output: type[BaseModel]) -> dict[str, Any]:
-    schema = copy.deepcopy(output.model_json_schema())
-    _make_strict(schema)
-    return schema
-
-
-def strict_json_schema(output: type[BaseModel]) -> dict[str, Any]:
-    """``output``'s JSON schema in the form structured outputs accept: every object closed, every field required."""
-    return copy.deepcopy(_strict_schema_cached(output))
-
-
-def _make_strict(node: Any) -> None:
-    if isinstance(node, dict):
-        if node.get("type") == "object" and "properties" in node:
-            node["additionalProperties"] = False
-            node["required"] = list(node["properties"])
-        node.pop("default", None)
-        for value in node.values():
-            _make_strict(value)
-    elif isinstance(node, list):
-        for value in node:
-            _make_strict(value)

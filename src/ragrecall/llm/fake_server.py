@@ -68,6 +68,8 @@ class ServerReply:
     headers: Mapping[str, str] = field(default_factory=dict)
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0
+    """Of ``prompt_tokens``, those reported as read from the provider's prompt cache."""
     delay: float = 0.0
     finish_reason: str = "stop"
     body: Mapping[str, Any] | None = None
@@ -433,7 +435,8 @@ def _echoing(reply: ServerReply, key: str) -> ServerReply:
         data = json.loads(content)
     except json.JSONDecodeError:
         return replace(reply, content=f"{content} {shown}")
-    for item in data.get("verdicts", []) if isinstance(data, dict) else []:
+    lists = ("verdicts", "unsupported")
+    for item in [i for key in lists for i in data.get(key, [])] if isinstance(data, dict) else []:
         item["reason"] = f"{item.get('reason', '')} (key {shown})"
     return replace(reply, content=json.dumps(data, ensure_ascii=False))
 
@@ -471,6 +474,7 @@ def _completion_for(reply: ServerReply, model: str) -> dict[str, Any]:
             "prompt_tokens": reply.prompt_tokens,
             "completion_tokens": reply.completion_tokens,
             "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+            "prompt_tokens_details": {"cached_tokens": reply.cached_tokens},
         },
     }
 
@@ -497,7 +501,12 @@ def _message_for(reply: ServerReply, model: str, request: Mapping[str, Any]) -> 
         "content": [block] if reply.content else [],
         "stop_reason": stop,
         "stop_sequence": None,
-        "usage": {"input_tokens": reply.prompt_tokens, "output_tokens": reply.completion_tokens},
+        # Anthropic counts cache reads apart from input_tokens.
+        "usage": {
+            "input_tokens": reply.prompt_tokens - reply.cached_tokens,
+            "cache_read_input_tokens": reply.cached_tokens,
+            "output_tokens": reply.completion_tokens,
+        },
     }
 
 

@@ -45,7 +45,8 @@ def run_section(result: EvaluationResult, label: str, other: EvaluationResult | 
     facts.append(
         (
             "LLM usage",
-            f"{usage.requests} requests ({usage.cached_requests} cached), {usage.prompt_tokens:,} prompt + "
+            f"{usage.requests} requests ({usage.cached_requests} cached), {usage.prompt_tokens:,} prompt"
+            f"{usage.prompt_cache_note()} + "
             f"{usage.completion_tokens:,} completion tokens, cost {_cost(usage)}",
         )
     )

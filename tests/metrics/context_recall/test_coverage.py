@@ -107,7 +107,7 @@ def test_a_dropped_sentence_is_asked_about_then_becomes_a_claim_of_its_own() -> 
     assert cover.messages[: len(decompose.messages)] == decompose.messages
     asked = cover.messages[-1]["content"]
     assert "- <sentence>Paris hosted the 1900 Olympics.</sentence> (number in no claim: 1900)" in asked
-    assert cover.prompt_version == "context_recall/decompose.en/2+context_recall/cover.en/2"
+    assert cover.prompt_version == "context_recall/decompose.en/3+context_recall/cover.en/2"
     assert judge.inputs["claims"] == CLAIMS  # the gap is judged like every claim
 
     evidence = evidence_of(result)
@@ -200,7 +200,7 @@ def test_single_mode_judges_a_sentence_still_missing_after_the_re_ask() -> None:
         ("coverage", "verified"),
     ]
     assert result.value == 1.0
-    assert evidence.prompt_versions["judge"] == "context_recall/judge.en/3"
+    assert evidence.prompt_versions["judge"] == "context_recall/judge.en/4"
 
 
 @pytest.mark.parametrize(

@@ -50,16 +50,16 @@ def test_claims_mode_scores_supported_share_with_full_evidence() -> None:
     assert evidence.context_utilisation == pytest.approx(2 / 3)
     assert evidence.mode == "claims" and evidence.language == "en" and evidence.model == "fake"
     assert evidence.prompt_versions == {
-        "decompose": "context_recall/decompose.en/2",
+        "decompose": "context_recall/decompose.en/3",
         "cover": "context_recall/cover.en/2",
-        "judge": "context_recall/judge.en/3",
-        "recheck": "context_recall/recheck.en/3",
+        "judge": "context_recall/judge.en/4",
+        "recheck": "context_recall/recheck.en/4",
     }
 
     decompose, judge = llm.requests
     assert decompose.output is ClaimList and decompose.task == "context_recall.decompose"
     assert judge.output is JudgedClaims and judge.task == "context_recall.judge"
-    assert decompose.prompt_version == "context_recall/decompose.en/2"
+    assert decompose.prompt_version == "context_recall/decompose.en/3"
     assert decompose.messages[0]["role"] == "system" and REFERENCE not in decompose.messages[0]["content"]
     assert f"<reference>{REFERENCE}</reference>" in decompose.messages[-1]["content"]
     user = judge.messages[-1]["content"]
@@ -102,7 +102,7 @@ def test_single_mode_makes_one_call() -> None:
     assert len(llm.requests) == 1
     assert llm.requests[0].output is SingleReply and llm.requests[0].task == "context_recall.single"
     assert isinstance(result.evidence, ClaimRecallEvidence)
-    assert result.evidence.prompt_versions["single"] == "context_recall/single.en/3"
+    assert result.evidence.prompt_versions["single"] == "context_recall/single.en/4"
     assert [c.supporting_contexts for c in result.evidence.claims] == [[0], []]
     assert [c.verification for c in result.evidence.claims] == ["verified", "none"]
     assert result.evidence.claims[1].support == []
@@ -164,6 +164,60 @@ def test_wrong_verdict_count_is_repaired() -> None:
     assert result.value == pytest.approx(2 / 3)
     problem = llm.requests[2].messages[-1]["content"]
     assert "exactly one verdict for each claim 1..3" in problem and "got 2 verdict(s)" in problem
+
+
+GROUPED = {
+    "supported": [
+        {"claim": 2, "context": 2, "quote": "The Eiffel Tower, in Paris, is 330 metres tall"},
+        {"claim": 1, "context": 1, "quote": "Paris is the capital city of France."},
+    ],
+    "unsupported": [{"claim": 3, "reason": "No context mentions the Olympics."}],
+}
+
+
+def test_a_grouped_reply_gives_the_same_verdicts_and_evidence_as_the_earlier_shape() -> None:
+    grouped = ContextRecall(FakeLLM([{"claims": CLAIMS}, GROUPED])).score(
+        reference=REFERENCE, retrieved_contexts=CONTEXTS
+    )
+    earlier = ContextRecall(FakeLLM([{"claims": CLAIMS}, JUDGED])).score(
+        reference=REFERENCE, retrieved_contexts=CONTEXTS
+    )
+    assert grouped.value == earlier.value == pytest.approx(2 / 3)
+    g, e = grouped.evidence, earlier.evidence
+    assert isinstance(g, ClaimRecallEvidence) and isinstance(e, ClaimRecallEvidence)
+    assert [(c.claim, c.supported, c.verification, c.supporting_contexts) for c in g.claims] == [
+        (c.claim, c.supported, c.verification, c.supporting_contexts) for c in e.claims
+    ]
+    assert [q.passage for c in g.claims for q in c.support] == [q.passage for c in e.claims for q in c.support]
+    assert g.claims[2].reason == "No context mentions the Olympics." and g.claims[0].reason == ""
+
+
+def test_a_claim_quoted_from_two_contexts_gathers_both_quotes() -> None:
+    contexts = [
+        "Paris is the capital city of France.",
+        "The Eiffel Tower is 330 metres tall.",
+        "The Eiffel Tower stands in Paris.",
+    ]
+    two = {
+        "supported": [
+            {"claim": 1, "context": 2, "quote": "The Eiffel Tower is 330 metres tall."},
+            {"claim": 1, "context": 3, "quote": "The Eiffel Tower stands in Paris."},
+        ],
+        "unsupported": [],
+    }
+    result = ContextRecall(FakeLLM([{"claims": ["The Eiffel Tower in Paris is 330 metres tall."]}, two])).score(
+        reference="The Eiffel Tower in Paris is 330 metres tall.", retrieved_contexts=contexts
+    )
+    [claim] = result.evidence.claims  # type: ignore[union-attr]
+    assert claim.supporting_contexts == [1, 2] and len(claim.support) == 2
+
+
+def test_a_claim_in_both_lists_is_repaired() -> None:
+    both = {**GROUPED, "unsupported": [*GROUPED["unsupported"], {"claim": 1, "reason": "Maybe not."}]}
+    llm = FakeLLM([{"claims": CLAIMS}, both, GROUPED])
+    result = ContextRecall(llm).score(reference=REFERENCE, retrieved_contexts=CONTEXTS)
+    assert result.value == pytest.approx(2 / 3)
+    assert "got 4 verdict(s) for claim number(s) [2, 1, 3, 1]" in llm.requests[2].messages[-1]["content"]
 
 
 def test_context_number_out_of_range_is_repaired() -> None:
@@ -274,8 +328,8 @@ def test_chinese_reference_uses_chinese_prompts_and_keeps_chinese_claims() -> No
     assert result.value == 0.5
     assert isinstance(result.evidence, ClaimRecallEvidence)
     assert result.evidence.language == "zh"
-    assert result.evidence.prompt_versions["decompose"] == "context_recall/decompose.zh/2"
-    assert result.evidence.prompt_versions["judge"] == "context_recall/judge.zh/3"
+    assert result.evidence.prompt_versions["decompose"] == "context_recall/decompose.zh/3"
+    assert result.evidence.prompt_versions["judge"] == "context_recall/judge.zh/4"
     assert [c.claim for c in result.evidence.claims] == claims
     assert "参考答案" in llm.requests[0].messages[0]["content"] and "上下文" in llm.requests[1].messages[0]["content"]
     assert llm.requests[0].messages[-1]["content"] == f"<reference>{reference}</reference>"
@@ -353,7 +407,7 @@ def test_alias_and_settings() -> None:
     assert LLMContextRecall is ContextRecall
     settings = ContextRecall(FakeLLM([], model_name="m"), mode="single").settings()
     assert settings["model"] == "m" and settings["mode"] == "single"
-    assert settings["prompt_versions"]["single.zh"] == "context_recall/single.zh/3"
+    assert settings["prompt_versions"]["single.zh"] == "context_recall/single.zh/4"
     assert (settings["quote_threshold"], settings["unverified"], settings["coverage"]) == (0.9, "unsupported", True)
 
 

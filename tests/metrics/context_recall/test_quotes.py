@@ -128,7 +128,7 @@ def test_an_unverified_verdict_is_asked_again_once_then_counted_by_the_policy(
     asked = recheck.messages[-1]["content"]
     assert f'- <claim id="{claim}">' in asked and feedback in asked
     assert recheck.inputs["numbers"] == [claim]
-    assert recheck.prompt_version == "context_recall/judge.en/3+context_recall/recheck.en/3"
+    assert recheck.prompt_version == "context_recall/judge.en/4+context_recall/recheck.en/4"
 
 
 def test_a_failing_policy_is_a_recorded_failure_in_a_batch() -> None:

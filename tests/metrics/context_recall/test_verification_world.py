@@ -178,3 +178,12 @@ def test_with_an_honest_confirmer_sample_scores_are_within_0_03_of_the_truth(
     errors = [o.error for o in confirmed_outcomes.values() if o.error is not None]
     assert len(errors) == len(WORLD)
     assert sum(errors) / len(errors) <= 0.03
+
+
+def test_a_judge_replying_in_the_grouped_shape_meets_the_same_checks_with_the_same_outcomes() -> None:
+    world = load_world()
+    earlier, grouped = score_world(world), score_world(world, grouped=True)
+    assert [(o.id, o.value, o.caught, [c.flagged for c in o.claims]) for o in grouped] == [
+        (o.id, o.value, o.caught, [c.flagged for c in o.claims]) for o in earlier
+    ]
+    assert sum(o.caught for o in grouped if o.lie) >= 107  # the documented code figure

@@ -6,8 +6,11 @@ Numbers in replies are as shown to the model: claims and contexts count from 1.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from functools import cached_property
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from ...errors import NoClaimsError
 from ...llm._ask import Check, RepairsExhaustedError, ask
@@ -16,9 +19,11 @@ from ...llm._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, Outpu
 __all__ = [
     "ClaimList",
     "JudgedClaims",
+    "Quoted",
     "SingleClaim",
     "SingleReply",
     "Support",
+    "Unsupported",
     "Verdict",
     "ask_for_claims",
     "check_claim_list",
@@ -56,27 +61,73 @@ class Verdict(_Reply):
 
     claim: int
     """The claim's number as shown (1-based)."""
-    reason: str
-    """One short sentence."""
     supported: bool
     """True when the contexts state the claim."""
     support: list[Support]
-    """One entry per supporting context; [] when unsupported."""
+    """The quote from the context that states the claim best (more only when no one context states all of
+    it); [] when unsupported."""
+    reason: str = ""
+    """One short sentence for an unsupported claim; "" when supported (the quote is the reason)."""
+
+
+class Quoted(_Reply):
+    """A supported claim and the passage of one context that states it."""
+
+    claim: int
+    """The claim's number as shown (1-based)."""
+    context: int
+    """The context's number as shown (1-based)."""
+    quote: str
+    """The shortest passage of that context, copied verbatim, that states the claim."""
+
+
+class Unsupported(_Reply):
+    """A claim no context states, and why."""
+
+    claim: int
+    reason: str
 
 
 class JudgedClaims(_Reply):
-    """Reply of the judging step: one verdict per claim (per claim asked about, in a follow-up)."""
+    """Reply of the judging step (and of its follow-up, for the claims asked about): each claim in one list,
+    the supported ones with their quote (a claim that needs two contexts appears twice), the others with a reason.
 
-    verdicts: list[Verdict]
+    Grouping by verdict keeps the reply short: no ``supported`` flag, no empty reason, no list per claim. A
+    reply in the earlier shape, ``{"verdicts": [{"claim", "supported", "support", "reason"}]}``, is read too.
+    """
+
+    supported: list[Quoted] = []
+    unsupported: list[Unsupported] = []
+    given_verdicts: SkipJsonSchema[list[Verdict] | None] = None
+    """The verdicts of a reply in the earlier shape; None for a grouped reply."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_earlier_shape(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "verdicts" in data:
+            return {**{k: v for k, v in data.items() if k != "verdicts"}, "given_verdicts": data["verdicts"]}
+        return data
+
+    @cached_property
+    def verdicts(self) -> list[Verdict]:
+        """One verdict per claim entry: the quotes of a supported claim gathered, in the order given."""
+        if self.given_verdicts is not None:
+            return self.given_verdicts
+        gathered: dict[int, Verdict] = {}
+        for q in self.supported:
+            verdict = gathered.setdefault(q.claim, Verdict(claim=q.claim, supported=True, support=[]))
+            verdict.support.append(Support(context=q.context, quote=q.quote))
+        unsupported = [Verdict(claim=u.claim, supported=False, support=[], reason=u.reason) for u in self.unsupported]
+        return [*gathered.values(), *unsupported]
 
 
 class SingleClaim(_Reply):
     """A claim of the reference with its verdict, in the one-call mode."""
 
     claim: str
-    reason: str
     supported: bool
     support: list[Support]
+    reason: str = ""
 
 
 class SingleReply(_Reply):
