@@ -232,8 +232,15 @@ def main() -> None:
         }
         source = f"measured now with ragas {ragas.__version__}"
         if args.record:
-            record = {"ragas_version": ragas.__version__, "python": platform.python_version()}
-            record["counts"] = {k: {n: asdict(c) for n, c in v.items()} for k, v in peer.items()}  # type: ignore[assignment]
+            from importlib.metadata import version
+
+            record: dict[str, Any] = {
+                "command": "python " + " ".join(sys.argv),
+                "ragas_version": ragas.__version__,
+                "packages": {p: version(p) for p in ("langchain-core", "langchain-community", "instructor")},
+                "python": platform.python_version(),
+            }
+            record["counts"] = {k: {n: asdict(c) for n, c in v.items()} for k, v in peer.items()}
             Path(args.record).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     except ImportError:
         recorded = json.loads(Path(args.ragas_counts).read_text(encoding="utf-8"))

@@ -65,12 +65,18 @@ def test_every_pair_of_three_runs() -> None:
     assert same[0].effect is None and same[0].p_holm == 1.0  # every difference is 0
 
 
-def test_compare_three_runs_on_the_command_line(tmp_path: Path) -> None:
+def _result_files(tmp_path: Path) -> list[str]:
+    """The runs a, b and c written as result files."""
     files = []
     for name, result in zip("abc", runs((1, 2, 3)), strict=True):
         path = tmp_path / f"{name}.jsonl"
         result.to_jsonl(path)
         files.append(str(path))
+    return files
+
+
+def test_compare_three_runs_on_the_command_line(tmp_path: Path) -> None:
+    files = _result_files(tmp_path)
     labels = tmp_path / "labels.jsonl"
     labels.write_text(
         "".join(json.dumps({"id": f"q{i}", "human_score": 0.5 + 0.01 * i}) + "\n" for i in range(12)),
@@ -99,3 +105,33 @@ def test_compare_three_runs_on_the_command_line(tmp_path: Path) -> None:
 
     one = subprocess.run([str(SCRIPT), "compare", files[0]], capture_output=True, text=True, timeout=60)
     assert one.returncode == 2 and "compare needs two or more result files, got 1" in one.stderr
+
+
+def test_compare_prints_json_for_two_runs_and_for_three_with_labels(tmp_path: Path) -> None:
+    files = _result_files(tmp_path)
+    two = subprocess.run([str(SCRIPT), "compare", *files[:2], "--json"], capture_output=True, text=True, timeout=120)
+    assert two.returncode == 0, two.stderr
+    data = json.loads(two.stdout)  # nothing but the JSON on stdout
+    assert [r["letter"] for r in data["runs"]] == ["A", "B"] and data["runs"][1]["path"] == files[1]
+    [pair] = data["metrics"]["id_based_context_recall"]["pairs"]
+    table = compare_many(runs((1, 2, 3))[:2], ["a.jsonl", "b.jsonl"], "id_based_context_recall")[0]
+    assert (pair["a"], pair["b"]) == ("a.jsonl", "b.jsonl") and pair == table.model_dump(mode="json")
+    assert data["metrics"]["id_based_context_recall"]["corrected"] == {}
+
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(
+        "".join(json.dumps({"id": f"q{i}", "human_score": 0.5 + 0.01 * i}) + "\n" for i in range(12)),
+        encoding="utf-8",
+    )
+    three = subprocess.run(
+        [str(SCRIPT), "compare", *files, "--labels", str(labels), "--json"], capture_output=True, text=True, timeout=120
+    )
+    assert three.returncode == 0, three.stderr
+    metric = json.loads(three.stdout)["metrics"]["id_based_context_recall"]
+    assert [(p["a"], p["b"]) for p in metric["pairs"]] == [
+        ("a.jsonl", "b.jsonl"),
+        ("a.jsonl", "c.jsonl"),
+        ("b.jsonl", "c.jsonl"),
+    ]
+    assert sorted(metric["corrected"]) == ["a.jsonl", "b.jsonl", "c.jsonl"]
+    assert all(0.0 <= c["low"] <= c["mean"] <= c["high"] <= 1.0 for c in metric["corrected"].values())

@@ -4,7 +4,9 @@ with Holm-adjusted p-values and effect sizes."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -38,6 +40,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="people's labels of some samples (paired by id): also each system's mean corrected by them (PPI++)",
     )
     cmp_.add_argument("--report", metavar="FILE.html", help="also write the comparison as an HTML page")
+    cmp_.add_argument(
+        "--json",
+        action="store_true",
+        help="print the comparison as JSON instead of the tables: every pair (also for two runs), corrected means",
+    )
     cmp_.set_defaults(handler=_run)
 
 
@@ -52,7 +59,7 @@ def _run(args: argparse.Namespace) -> int:
     letters = [chr(ord("A") + i) if i < 26 else f"#{i + 1}" for i in range(len(runs))]
     metrics = _metrics(runs, letters, args.metric)
     names = _names(args.runs)
-    if len(runs) == 2 and not args.labels and not args.report:
+    if len(runs) == 2 and not args.labels and not args.report and not args.json:
         _two(runs[0], runs[1], metrics, explicit=bool(args.metric))
         return 0
     from ..evaluation import compare_many
@@ -63,6 +70,11 @@ def _run(args: argparse.Namespace) -> int:
         from ..report import write_comparison_page
 
         write_comparison_page(pairs, args.report, corrected, title=f"ragrecall comparison of {len(runs)} runs")
+    if args.json:
+        print(json.dumps(_as_json(args.runs, letters, names, runs, pairs, corrected), indent=2, ensure_ascii=False))
+        if args.report:
+            print(f"report written to {args.report}", file=sys.stderr)
+        return 0
     for metric, items in pairs.items():
         print(_table(metric, items))
         if metric in corrected:
@@ -75,6 +87,32 @@ def _run(args: argparse.Namespace) -> int:
     if args.report:
         print(f"report written to {args.report}")
     return 0
+
+
+def _as_json(
+    paths: Sequence[str],
+    letters: Sequence[str],
+    names: Sequence[str],
+    runs: Sequence[EvaluationResult],
+    pairs: dict[str, list[PairComparison]],
+    corrected: dict[str, dict[str, CorrectedMean]],
+) -> dict[str, object]:
+    """The comparison as plain JSON values: the runs, and per metric every pair and the corrected means."""
+    from ..calibration import corrected_json
+
+    return {
+        "runs": [
+            {"letter": letter, "name": name, "path": path, "not_compared": [m for m in run.metrics if m not in pairs]}
+            for letter, name, path, run in zip(letters, names, paths, runs, strict=True)
+        ],
+        "metrics": {
+            metric: {
+                "pairs": [item.model_dump(mode="json") for item in items],
+                "corrected": {name: corrected_json(c) for name, c in corrected.get(metric, {}).items()},
+            }
+            for metric, items in pairs.items()
+        },
+    }
 
 
 def _metrics(runs: Sequence[EvaluationResult], letters: Sequence[str], asked: Sequence[str]) -> list[str]:

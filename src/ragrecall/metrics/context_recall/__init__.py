@@ -11,7 +11,7 @@
 from ._evidence import QUOTE_WINDOW, ClaimRecallEvidence, ClaimVerdict, DroppedClaim, Quote
 from ._metric import ContextRecall, LLMContextRecall
 from ._prompting import LANGUAGES, STEPS
-from ._replies import ClaimList, JudgedClaims, SingleReply, Support, Verdict
+from ._replies import ClaimList, JudgedClaims, Quoted, SingleReply, Support, Unsupported, Verdict
 
 __all__ = [
     "LANGUAGES",
@@ -25,7 +25,9 @@ __all__ = [
     "JudgedClaims",
     "LLMContextRecall",
     "Quote",
+    "Quoted",
     "SingleReply",
     "Support",
+    "Unsupported",
     "Verdict",
 ]

@@ -92,7 +92,8 @@ class ClaimVerdict(BaseModel):
     supporting_contexts: list[int]
     """0-based indices into ``retrieved_contexts`` of the contexts that support it (none when not supported)."""
     reason: str
-    """The judge's one-sentence reason."""
+    """The judge's one-sentence reason for an unsupported verdict; usually "" for a supported one, whose quotes
+    are its reason (the prompts ask for no reason then)."""
     support: list[Quote] = Field(default_factory=list)
     """The judge's quotes, each with where it was found; [] when the judge said unsupported."""
     verification: Verification = "none"

@@ -85,7 +85,9 @@ class Unsupported(_Reply):
     """A claim no context states, and why."""
 
     claim: int
+    """The claim's number as shown (1-based)."""
     reason: str
+    """One short sentence, in the language of the claims."""
 
 
 class JudgedClaims(_Reply):
