@@ -41,6 +41,11 @@ def test_ids_fail():
 """
 
 
+def _ini(pytester: pytest.Pytester, lines: str = "") -> None:
+    """The inner run's ini file (pytest-asyncio, installed here, asks for its loop scope)."""
+    pytester.makeini(f"[pytest]\nasyncio_default_fixture_loop_scope = function\n{lines}")
+
+
 def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("RAGRECALL_MODEL", "RAGRECALL_CACHE", "RAGRECALL_REPLAY", "OPENAI_BASE_URL", "OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
@@ -50,10 +55,12 @@ def test_the_fixture_is_the_offline_judge_by_default(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _clean_env(monkeypatch)
+    _ini(pytester)
     pytester.makepyfile(test_recall=TESTS)
-    run = pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider")
+    run = pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider")  # a fresh interpreter: the entry point
     run.assert_outcomes(passed=2, failed=1)
-    run.stdout.fnmatch_lines(["*JUDGE OfflineJudge offline-lexical-judge*", "*missing ID 'zz'*"])
+    run.stdout.fnmatch_lines(["plugins:*ragrecall-*", "*JUDGE OfflineJudge offline-lexical-judge*"])
+    run.stdout.fnmatch_lines(["*missing ID 'zz'*"])
     assert "ragrecall: report" not in run.stdout.str()  # no report unless asked for
 
 
@@ -61,12 +68,13 @@ def test_the_report_holds_every_assertion_of_the_run(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _clean_env(monkeypatch)
+    _ini(pytester)
     pytester.makepyfile(test_recall=TESTS)
-    missing = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--ragrecall-report", "out/recall.html")
+    missing = pytester.runpytest("-p", "no:cacheprovider", "--ragrecall-report", "out/recall.html")
     assert missing.ret == pytest.ExitCode.USAGE_ERROR
     missing.stderr.fnmatch_lines(["*--ragrecall-report out/recall.html: the folder out does not exist*"])
     (pytester.path / "out").mkdir()
-    run = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--ragrecall-report", "out/recall.html")
+    run = pytester.runpytest("-p", "no:cacheprovider", "--ragrecall-report", "out/recall.html")
     run.assert_outcomes(passed=2, failed=1)  # recording changes no outcome
     assert run.ret == 1
     run.stdout.fnmatch_lines(["ragrecall: report of 2 assertions (2 samples) written to out/recall.html"])
@@ -82,11 +90,11 @@ def test_the_report_holds_every_assertion_of_the_run(
 def test_a_configured_model_is_asked_over_http(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     _clean_env(monkeypatch)
     pytester.makepyfile(test_recall=TESTS)
-    pytester.makeini("[pytest]\nragrecall_model = gpt-4o-mini\nragrecall_cache = judge.sqlite\n")
+    _ini(pytester, "ragrecall_model = gpt-4o-mini\nragrecall_cache = judge.sqlite\n")
     with FakeOpenAIServer() as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "sk-test-plugin")
-        run = pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider", "-k", "judge or claims")
+        run = pytester.runpytest("-s", "-p", "no:cacheprovider", "-k", "judge or claims")
         asked = len(server.requests)
     run.assert_outcomes(passed=2)
     run.stdout.fnmatch_lines(["*JUDGE * gpt-4o-mini*"])
@@ -96,7 +104,7 @@ def test_a_configured_model_is_asked_over_http(pytester: pytest.Pytester, monkey
     # Replayed from the cache just written: no server at all.
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("RAGRECALL_REPLAY", "1")
-    replay = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-k", "claims")
+    replay = pytester.runpytest("-p", "no:cacheprovider", "-k", "claims")
     replay.assert_outcomes(passed=1)
 
 
@@ -106,12 +114,12 @@ def test_the_command_line_wins_over_the_environment_and_the_ini(
     _clean_env(monkeypatch)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-plugin")
     pytester.makepyfile(test_recall=TESTS)
-    pytester.makeini("[pytest]\nragrecall_model = from-ini\n")
+    _ini(pytester, "ragrecall_model = from-ini\n")
     assert_judge = ["-s", "-p", "no:cacheprovider", "-k", "test_judge"]
-    pytester.runpytest_subprocess(*assert_judge).stdout.fnmatch_lines(["*JUDGE * from-ini*"])
+    pytester.runpytest(*assert_judge).stdout.fnmatch_lines(["*JUDGE * from-ini*"])
     monkeypatch.setenv("RAGRECALL_MODEL", "from-env")
-    pytester.runpytest_subprocess(*assert_judge).stdout.fnmatch_lines(["*JUDGE * from-env*"])
-    run = pytester.runpytest_subprocess(*assert_judge, "--ragrecall-model", "offline")
+    pytester.runpytest(*assert_judge).stdout.fnmatch_lines(["*JUDGE * from-env*"])
+    run = pytester.runpytest(*assert_judge, "--ragrecall-model", "offline")
     run.stdout.fnmatch_lines(["*JUDGE OfflineJudge offline-lexical-judge*"])
 
 
