@@ -13,7 +13,10 @@ Example::
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import ConfigurationError
@@ -21,7 +24,39 @@ from .metrics.base import Metric, SampleLike
 from .results import MetricResult, StringRecallEvidence
 from .schema import Sample
 
-__all__ = ["assert_recall"]
+__all__ = ["RecallAssertion", "assert_recall", "record_assertions"]
+
+
+@dataclass(frozen=True)
+class RecallAssertion:
+    """One call of :func:`assert_recall`, as a recorder (:func:`record_assertions`) keeps it."""
+
+    metric: Metric
+    samples: tuple[SampleLike, ...]
+    results: tuple[MetricResult, ...]
+    """The results, in the order of ``samples``."""
+    at_least: float
+    per_sample: bool
+    passed: bool
+    message: str | None
+    """The assertion's message when it failed."""
+
+
+_RECORDERS: ContextVar[tuple[list[RecallAssertion], ...]] = ContextVar("ragrecall_recorders", default=())
+
+
+@contextmanager
+def record_assertions() -> Iterator[list[RecallAssertion]]:
+    """Keep every :func:`assert_recall` made inside the block, passed or failed, in the list it yields.
+
+    Recorders nest: each one sees the assertions made while it is open. The pytest plugin's
+    ``--ragrecall-report`` is one."""
+    records: list[RecallAssertion] = []
+    token = _RECORDERS.set((*_RECORDERS.get(), records))
+    try:
+        yield records
+    finally:
+        _RECORDERS.reset(token)
 
 
 def assert_recall(
@@ -65,6 +100,7 @@ def assert_recall(
         ok = mean is not None and mean >= at_least and not failed
         headline = f"{metric.name}: mean {_fmt(mean)} over {len(scored)} scored samples, expected at least {at_least}"
     if ok:
+        _record(metric, given, results, at_least, per_sample, None)
         return results
 
     lines = [headline]
@@ -81,7 +117,25 @@ def assert_recall(
     hidden = len(failed) + len(low) - max_listed
     if hidden > 0:
         lines.append(f"... and {hidden} more")
-    raise AssertionError("\n".join(lines))
+    message = "\n".join(lines)
+    _record(metric, given, results, at_least, per_sample, message)
+    raise AssertionError(message)
+
+
+def _record(
+    metric: Metric,
+    samples: list[SampleLike],
+    results: list[MetricResult],
+    at_least: float,
+    per_sample: bool,
+    message: str | None,
+) -> None:
+    recorders = _RECORDERS.get()
+    if not recorders:
+        return
+    record = RecallAssertion(metric, tuple(samples), tuple(results), at_least, per_sample, message is None, message)
+    for records in recorders:
+        records.append(record)
 
 
 def _missed(sample: SampleLike, result: MetricResult) -> list[str]:
