@@ -1,8 +1,8 @@
 """``ragrecall trec``: a run against qrels, as trec_eval evaluates it, with trec_eval's command line.
 
 trec_eval's flags (``-q -c -l N -M N -m NAME -n -J -N N -R qrels``), names and output, byte for byte; and the
-measure strings of this package (``-m nDCG@10``) with a table or JSON output. See the README for where the two
-differ.
+measure strings of this package (``-m nDCG@10``) with a table or JSON output. The guide for trec_eval users
+(``docs/guides/trec-eval.md``) says where the two differ.
 """
 
 from __future__ import annotations

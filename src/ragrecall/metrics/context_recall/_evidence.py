@@ -99,7 +99,8 @@ class ClaimVerdict(BaseModel):
     support: list[Quote] = Field(default_factory=list)
     """The judge's quotes, each with where it was found; [] when the judge said unsupported."""
     verification: Verification = "none"
-    """What code established about the verdict (the README's "What verified means" says what each promises):
+    """What code established about the verdict (the docs page "Claims and verdicts", ``docs/concepts/claims.md``,
+    says what each promises):
 
     - ``"stated"``: the claim is written word for word (after normalisation) in a passage, with its numbers and
       no negation around it: supported by code, the judge not asked;
