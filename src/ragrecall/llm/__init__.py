@@ -13,11 +13,12 @@ from ._fake import FakeLLM, FakeReply
 from ._limit import Limited
 from ._meter import Metered
 from ._offline import OfflineJudge
-from ._openai import OpenAILLM, OpenAITransport, OutputMode, llm_factory, strict_json_schema
+from ._openai import OpenAILLM, OpenAITransport, OutputMode, llm_factory
 from ._pricing import DEFAULT_PRICES, ModelPrice, cost_usd, price_for
 from ._prompts import PromptTemplate, load_prompt
 from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, Message, parse_reply
 from ._retry import Retrying, RetryPolicy, is_retryable, retry_after_seconds
+from ._schema import strict_json_schema
 from ._stack import LLMStack
 from ._tokens import TokenCounter
 from ._transport import Transport

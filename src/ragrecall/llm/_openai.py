@@ -3,9 +3,7 @@ and :class:`OpenAILLM`, the full stack over it."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, Literal, TypeVar, cast
 
 import openai
@@ -20,11 +18,12 @@ from ._cache import ResponseCache
 from ._pricing import ModelPrice
 from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
 from ._retry import RetryPolicy
+from ._schema import output_schema, strict_json_schema
 from ._scrub import Scrubber, client_secrets, public_url
 from ._stack import LLMStack
 from ._transport import read_body, sdk_failure
 
-__all__ = ["OpenAILLM", "OpenAITransport", "OutputMode", "llm_factory", "strict_json_schema"]
+__all__ = ["OpenAILLM", "OpenAITransport", "OutputMode", "llm_factory"]
 
 OutputMode = Literal["auto", "json_schema", "json_object"]
 T = TypeVar("T")
@@ -142,7 +141,7 @@ class OpenAITransport:
         return {
             "model": self.model,
             "messages": [dict(m) for m in request.messages],
-            "output_schema": request.output.model_json_schema(),
+            "output_schema": output_schema(request.output),
             "params": {
                 **self.sampling_params(),
                 "response_format": self.response_format(request.output, mode),
@@ -381,28 +380,3 @@ def llm_factory(
             "pass an AsyncOpenAI client with its base_url"
         )
     return OpenAILLM(client if client is not None else openai.AsyncOpenAI(), model, **options)
-
-
-@lru_cache(maxsize=128)
-def _strict_schema_cached(output: type[BaseModel]) -> dict[str, Any]:
-    schema = copy.deepcopy(output.model_json_schema())
-    _make_strict(schema)
-    return schema
-
-
-def strict_json_schema(output: type[BaseModel]) -> dict[str, Any]:
-    """``output``'s JSON schema in the form structured outputs accept: every object closed, every field required."""
-    return copy.deepcopy(_strict_schema_cached(output))
-
-
-def _make_strict(node: Any) -> None:
-    if isinstance(node, dict):
-        if node.get("type") == "object" and "properties" in node:
-            node["additionalProperties"] = False
-            node["required"] = list(node["properties"])
-        node.pop("default", None)
-        for value in node.values():
-            _make_strict(value)
-    elif isinstance(node, list):
-        for value in node:
-            _make_strict(value)
