@@ -87,6 +87,8 @@ _BETWEEN = re.compile(r"between\s+$", re.IGNORECASE)
 _NAME = re.compile(
     f"(?<![^\\W_{CJK_RANGES}])[^\\W\\d_{CJK_RANGES}]+(?:[-_]?\\d(?:[^\\W{CJK_RANGES}]|\\.)*)+", re.UNICODE
 )
+_LETTER_DIGIT = re.compile(r"[^\W\d_][-_]?\d")
+"""A letter before a digit, perhaps with a hyphen or underscore between them: what every name holds."""
 _MINUS = "-\u2212\u2013"
 _OPENERS = "([{<=:~≈$€£¥"
 _BETWEEN_DIGITS = "x×"
@@ -200,7 +202,10 @@ def names_in(text: str) -> frozenset[str]:
     """Names written with letters then digits (``AX3000``, ``B12``, ``GPT-4o``, ``USD1.5bn``), case-folded."""
     if not _ANY_DIGIT.search(text):
         return frozenset()
-    return frozenset(m.group().casefold().rstrip(".") for m in _NAME.finditer(_normalised(text)))
+    norm = _normalised(text)
+    if not _LETTER_DIGIT.search(norm):  # what every name holds, found many times faster than a name
+        return frozenset()
+    return frozenset(m.group().casefold().rstrip(".") for m in _NAME.finditer(norm))
 
 
 def canonical_number(token: str, power: int = 0) -> str:
