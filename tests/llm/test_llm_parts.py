@@ -18,6 +18,7 @@ from ragrecall.llm import (
     LLMRequest,
     ModelPrice,
     OfflineJudge,
+    OpenAITransport,
     PromptTemplate,
     RepairsExhaustedError,
     ResponseCache,
@@ -145,6 +146,21 @@ def test_batch_prices_come_from_the_batch_column_else_the_live_price() -> None:
     assert cost_usd("cheap-batch", 1_000_000, 1_000_000, mine, batch=True) == pytest.approx(0.3)
     with pytest.raises(ConfigurationError, match="batch_input_per_million"):
         ModelPrice(1.0, 1.0, -0.5, 0.5)
+
+
+def test_output_schemas_are_built_once_and_sent_as_pydantic_writes_them() -> None:
+    from ragrecall.llm._schema import output_schema
+
+    assert output_schema(Answer) is output_schema(Answer)
+    assert output_schema(Answer) == Answer.model_json_schema()
+    strict = strict_json_schema(Answer)
+    strict["properties"]["value"]["type"] = "string"  # the caller's copy: the next one is untouched
+    assert strict_json_schema(Answer)["properties"]["value"]["type"] == "integer"
+    assert strict_json_schema(Answer)["additionalProperties"] is False
+    transport = OpenAITransport(openai.AsyncOpenAI(api_key="x", base_url="http://127.0.0.1:9/v1"), "m")
+    document = transport.documents(request())[0]
+    assert document["output_schema"] == Answer.model_json_schema()  # cache keys written before still match
+    assert document["params"]["response_format"]["json_schema"]["schema"] == strict_json_schema(Answer)
 
 
 def test_cache_key_covers_what_changes_the_answer() -> None:
