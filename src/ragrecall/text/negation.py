@@ -62,9 +62,13 @@ class _Cues:
     def __init__(self, pattern: re.Pattern[str], cues: list[str]) -> None:
         self.pattern = pattern
         self.words = [frozenset(letter_runs(c)) for c in cues if c.isascii() and c != "n't"]
+        # Each cue's longest word, the rarest: a text holding none of them holds no cue, told in one set lookup.
+        self.keys = frozenset(max(words, key=len) for words in self.words if words)
         self.marks = ["n't"] if "n't" in cues else []
         others = [ch for c in cues if not c.isascii() for ch in c if not ch.isascii()]
-        self.quick = all(re.search(re.escape(ch), _ASCII, re.IGNORECASE) is None for ch in others)
+        self.quick = all(words for words in self.words) and all(
+            re.search(re.escape(ch), _ASCII, re.IGNORECASE) is None for ch in others
+        )
 
     def absent(self, text: str) -> bool:
         """True when ``text`` surely holds no cue; False when it may (then the pattern decides)."""
@@ -73,7 +77,7 @@ class _Cues:
         if self.marks and any(mark in text.lower() for mark in self.marks):
             return False
         runs = set(letter_runs(text))
-        return not any(words <= runs for words in self.words)
+        return runs.isdisjoint(self.keys) or not any(words <= runs for words in self.words)
 
 
 def _cues(section: str | list[str], pattern: re.Pattern[str] | None = None) -> _Cues:

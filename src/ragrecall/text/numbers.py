@@ -189,7 +189,7 @@ def _digit_numbers(norm: str) -> list[tuple[str, int, int]]:
         if tail and (norm[start - 2].isdigit() or _is_letter(norm[start - 2])):
             continue  # the tail of a name or of a number already read: v3.12
         negative = bool(opening) and opening[0] in _MINUS
-        scale = _SCALE.match(norm, m.end())
+        scale = _SCALE.match(norm, m.end()) if _may_scale(norm, m.end()) else None
         power = _SCALES[(scale.group(1) or scale.group(2) or scale.group(3)).lower()] if scale else 0
         value = canonical_number(("0." if point else "") + m.group(), power)
         end = scale.end() if scale else m.end()
@@ -257,6 +257,13 @@ def opens_number(text: str, at: int) -> bool:
     """True when a minus sign or point at ``at`` (before digits) opens a number rather than joining two words
     or numbers: nothing, a space, or an opening bracket, currency or comparison sign stands before it."""
     return at == 0 or text[at - 1].isspace() or text[at - 1] in _OPENERS
+
+
+def _may_scale(text: str, end: int) -> bool:
+    """False when no scale word can follow a number ending at ``end``: it would open there or after one space,
+    with one of the letters t, m, b, k in either case (or a character that is not ASCII: 万, 亿, the Kelvin sign
+    that a case-blind ``k`` matches)."""
+    return any(not ch.isascii() or ch in "tmbkTMBK" for ch in text[end : end + 2])
 
 
 def _normalised(text: str) -> str:
