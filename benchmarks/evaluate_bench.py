@@ -265,26 +265,30 @@ def time_bare_sdk(base_url: str, bodies: list[dict[str, Any]], concurrency: int,
 # -- the overhead measurements -------------------------------------------------------------------------------
 
 
-def prepared_fake(samples: list[Sample]) -> FakeLLM:
-    """A FakeLLM answering instantly with the offline judge's replies, computed here in advance."""
+def prepared_fake(samples: list[Sample], concurrency: int) -> FakeLLM:
+    """A FakeLLM answering instantly with the offline judge's replies, recorded in advance.
+
+    The replies are recorded in one untimed ``evaluate`` over ``samples`` (the judge sees only the claims that
+    no passage states word for word, so its requests are known only once the metric has sent them), keyed by
+    the messages of each request; the FakeLLM looks them up.
+    """
     judge = OfflineJudge()
     replies: dict[tuple[str, ...], str] = {}
-    for s in samples:
-        reference = s.reference or ""
-        contexts = list(s.retrieved_contexts or [])
-        claims = judge.answer("context_recall.decompose", {"reference": reference})["claims"]
-        replies[("decompose", reference)] = json.dumps({"claims": claims})
-        claims = list(dict.fromkeys(claims))  # a sentence the reference repeats is judged once
-        verdicts = judge.answer("context_recall.judge", {"claims": claims, "contexts": contexts})
-        replies[("judge", *claims, "\x00", *contexts)] = json.dumps(verdicts)
 
-    def respond(request: LLMRequest[Any]) -> str:
-        inputs = request.inputs
-        if request.task == "context_recall.decompose":
-            return replies[("decompose", inputs["reference"])]
-        return replies[("judge", *inputs["claims"], "\x00", *inputs["contexts"])]
+    def key(request: LLMRequest[Any]) -> tuple[str, ...]:
+        return tuple(m["content"] for m in request.messages)
 
-    return FakeLLM(respond)
+    def record(request: LLMRequest[Any]) -> str:
+        reply = json.dumps(judge.answer(request.task, request.inputs))
+        replies[key(request)] = reply
+        return reply
+
+    result = ragrecall.evaluate(
+        samples, [ContextRecall(FakeLLM(record))], max_concurrency=concurrency, show_progress=False
+    )
+    if result.failures:
+        raise RuntimeError(f"recording pass: {len(result.failures)} failures, first: {result.failures[0]}")
+    return FakeLLM(lambda request: replies[key(request)])
 
 
 def time_overhead(samples: list[Sample], make_metric: Callable[[], ContextRecall], concurrency: int) -> float:
@@ -382,7 +386,7 @@ def main(argv: list[str] | None = None) -> None:
     n = args.overhead_samples
     say(f"Overhead without HTTP: evaluate over {n} samples, max_concurrency={args.concurrency}, best of {args.repeat}")
     overhead_samples = make_samples(n, args.seed + 1)
-    fake = prepared_fake(overhead_samples)
+    fake = prepared_fake(overhead_samples, args.concurrency)
     for name, make in (
         ("OfflineJudge", lambda: ContextRecall(OfflineJudge())),
         ("FakeLLM", lambda: ContextRecall(fake)),

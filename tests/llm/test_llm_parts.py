@@ -19,6 +19,7 @@ from ragrecall.llm import (
     LLMRequest,
     ModelPrice,
     OfflineJudge,
+    OpenAITransport,
     PromptTemplate,
     RepairsExhaustedError,
     ResponseCache,
@@ -158,6 +159,21 @@ def test_cached_prompt_tokens_cost_the_cached_column_live_and_the_batch_price_in
     assert cost_usd("no-cache-column", 1_000_000, 0, mine, cached_tokens=1_000_000) == pytest.approx(1.0)
     with pytest.raises(ConfigurationError, match="cached_input_per_million"):
         ModelPrice(1.0, 1.0, None, None, -0.1)
+
+
+def test_output_schemas_are_built_once_and_cache_keys_keep_pydantics_schema() -> None:
+    from ragrecall.llm._schema import output_schema
+
+    assert output_schema(Answer) is output_schema(Answer)
+    assert output_schema(Answer) == Answer.model_json_schema()
+    strict = strict_json_schema(Answer)
+    strict["properties"]["value"]["type"] = "string"  # the caller's copy: the next one is untouched
+    assert strict_json_schema(Answer)["properties"]["value"]["type"] == "integer"
+    assert strict_json_schema(Answer)["additionalProperties"] is False
+    transport = OpenAITransport(openai.AsyncOpenAI(api_key="x", base_url="http://127.0.0.1:9/v1"), "m")
+    document = transport.documents(request())[0]
+    assert document["output_schema"] == Answer.model_json_schema()  # cache keys written before still match
+    assert document["params"]["response_format"]["json_schema"]["schema"] == strict_json_schema(Answer)
 
 
 def test_cache_key_covers_what_changes_the_answer() -> None:

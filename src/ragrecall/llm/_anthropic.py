@@ -21,7 +21,7 @@ from ._cache import ResponseCache
 from ._pricing import ModelPrice
 from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
 from ._retry import RetryPolicy
-from ._schema import compact_json_schema
+from ._schema import sent_schema
 from ._scrub import Scrubber, client_secrets, public_url
 from ._stack import LLMStack
 from ._transport import read_body, sdk_failure
@@ -98,7 +98,8 @@ class AnthropicTransport:
     def _body(self, request: LLMRequest[Any]) -> dict[str, Any]:
         system = "\n\n".join(m["content"] for m in request.messages if m["role"] == "system")
         messages = [{"role": m["role"], "content": m["content"]} for m in request.messages if m["role"] != "system"]
-        tool = {"name": request.output.__name__, "description": _TOOL_DESCRIPTION, "input_schema": _schema(request)}
+        schema = sent_schema(request.output, strict=False)
+        tool = {"name": request.output.__name__, "description": _TOOL_DESCRIPTION, "input_schema": schema}
         body: dict[str, Any] = {
             "model": self.model,
             "max_tokens": self.max_tokens,
@@ -191,10 +192,6 @@ def _reply_text(message: Any) -> str:
         if isinstance(text, str):
             texts.append(text)
     return "".join(texts)
-
-
-def _schema(request: LLMRequest[Any]) -> dict[str, Any]:
-    return compact_json_schema(request.output)
 
 
 class AnthropicLLM(LLMStack):

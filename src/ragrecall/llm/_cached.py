@@ -11,6 +11,7 @@ from ..usage import Usage
 from ._cache import CachedReply, ResponseCache, document_key
 from ._layer import Layer
 from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, OutputT, accept_reply
+from ._schema import output_schema
 
 __all__ = ["Cached", "request_documents"]
 
@@ -29,7 +30,7 @@ def request_documents(llm: LLM, request: LLMRequest[Any]) -> list[dict[str, Any]
         {
             "model": llm.model_name,
             "messages": [dict(m) for m in request.messages],
-            "output_schema": request.output.model_json_schema(),
+            "output_schema": output_schema(request.output),
             "settings": settings() if callable(settings) else {},
             "prompt_version": request.prompt_version,
             **request.identity_extra(),

@@ -9,7 +9,7 @@ from ..usage import Usage
 from ._offline import OfflineJudge
 from ._pricing import ModelPrice, cost_usd
 from ._protocol import LLMReply, LLMRequest, OutputT
-from ._schema import strict_json_schema
+from ._schema import sent_schema
 from ._tokens import TokenCounter
 
 __all__ = ["DryRunLLM"]
@@ -47,7 +47,7 @@ class DryRunLLM:
         reply = await self._judge.agenerate(request)
         prompt = self.counter.messages(request.messages)
         if self._schema:
-            prompt += self.counter.text(json.dumps(strict_json_schema(request.output)))
+            prompt += self.counter.text(json.dumps(sent_schema(request.output, strict=True)))
         completion = self.counter.text(reply.raw)
         usage = Usage(
             requests=1,

@@ -18,12 +18,12 @@ from ._cache import ResponseCache
 from ._pricing import ModelPrice
 from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
 from ._retry import RetryPolicy
-from ._schema import strict_json_schema
+from ._schema import output_schema, strict_json_schema
 from ._scrub import Scrubber, client_secrets, public_url
 from ._stack import LLMStack
 from ._transport import read_body, sdk_failure
 
-__all__ = ["OpenAILLM", "OpenAITransport", "OutputMode", "llm_factory", "strict_json_schema"]
+__all__ = ["OpenAILLM", "OpenAITransport", "OutputMode", "llm_factory"]
 
 OutputMode = Literal["auto", "json_schema", "json_object"]
 T = TypeVar("T")
@@ -141,7 +141,7 @@ class OpenAITransport:
         return {
             "model": self.model,
             "messages": [dict(m) for m in request.messages],
-            "output_schema": request.output.model_json_schema(),
+            "output_schema": output_schema(request.output),
             "params": {
                 **self.sampling_params(),
                 "response_format": self.response_format(request.output, mode),

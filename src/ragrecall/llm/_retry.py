@@ -26,6 +26,7 @@ import asyncio
 import contextvars
 import email.utils
 import math
+import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -252,7 +253,7 @@ class Deadline(Layer):
         if end is not None and end - time.monotonic() < seconds:
             seconds, budget = max(end - time.monotonic(), 0.0), True
         try:
-            return await asyncio.wait_for(self.inner.agenerate(request), seconds)
+            return await _within(self.inner.agenerate(request), seconds)
         except asyncio.TimeoutError as exc:
             if budget:
                 raise _total_spent(None, self.endpoint) from exc
@@ -263,6 +264,20 @@ class Deadline(Layer):
                 retryable=True,
                 endpoint=self.endpoint,
             ) from exc
+
+
+async def _within(coro: Awaitable[T], seconds: float) -> T:
+    """``await coro``, cancelled after ``seconds`` with :class:`asyncio.TimeoutError`. From Python 3.11 in the
+    caller's own task (``asyncio.timeout``): ``wait_for`` there wraps the coroutine in a task of its own, which
+    costs more client CPU than the other layers together."""
+    if sys.version_info >= (3, 11):
+        async with asyncio.timeout(seconds):
+            # One turn of the loop first, as a task of its own had: requests issued together all reach the
+            # breaker, in flight, before the first is sent, so that a failure coming back at once is judged with
+            # them in view.
+            await asyncio.sleep(0)
+            return await coro
+    return await asyncio.wait_for(coro, seconds)
 
 
 def _total_spent(total: float | None, endpoint: str | None) -> TransportError:

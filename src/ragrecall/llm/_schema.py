@@ -1,48 +1,70 @@
-"""The JSON schema of a reply model as sent to a provider: the smallest schema that states the same shape.
+"""The JSON schemas of output models: pydantic's, built once per model, and the compact one sent to providers.
 
-Pydantic's schema carries a title for every model and field and the docstrings as descriptions; providers
-bill the schema as prompt tokens, and the prompt already says what each field means. So titles and
-descriptions are left out and each ``$ref`` is replaced by its definition (when no definition refers back to
-itself), which for the claim-recall replies halves the schema's tokens.
+Pydantic builds a model's JSON schema anew on every ``model_json_schema()`` call, which costs more client CPU
+than sending the request it describes; every request of a run names one of a few output models, so each
+schema is built on first use and shared after (:func:`output_schema`, which cache keys use).
+
+What is sent is smaller: providers bill the schema as prompt tokens, and the prompt already says what each
+field means, so titles, descriptions and defaults are left out and each ``$ref`` is replaced by its definition
+(when no definition refers back to itself), which for the claim-recall replies halves the schema's tokens.
 """
 
 from __future__ import annotations
 
 import copy
-from functools import lru_cache
+import weakref
 from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["compact_json_schema", "strict_json_schema"]
+__all__ = ["compact_json_schema", "output_schema", "sent_schema", "strict_json_schema"]
 
+# Weak keys: a model class made at run time (a test's) leaves with its schemas.
+_SCHEMAS: weakref.WeakKeyDictionary[type[BaseModel], dict[str, Any]] = weakref.WeakKeyDictionary()
+_SENT: dict[bool, weakref.WeakKeyDictionary[type[BaseModel], dict[str, Any]]] = {
+    False: weakref.WeakKeyDictionary(),
+    True: weakref.WeakKeyDictionary(),
+}
 _DROPPED = ("title", "description", "default")
 _SCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties")
 """Keys whose value maps names to schemas (a property may be named "title": it is a name there, not a key)."""
 
 
-@lru_cache(maxsize=128)
-def _compact(output: type[BaseModel], strict: bool) -> dict[str, Any]:
-    schema = copy.deepcopy(output.model_json_schema())
-    definitions = schema.pop("$defs", None) or {}
-    try:
-        schema = _inline(schema, definitions, ())
-    except _Recursive:
-        schema = copy.deepcopy(output.model_json_schema())
-    _slim(schema, strict)
+def output_schema(output: type[BaseModel]) -> dict[str, Any]:
+    """``output.model_json_schema()``, built on first use and the same object after: read it, never change it."""
+    schema = _SCHEMAS.get(output)
+    if schema is None:
+        schema = _SCHEMAS[output] = output.model_json_schema()
+    return schema
+
+
+def sent_schema(output: type[BaseModel], *, strict: bool) -> dict[str, Any]:
+    """The compact schema (``strict``: in the form structured outputs accept), built on first use and the same
+    object after: read it, never change it (:func:`compact_json_schema` and :func:`strict_json_schema` give
+    copies to change)."""
+    schema = _SENT[strict].get(output)
+    if schema is None:
+        full = copy.deepcopy(output_schema(output))
+        definitions = full.pop("$defs", None) or {}
+        try:
+            schema = _inline(full, definitions, ())
+        except _Recursive:
+            schema = copy.deepcopy(output_schema(output))
+        _slim(schema, strict)
+        _SENT[strict][output] = schema
     return schema
 
 
 def compact_json_schema(output: type[BaseModel]) -> dict[str, Any]:
     """``output``'s JSON schema without titles, descriptions or defaults, its definitions inlined when none is
     recursive. Validates exactly the documents the full schema validates. A new copy on every call."""
-    return copy.deepcopy(_compact(output, False))
+    return copy.deepcopy(sent_schema(output, strict=False))
 
 
 def strict_json_schema(output: type[BaseModel]) -> dict[str, Any]:
     """:func:`compact_json_schema` in the form structured outputs accept: every object closed, every field
     required. A new copy on every call."""
-    return copy.deepcopy(_compact(output, True))
+    return copy.deepcopy(sent_schema(output, strict=True))
 
 
 class _Recursive(Exception):

@@ -21,7 +21,8 @@ from .terms import STOPWORDS
 
 __all__ = ["Name", "claim_names", "folded_words"]
 
-_WORD = re.compile(f"[^\\W_{CJK_RANGES}](?:[^\\W_{CJK_RANGES}]|['’.\\-](?=[^\\W_{CJK_RANGES}]))*")
+# Letters and digits, joined by an apostrophe, a point or a hyphen between two of them (O'Brien, U.S, Jean-Luc).
+_WORD = re.compile(f"[^\\W_{CJK_RANGES}]+(?:['’.\\-][^\\W_{CJK_RANGES}]+)*")
 # Words that open a sentence without naming anything: adverbs, gerunds and participles ("Afterwards", "Buying").
 _NOT_A_NAME = re.compile(r"(?i).+(?:ing|ly|wards|ed)$")
 _PRONOUNS = "它他她我你您其"
@@ -77,6 +78,7 @@ _OPENERS = frozenset(
         "my",
     ]
 )
+_NO_NAME_OPENERS = STOPWORDS | _OPENERS
 _CJK_LEAD = re.compile(r"^(?:\d+(?:[.,]\d+)?\s*[年月日号號]?|[，,、\s]|在|于|於)+")
 _CONNECTORS = frozenset(
     {"of", "de", "du", "des", "la", "le", "van", "von", "der", "den", "di", "da", "del", "y", "and"}
@@ -113,13 +115,15 @@ def claim_names(claim: str) -> tuple[Name, ...]:
     words = list(_WORD.finditer(norm))
     run: list[re.Match[str]] = []
 
+    first_start = words[0].start() if words else 0
+
     def close() -> None:
         while run and run[-1].group().lower() in _CONNECTORS:
             run.pop()
         if run:
-            first_is_start = run[0].start() == _first_word_start(norm)
+            first_is_start = run[0].start() == first_start
             kept = [m for m in run if m.group().lower() not in _CONNECTORS]
-            if first_is_start and kept[0].group().lower() in STOPWORDS | _OPENERS:
+            if first_is_start and kept[0].group().lower() in _NO_NAME_OPENERS:
                 kept = kept[1:]
             if kept and first_is_start and len(kept) == 1 and kept[0] is run[0] and _NOT_A_NAME.match(kept[0].group()):
                 kept = []
@@ -167,8 +171,3 @@ def fold_word(word: str) -> str:
 def folded_words(text: str) -> frozenset[str]:
     """The words of ``text`` folded as :func:`fold_word` does, for looking names up."""
     return frozenset(fold_word(m.group()) for m in _WORD.finditer(unicodedata.normalize("NFKC", text)))
-
-
-def _first_word_start(text: str) -> int:
-    m = _WORD.search(text)
-    return m.start() if m else 0

@@ -14,6 +14,8 @@ import unicodedata
 from functools import lru_cache
 from importlib import resources
 
+from .letters import letter_runs
+
 __all__ = ["denied_after", "negations", "sentence_negated_before"]
 
 
@@ -44,24 +46,68 @@ def _pattern(cues: list[str]) -> re.Pattern[str]:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
+_ASCII = "".join(map(chr, range(128)))
+
+
+class _Cues:
+    """A pattern of cues, with a quick test that ASCII text holds none of them.
+
+    A cue is found as whole words: each run of letters it writes is a whole run of letters of the text (the
+    pattern asks for no letter before and after it, and its inner spaces and marks are no letters). ASCII text
+    none of whose cues has all its runs among the text's (:func:`~ragrecall.text.letters.letter_runs`) holds no
+    cue. Cues written in another script match no ASCII text; one that a case-blind match could find in ASCII
+    text turns the quick test off.
+    """
+
+    def __init__(self, pattern: re.Pattern[str], cues: list[str]) -> None:
+        self.pattern = pattern
+        self.words = [frozenset(letter_runs(c)) for c in cues if c.isascii() and c != "n't"]
+        # Each cue's longest word, the rarest: a text holding none of them holds no cue, told in one set lookup.
+        self.keys = frozenset(max(words, key=len) for words in self.words if words)
+        self.marks = ["n't"] if "n't" in cues else []
+        others = [ch for c in cues if not c.isascii() for ch in c if not ch.isascii()]
+        self.quick = all(words for words in self.words) and all(
+            re.search(re.escape(ch), _ASCII, re.IGNORECASE) is None for ch in others
+        )
+
+    def absent(self, text: str) -> bool:
+        """True when ``text`` surely holds no cue; False when it may (then the pattern decides)."""
+        if not (self.quick and text.isascii()):
+            return False
+        if self.marks and any(mark in text.lower() for mark in self.marks):
+            return False
+        runs = set(letter_runs(text))
+        return runs.isdisjoint(self.keys) or not any(words <= runs for words in self.words)
+
+
+def _cues(section: str | list[str], pattern: re.Pattern[str] | None = None) -> _Cues:
+    cues = _CUES[section] if isinstance(section, str) else section
+    return _Cues(pattern or _pattern(cues), cues)
+
+
 _CUES = _load()
-_CLAUSE = _pattern(_CUES["clause"] + _CUES["sentence"])
-_SENTENCE = _pattern(_CUES["sentence"])
-_DENIAL = _pattern(_CUES["denial"])
-_FALSE_FRIENDS = re.compile(
-    "|".join(
-        r"\b" + r"\s+".join(map(re.escape, c.split())) + r"\b" if c.isascii() else re.escape(c)
-        for c in sorted(_CUES["not a negation"], key=len, reverse=True)
+_CLAUSE = _cues(_CUES["clause"] + _CUES["sentence"])
+_SENTENCE = _cues("sentence")
+_DENIAL = _cues("denial")
+_FALSE_FRIENDS = _cues(
+    "not a negation",
+    re.compile(
+        "|".join(
+            r"\b" + r"\s+".join(map(re.escape, c.split())) + r"\b" if c.isascii() else re.escape(c)
+            for c in sorted(_CUES["not a negation"], key=len, reverse=True)
+        ),
+        re.IGNORECASE,
     ),
-    re.IGNORECASE,
 )
 
 
 @lru_cache(maxsize=1 << 14)  # every clause of an evidence sentence is read once per claim checked against it
 def _cleaned(text: str) -> str:
     norm = text if text.isascii() else unicodedata.normalize("NFKC", text)
+    if _FALSE_FRIENDS.absent(norm):
+        return norm
     # Same length, so offsets still hold: each false friend becomes spaces.
-    return _FALSE_FRIENDS.sub(lambda m: " " * len(m.group()), norm)
+    return _FALSE_FRIENDS.pattern.sub(lambda m: " " * len(m.group()), norm)
 
 
 @lru_cache(maxsize=4096)  # a claim is read by the coverage check and again by the quote check
@@ -69,13 +115,17 @@ def negations(text: str) -> tuple[str, ...]:
     """The negation cues of ``text``, case-folded and sorted, once per occurrence (``"n't"`` counts as itself,
     not as ``"not"``): equal for two texts that negate alike, empty for one that negates nothing. Words that
     merely write a cue (``not only``, 非常 "very", 未来 "future", 不少 "many") are not negations."""
-    return tuple(sorted(" ".join(m.group().casefold().split()) for m in _CLAUSE.finditer(_cleaned(text))))
+    cleaned = _cleaned(text)
+    if _CLAUSE.absent(cleaned):
+        return ()
+    return tuple(sorted(" ".join(m.group().casefold().split()) for m in _CLAUSE.pattern.finditer(cleaned)))
 
 
 def sentence_negated_before(sentence: str, at: int) -> bool:
     """True when a sentence-wide cue ("it is false that", 并非) stands in ``sentence`` before offset ``at``:
     it negates everything after it, whatever the clauses."""
-    return _SENTENCE.search(_cleaned(sentence)[:at]) is not None
+    before = _cleaned(sentence)[:at]
+    return not _SENTENCE.absent(before) and _SENTENCE.pattern.search(before) is not None
 
 
 def denied_after(text: str, *, opening: bool = False) -> bool:
@@ -83,5 +133,8 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
     true", 其实并非如此): a denial cue anywhere in it, or with ``opening`` (the next sentence) at its start."""
     if not text:
         return False
-    found = _DENIAL.search(_cleaned(text))
+    cleaned = _cleaned(text)
+    if _DENIAL.absent(cleaned):
+        return False
+    found = _DENIAL.pattern.search(cleaned)
     return found is not None and (not opening or found.start() <= 12)

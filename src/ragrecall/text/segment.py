@@ -32,7 +32,9 @@ CJK_RANGES = (
 _CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
 _CLOSERS = "\"'”’」』）》】〉)]}"
 _CJK_END = re.compile(f"[。！？｡]+[{re.escape(_CLOSERS)}]*|(?<=[{CJK_RANGES}])[!?]+[{re.escape(_CLOSERS)}]*")
-_LATIN_END = re.compile(f"(?:\\.{{3}}|[.!?…])+[{re.escape(_CLOSERS)}]*(?=\\s+)")
+_NOT_SPACE = re.compile(r"\S")
+# Opening with a character class, the pattern is scanned for it at C speed ("..." is three of them).
+_LATIN_END = re.compile(f"[.!?…]+[{re.escape(_CLOSERS)}]*(?=\\s)")
 _LIST_MARKER = re.compile(
     r"^\s*(?:[-*•·+–—▪▫■□►▸‣◦→⁃]|\d{1,3}[.)、]|\(?[a-zA-Z]\)|[a-z][.]|(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)[.)])\s+"
 )
@@ -112,15 +114,16 @@ def sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
     for b_start, b_end in _block_spans(text):
         block = text[b_start:b_end]
         cuts = {0, len(block)}
-        cuts.update(m.end() for m in _CJK_END.finditer(block))
+        if not block.isascii():  # CJK marks, and the CJK text that half-width ones must follow, are not ASCII
+            cuts.update(m.end() for m in _CJK_END.finditer(block))
         for match in _LATIN_END.finditer(block):
             end = match.end()
-            rest = block[end:].lstrip()
-            if not rest or rest[0].islower():
+            if _opens_no_sentence(block, end):
                 continue
-            last = max(c for c in cuts if c <= match.start())
-            if block[match.start()] == "." and _is_abbreviation(block[last : match.start()]):
-                continue
+            if block[match.start()] == ".":
+                last = max(c for c in cuts if c <= match.start())
+                if _is_abbreviation(block[last : match.start()]):
+                    continue
             cuts.add(end)
         ordered = sorted(cuts)
         for start, end in itertools.pairwise(ordered):
@@ -175,6 +178,8 @@ def _blocks(text: str) -> list[str]:
 
 
 def _split_cjk(text: str) -> list[str]:
+    if text.isascii():
+        return [text]
     pieces: list[str] = []
     start = 0
     for match in _CJK_END.finditer(text):
@@ -189,8 +194,7 @@ def _split_latin(text: str) -> list[str]:
     start = 0
     for match in _LATIN_END.finditer(text):
         end = match.end()
-        rest = text[end:].lstrip()
-        if not rest or rest[0].islower():
+        if _opens_no_sentence(text, end):
             continue
         if text[match.start()] == "." and _is_abbreviation(text[start : match.start()]):
             continue
@@ -200,8 +204,14 @@ def _split_latin(text: str) -> list[str]:
     return pieces
 
 
+def _opens_no_sentence(text: str, end: int) -> bool:
+    """True when nothing but whitespace follows ``end``, or the first character after it is a lower-case letter."""
+    after = _NOT_SPACE.search(text, end)
+    return after is None or after.group().islower()
+
+
 def _is_abbreviation(before: str) -> bool:
-    words = before.split()
+    words = before.rsplit(maxsplit=1)
     if not words:
         return False
     word = words[-1].lstrip("(\"'“‘").lower()
