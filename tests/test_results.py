@@ -82,10 +82,11 @@ def test_usage_adds_up() -> None:
 
 
 def test_a_sum_of_usages_is_the_usage_validation_would_build() -> None:
-    a = Usage(requests=1, prompt_tokens=5, completion_tokens=2, cost_usd=0.25)
+    a = Usage(requests=1, prompt_tokens=5, completion_tokens=2, cached_tokens=4, cost_usd=0.25)
     b = Usage(requests=2, prompt_tokens=3, cached_requests=1)
     total = a + b
-    built = Usage(requests=3, prompt_tokens=8, completion_tokens=2, cached_requests=1, cost_usd=0.25)
+    # Every field set, as validating the summed values would set them.
+    built = Usage(requests=3, prompt_tokens=8, completion_tokens=2, cached_requests=1, cached_tokens=4, cost_usd=0.25)
     assert total == built and hash(total) == hash(built)
     assert total.model_dump() == built.model_dump() and total.model_fields_set == built.model_fields_set
     assert Usage.model_validate_json(total.model_dump_json()) == built
