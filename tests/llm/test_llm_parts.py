@@ -259,7 +259,7 @@ def test_a_cache_file_that_is_not_sqlite_is_a_configuration_error(tmp_path: Path
 def test_the_schema_sent_is_compact_and_validates_the_same_shape() -> None:
     from pydantic import BaseModel
 
-    from ragrecall.llm._schema import compact_json_schema
+    from ragrecall.llm._schema import sent_schema
 
     class Part(BaseModel):
         """A part (this docstring is not sent)."""
@@ -282,7 +282,7 @@ def test_the_schema_sent_is_compact_and_validates_the_same_shape() -> None:
     # Fields named "title" and "description" are kept: they are names there, not schema keywords.
     assert part["required"] == ["title", "description"] and part["additionalProperties"] is False
     assert set(part["properties"]) == {"title", "description"} and "default" not in part["properties"]["description"]
-    assert compact_json_schema(Whole)["properties"]["parts"]["items"]["required"] == ["title"]
+    assert sent_schema(Whole, strict=False)["properties"]["parts"]["items"]["required"] == ["title"]
     # A recursive model keeps its definitions.
     recursive = strict_json_schema(Node)
     assert recursive["$ref"] == "#/$defs/Node" and recursive["$defs"]["Node"]["required"] == ["title", "kids"]

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["compact_json_schema", "output_schema", "sent_schema", "strict_json_schema"]
+__all__ = ["output_schema", "sent_schema", "strict_json_schema"]
 
 # Weak keys: a model class made at run time (a test's) leaves with its schemas.
 _SCHEMAS: weakref.WeakKeyDictionary[type[BaseModel], dict[str, Any]] = weakref.WeakKeyDictionary()
@@ -39,9 +39,10 @@ def output_schema(output: type[BaseModel]) -> dict[str, Any]:
 
 
 def sent_schema(output: type[BaseModel], *, strict: bool) -> dict[str, Any]:
-    """The compact schema (``strict``: in the form structured outputs accept), built on first use and the same
-    object after: read it, never change it (:func:`compact_json_schema` and :func:`strict_json_schema` give
-    copies to change)."""
+    """``output``'s JSON schema without titles, descriptions or defaults, its definitions inlined when none is
+    recursive (validating exactly the documents the full schema validates); with ``strict``, in the form
+    structured outputs accept. Built on first use and the same object after: read it, never change it
+    (:func:`strict_json_schema` gives a copy to change)."""
     schema = _SENT[strict].get(output)
     if schema is None:
         full = copy.deepcopy(output_schema(output))
@@ -55,15 +56,9 @@ def sent_schema(output: type[BaseModel], *, strict: bool) -> dict[str, Any]:
     return schema
 
 
-def compact_json_schema(output: type[BaseModel]) -> dict[str, Any]:
-    """``output``'s JSON schema without titles, descriptions or defaults, its definitions inlined when none is
-    recursive. Validates exactly the documents the full schema validates. A new copy on every call."""
-    return copy.deepcopy(sent_schema(output, strict=False))
-
-
 def strict_json_schema(output: type[BaseModel]) -> dict[str, Any]:
-    """:func:`compact_json_schema` in the form structured outputs accept: every object closed, every field
-    required. A new copy on every call."""
+    """The compact schema in the form structured outputs accept: every object closed, every field required.
+    A new copy on every call."""
     return copy.deepcopy(sent_schema(output, strict=True))
 
 
