@@ -15,6 +15,7 @@ from .._sync import on_runner_loop
 from ..errors import ConfigurationError
 from ..usage import Usage
 from ._cache import ResponseCache
+from ._openai_post import create_completion
 from ._pricing import ModelPrice
 from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
 from ._retry import RetryPolicy
@@ -211,17 +212,16 @@ class OpenAITransport:
 
     async def _send(self, request: LLMRequest[OutputT], mode: _Mode) -> LLMReply[OutputT]:
         document = self._document(request, mode)
-        # The SDK's overloads do not accept a dict built at run time; the payload is checked by the server.
-        create: Any = self._client.chat.completions.create
         scrub = self._scrubber
         try:
             completion = await on_runner_loop(
-                create(
+                create_completion(
+                    self._client,
                     model=self.model,
                     messages=document["messages"],
                     response_format=document["params"]["response_format"],
-                    extra_body=self.extra_body or None,
-                    **self.sampling_params(),
+                    sampling=self.sampling_params(),
+                    extra_body=self.extra_body,
                 )
             )
         except Exception as exc:

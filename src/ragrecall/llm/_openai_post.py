@@ -1,0 +1,64 @@
+"""How one chat-completions request leaves an ``AsyncOpenAI`` client.
+
+The SDK's ``chat.completions.create`` walks every message and the whole response schema to turn typed
+parameters into JSON (a recursive transform that, for ragrecall's requests, changes nothing: they are plain
+JSON already). At hundreds of requests a second that walk is most of the client's CPU beyond HTTP. So when
+``create`` is the SDK's own function, the body goes out through the client's ``post`` instead: the same path,
+headers, authentication, JSON and reply type, without the walk. When anything has replaced ``create`` (a
+tracing library wrapping the class, a subclass, a test double on the object), ``create`` itself is called, so
+whatever wraps it still sees every request.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from types import FunctionType
+from typing import Any
+
+import openai
+from openai.resources.chat.completions import AsyncCompletions
+from openai.types.chat import ChatCompletion
+
+__all__ = ["create_completion", "sdk_create_is_stock"]
+
+_STOCK_CREATE = vars(AsyncCompletions).get("create")
+# What ``create`` asks of the client's authentication: the API key as a bearer token, nothing more.
+_POST_OPTIONS: Any = {"security": {"bearer_auth": True}}
+
+
+def sdk_create_is_stock(client: openai.AsyncOpenAI) -> bool:
+    """True when ``client.chat.completions.create`` is the SDK's own, unwrapped function (then
+    :func:`create_completion` posts the body directly)."""
+    if type(_STOCK_CREATE) is not FunctionType:  # wrapped before this module was imported
+        return False
+    completions = client.chat.completions
+    if "create" in vars(completions):
+        return False
+    return inspect.getattr_static(type(completions), "create", None) is _STOCK_CREATE
+
+
+async def create_completion(
+    client: openai.AsyncOpenAI,
+    *,
+    model: str,
+    messages: list[dict[str, Any]],
+    response_format: Mapping[str, Any],
+    sampling: Mapping[str, Any],
+    extra_body: Mapping[str, Any],
+) -> ChatCompletion:
+    """One chat completion for these parameters, sent as ``create(...)`` sends it (``extra_body`` merged over
+    the other fields); through ``client.post`` when :func:`sdk_create_is_stock`."""
+    if sdk_create_is_stock(client):
+        body = {"model": model, "messages": messages, "response_format": response_format, **sampling, **extra_body}
+        return await client.post("/chat/completions", body=body, cast_to=ChatCompletion, options=_POST_OPTIONS)
+    # The SDK's overloads do not accept a dict built at run time; the payload is checked by the server.
+    create: Any = client.chat.completions.create
+    completion: ChatCompletion = await create(
+        model=model,
+        messages=messages,
+        response_format=response_format,
+        extra_body=dict(extra_body) or None,
+        **sampling,
+    )
+    return completion

@@ -1,0 +1,151 @@
+"""A chat-completions request leaves the client the same whether it is posted directly or through ``create``;
+whatever wraps ``create`` still sees every request."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx2
+import openai
+import pytest
+from openai.resources.chat.completions import AsyncCompletions
+
+from ragrecall.llm import OpenAILLM, RetryPolicy
+from ragrecall.llm._openai_post import create_completion, sdk_create_is_stock
+from ragrecall.llm.fake_server import FakeOpenAIServer, ServerReply
+from ragrecall.metrics.context_recall import ContextRecall
+from ragrecall.schema import Sample
+
+SCHEMA = {"type": "object", "properties": {"claims": {"type": "array", "items": {"type": "string"}}}}
+FORMAT = {"type": "json_schema", "json_schema": {"name": "Claims", "schema": SCHEMA, "strict": True}}
+MESSAGES = [{"role": "system", "content": "Split <data>it</data>."}, {"role": "user", "content": 'Ünïcode "q"'}]
+REPLY = json.dumps({"claims": ["Paris is in France."]})
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer() as srv:
+        yield srv
+
+
+class Recorder:
+    """An httpx2 request hook keeping what each request put on the wire."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str, dict[str, str], Any]] = []
+
+    async def __call__(self, request: httpx2.Request) -> None:
+        headers = {k.lower(): v for k, v in request.headers.items()}
+        self.sent.append((request.method, str(request.url), headers, json.loads(request.content)))
+
+
+def client_for(base_url: str, recorder: Recorder, cls: type[openai.AsyncOpenAI] = openai.AsyncOpenAI) -> Any:
+    http_client = openai.DefaultAsyncHttpxClient(event_hooks={"request": [recorder]})
+    return cls(api_key="sk-test-key", base_url=base_url, http_client=http_client, max_retries=0)
+
+
+def wrap_create(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Wrap ``AsyncCompletions.create`` on the class, as tracing libraries do; the calls it sees."""
+    calls: list[dict[str, Any]] = []
+    original = AsyncCompletions.create
+
+    @functools.wraps(original)
+    async def traced(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs)
+        return await original(self, *args, **kwargs)
+
+    monkeypatch.setattr(AsyncCompletions, "create", traced)
+    return calls
+
+
+def send(client: Any, **extra: Any) -> Any:
+    return asyncio.run(
+        create_completion(
+            client,
+            model="gpt-4o-mini",
+            messages=MESSAGES,
+            response_format=FORMAT,
+            sampling={"temperature": 0.0, "seed": 0},
+            extra_body=extra,
+        )
+    )
+
+
+@pytest.mark.parametrize("extra", [{}, {"guided_decoding_backend": "xgrammar", "temperature": 0.5}])
+def test_posting_directly_sends_what_create_sends(
+    server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch, extra: dict[str, Any]
+) -> None:
+    direct, through_create = Recorder(), Recorder()
+    server.enqueue(ServerReply(content=REPLY), ServerReply(content=REPLY))
+    client = client_for(server.base_url, direct)
+    assert sdk_create_is_stock(client)
+    posted = send(client, **extra)
+    calls = wrap_create(monkeypatch)
+    wrapped_client = client_for(server.base_url, through_create)
+    assert not sdk_create_is_stock(wrapped_client)
+    created = send(wrapped_client, **extra)
+
+    assert len(calls) == 1 and len(direct.sent) == len(through_create.sent) == 1
+    method, url, headers, body = direct.sent[0]
+    method2, url2, headers2, body2 = through_create.sent[0]
+    assert (method, url, body) == (method2, url2, body2)
+    assert body["temperature"] == extra.get("temperature", 0.0)
+    assert body.get("guided_decoding_backend") == extra.get("guided_decoding_backend")
+    assert headers["authorization"] == "Bearer sk-test-key"
+    assert headers == headers2
+    assert type(posted) is type(created)
+    assert posted.choices[0].message.content == created.choices[0].message.content == REPLY
+
+
+def test_azure_deployment_path_is_kept() -> None:
+    sent: list[str] = []
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        sent.append(str(request.url))
+        completion = {
+            "id": "c1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "gpt-4o-mini",
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": REPLY}}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
+        }
+        return httpx2.Response(200, json=completion)
+
+    client = openai.AsyncAzureOpenAI(
+        api_key="k",
+        api_version="2024-10-21",
+        azure_endpoint="https://example.invalid",
+        http_client=openai.DefaultAsyncHttpxClient(transport=httpx2.MockTransport(answer)),
+    )
+    assert sdk_create_is_stock(client)
+    completion = send(client)
+    assert completion.choices[0].message.content == REPLY
+    assert sent == ["https://example.invalid/openai/deployments/gpt-4o-mini/chat/completions?api-version=2024-10-21"]
+
+
+def test_anything_replacing_create_is_called(server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Own(AsyncCompletions):
+        async def create(self, *args: Any, **kwargs: Any) -> Any:
+            return await super().create(*args, **kwargs)
+
+    client = client_for(server.base_url, Recorder())
+    assert sdk_create_is_stock(client)
+    client.chat.completions.__dict__["create"] = client.chat.completions.create
+    assert not sdk_create_is_stock(client), "a create set on the object"
+    other = client_for(server.base_url, Recorder())
+    other.chat.__dict__["completions"] = Own(other)
+    assert not sdk_create_is_stock(other), "a subclass's create"
+
+    calls = wrap_create(monkeypatch)
+    llm = OpenAILLM(
+        client_for(server.base_url, Recorder()), "gpt-4o-mini", retry=RetryPolicy(max_attempts=1, request_timeout=5.0)
+    )
+    sample = Sample(reference="Paris is the capital of France.", retrieved_contexts=["Rome is in Italy."])
+    result = ContextRecall(llm).score(sample)
+    assert result.value is not None
+    assert len(calls) == result.usage.requests >= 1, "a class-level wrapper sees every request"
