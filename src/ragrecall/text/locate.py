@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 
 import numpy as np
@@ -64,23 +64,38 @@ _ASCII_DELETE = str.maketrans("", "", "".join(_ASCII_DROPPED))
 _NUMPY_MIN_CHARS = 256  # below this, numpy's call overhead costs more than a Python loop
 
 
-@dataclass(frozen=True, eq=False)
 class Folded:
-    """A text folded for matching, with the original span of every folded character."""
+    """A text folded for matching, with the original span of every folded character.
 
-    original: str
-    text: str
-    """The folded text."""
-    starts: np.ndarray
-    """For each folded character, the index in ``original`` where the character it came from starts."""
-    ends: np.ndarray
-    """... and where it ends (exclusive)."""
+    The spans of ASCII text are worked out when first asked for: a search that finds nothing never needs them.
+    """
+
+    def __init__(self, original: str, text: str, starts: np.ndarray | None = None, ends: np.ndarray | None = None):
+        self.original = original
+        self.text = text
+        """The folded text."""
+        if starts is not None:
+            self.__dict__["starts"] = starts
+            self.__dict__["ends"] = starts + 1 if ends is None else ends
+
+    @cached_property
+    def starts(self) -> np.ndarray:
+        """For each folded character, the index in ``original`` where the character it came from starts."""
+        original = self.original  # ASCII: every other text is given its spans when folded
+        if len(original) < _NUMPY_MIN_CHARS:
+            return np.array([i for i, ch in enumerate(original) if ch not in _ASCII_DROPPED], dtype=np.int64)
+        return np.flatnonzero(~_ASCII_DROP[np.frombuffer(original.encode("ascii"), dtype=np.uint8)])
+
+    @cached_property
+    def ends(self) -> np.ndarray:
+        """... and where it ends (exclusive)."""
+        return self.starts + 1
 
     @classmethod
     def of(cls, original: str) -> Folded:
         """Fold ``original`` (see the module docstring)."""
         if original.isascii():
-            return cls._of_ascii(original)
+            return cls(original, original.translate(_ASCII_DELETE).lower())
         chars: list[str] = []
         starts: list[int] = []
         ends: list[int] = []
@@ -96,17 +111,6 @@ class Folded:
                 ends.append(j)
             i = j
         return cls(original, "".join(chars), np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64))
-
-    @classmethod
-    def _of_ascii(cls, original: str) -> Folded:
-        if len(original) < _NUMPY_MIN_CHARS:
-            text = original.translate(_ASCII_DELETE).lower()
-            starts = np.array([i for i, ch in enumerate(original) if ch not in _ASCII_DROPPED], dtype=np.int64)
-            return cls(original, text, starts, starts + 1)
-        codes = np.frombuffer(original.encode("ascii"), dtype=np.uint8)
-        kept = np.flatnonzero(~_ASCII_DROP[codes])
-        text = codes[kept].tobytes().decode("ascii").lower()
-        return cls(original, text, kept, kept + 1)
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original span of folded characters ``[start, end)`` (``end > start``)."""

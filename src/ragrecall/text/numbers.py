@@ -107,7 +107,7 @@ class Quantity:
 def numbers_in(text: str) -> frozenset[str]:
     """The canonical forms of the numbers of ``text``: written with digits or in words, with the full end of a
     range written short (``1939–45`` holds 1939 and 1945, not 45)."""
-    found = {q.value for q in quantities(text)}
+    found = {value for value, _, _ in _number_spans(text)[1]}
     for _, high in ranges_in(text):
         if high not in found:  # written short: "1939–45" holds 1945, and its 45 is no number of its own
             found.discard(str(int(high[-2:])))
@@ -118,10 +118,19 @@ def numbers_in(text: str) -> frozenset[str]:
 @lru_cache(maxsize=4096)
 def quantities(text: str) -> tuple[Quantity, ...]:
     """The numbers of ``text`` in order, each with its units (see the module docstring)."""
+    norm, spans = _number_spans(text)
+    return tuple(
+        Quantity(value, start, end, units_after(norm, end) | units_before(norm, start)) for value, start, end in spans
+    )
+
+
+@lru_cache(maxsize=4096)
+def _number_spans(text: str) -> tuple[str, tuple[tuple[str, int, int], ...]]:
+    """``text`` normalised, and its numbers in order as (canonical value, start, end) without their units."""
     if text.isascii():  # no normalising to do, no Chinese numerals, and number words are told at once
         norm, words = text, english_numbers(text)
         if not words and not _ANY_DIGIT.search(text):
-            return ()
+            return text, ()
     else:
         norm = _normalised(text)
         words = english_numbers(norm) if _MAY_HAVE_WORDS.search(norm) else []
@@ -130,9 +139,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     taken = [(s, e) for _, s, e in spans]
     spans += [(w.value, w.start, w.end) for w in words if not any(s < w.end and w.start < e for s, e in taken)]
     spans.sort(key=lambda span: span[1])
-    return tuple(
-        Quantity(value, start, end, units_after(norm, end) | units_before(norm, start)) for value, start, end in spans
-    )
+    return norm, tuple(spans)
 
 
 @lru_cache(maxsize=4096)
@@ -140,20 +147,19 @@ def ranges_in(text: str) -> frozenset[tuple[str, str]]:
     """The ranges of ``text`` as (low, high) canonical pairs: two numbers joined by a dash, ``to``,
     ``through``, ``until``, 至 or 到, or ``between … and …``; the high end written short (``1939–45``) is
     read in full. A pair whose high end is not above its low end is no range (``2024-05`` is a date)."""
-    found = quantities(text)
+    norm, found = _number_spans(text)
     if len(found) < 2:
         return frozenset()
-    norm = _normalised(text)
     out: set[tuple[str, str]] = set()
-    for a, b in itertools.pairwise(found):
-        join = _RANGE_JOIN.fullmatch(norm, a.end, b.start)
+    for (low, a_start, a_end), (value, b_start, b_end) in itertools.pairwise(found):
+        join = _RANGE_JOIN.fullmatch(norm, a_end, b_start)
         if join is None:
             continue
-        if join.group().strip().lower() == "and" and not _BETWEEN.search(norm[max(0, a.start - 9) : a.start]):
+        if join.group().strip().lower() == "and" and not _BETWEEN.search(norm[max(0, a_start - 9) : a_start]):
             continue
-        high = _full_end(a.value, b.value, norm[b.start : b.end])
-        if _is_number(a.value) and _is_number(high) and Decimal(high) > Decimal(a.value):
-            out.add((a.value, high))
+        high = _full_end(low, value, norm[b_start:b_end])
+        if _is_number(low) and _is_number(high) and Decimal(high) > Decimal(low):
+            out.add((low, high))
     return frozenset(out)
 
 

@@ -43,12 +43,23 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 _CJK_FUNCTION = frozenset("的了是在和与及也还就而或被把将于其这那之个他她它们我你着过吗呢吧啊又并且")
 
 
-@lru_cache(maxsize=4096)  # a claim is read by the coverage check and again by the quote check
 def content_terms(text: str, *, stem: bool = False, cjk: Literal["bigrams", "chars"] = "bigrams") -> frozenset[str]:
     """The content terms of ``text`` (see the module docstring), after NFKC normalisation and case folding."""
-    if text.isascii():  # NFKC changes no ASCII text and there is no CJK run: one regex does it
-        words = _ASCII_WORD.findall(text.lower())
-        return frozenset(_stem(w) if stem else w for w in words if w not in STOPWORDS)
+    if text.isascii():  # NFKC changes no ASCII text and there is no CJK run (``cjk`` changes nothing)
+        return _ascii_terms(text, stem)
+    return _terms(text, stem, cjk)
+
+
+@lru_cache(maxsize=4096)  # a claim is read by the coverage check and again by the quote check
+def _ascii_terms(text: str, stem: bool) -> frozenset[str]:
+    words = _ASCII_WORD.findall(text.lower())
+    if stem:
+        return frozenset(_stem(w) for w in words if w not in STOPWORDS)
+    return frozenset(words).difference(STOPWORDS)
+
+
+@lru_cache(maxsize=4096)
+def _terms(text: str, stem: bool, cjk: Literal["bigrams", "chars"]) -> frozenset[str]:
     norm = normalize_text(text)
     out: set[str] = set()
     for run in _CJK_RUN.findall(norm):

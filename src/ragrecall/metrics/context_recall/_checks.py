@@ -129,6 +129,10 @@ def negated_around(ev: Evidence, facts: ClaimFacts) -> bool:
     one. A clause that holds none of the claim's terms ("The ferry, which did not run in the war, carried …";
     "Its white flowers, which open in July, have no leaves") is not read."""
     sentence = ev.text
+    if not negations(sentence) and not denied_after(sentence):
+        # No cue of any kind in the sentence, so none in any of its clauses or after them: only the next
+        # sentence can deny it.
+        return denied_after(ev.later, opening=True)
     clauses = clause_spans(sentence) or ((0, len(sentence)),)
     terms = [strict_terms(sentence[s:e]) | numbers_in(sentence[s:e]) for s, e in clauses]
     claim_terms = facts.bigrams | facts.numbers
@@ -136,7 +140,8 @@ def negated_around(ev: Evidence, facts: ClaimFacts) -> bool:
     quoted = [i for i, (s, e) in enumerate(clauses) if s < qe and qs < e] or [0]
     chosen = {i for i in quoted if terms[i] & claim_terms} or set(quoted)
     held = frozenset().union(*(terms[i] for i in chosen))
-    for term in ((facts.bigrams - facts.name_terms) | facts.numbers) - held:
+    missing = (claim_terms - held) and ((facts.bigrams - facts.name_terms) | facts.numbers) - held
+    for term in missing:
         holders = [i for i, t in enumerate(terms) if term in t]
         if holders:
             chosen.add(min(holders, key=lambda i: min(abs(i - c) for c in chosen)))

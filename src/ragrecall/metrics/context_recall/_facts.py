@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Protocol
 
 from ...text.names import Name, claim_names
@@ -83,40 +83,57 @@ class Failure:
     problem: str
 
 
-@dataclass(frozen=True)
 class ClaimFacts:
-    """What the checks read of a claim, read once."""
+    """What the checks read of a claim, each part read once and only when a check asks for it (a claim that a
+    passage states word for word is decided on its terms, numbers and polarity; its names are never read)."""
 
-    terms: frozenset[str]
-    """Content terms, stemmed (CJK as single characters), numbers left out."""
-    bigrams: frozenset[str]
-    """CJK bigrams and stemmed words: the stricter terms, for finding the claim's words in a clause."""
-    text: str
-    numbers: frozenset[str]
-    quantities: tuple[Quantity, ...]
-    ranges: frozenset[tuple[str, str]]
-    names: tuple[Name, ...]
-    name_terms: frozenset[str]
-    """The strict terms of the names (for a Chinese subject, its bigrams)."""
-    negated: bool
-    scripts: frozenset[str]
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @cached_property
+    def terms(self) -> frozenset[str]:
+        """Content terms, stemmed (CJK as single characters), numbers left out."""
+        return words(self.text)
+
+    @cached_property
+    def bigrams(self) -> frozenset[str]:
+        """CJK bigrams and stemmed words: the stricter terms, for finding the claim's words in a clause."""
+        return strict_terms(self.text)
+
+    @cached_property
+    def numbers(self) -> frozenset[str]:
+        return numbers_in(self.text)
+
+    @cached_property
+    def quantities(self) -> tuple[Quantity, ...]:
+        return quantities(self.text)
+
+    @cached_property
+    def ranges(self) -> frozenset[tuple[str, str]]:
+        return ranges_in(self.text)
+
+    @cached_property
+    def names(self) -> tuple[Name, ...]:
+        return claim_names(self.text)
+
+    @cached_property
+    def name_terms(self) -> frozenset[str]:
+        """The strict terms of the names (for a Chinese subject, its bigrams)."""
+        return _name_terms(self.text)
+
+    @cached_property
+    def negated(self) -> bool:
+        return bool(negations(self.text))
+
+    @cached_property
+    def scripts(self) -> frozenset[str]:
+        return script_of(self.text)
 
 
 @lru_cache(maxsize=4096)
 def claim_facts(claim: str) -> ClaimFacts:
     """The facts of ``claim`` the checks need (cached: a claim is checked once per quote and per vote)."""
-    return ClaimFacts(
-        words(claim),
-        strict_terms(claim),
-        claim,
-        numbers_in(claim),
-        quantities(claim),
-        ranges_in(claim),
-        claim_names(claim),
-        _name_terms(claim),
-        bool(negations(claim)),
-        script_of(claim),
-    )
+    return ClaimFacts(claim)
 
 
 def _name_terms(claim: str) -> frozenset[str]:

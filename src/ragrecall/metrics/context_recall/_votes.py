@@ -231,4 +231,4 @@ def _majority(verdicts: list[ClaimVerdict]) -> ClaimVerdict:
     votes = [v.supported for v in verdicts]
     supported = sum(votes) * 2 > len(votes)
     shown = next(v for v in verdicts if v.supported == supported)  # a tie has unsupported votes
-    return shown.model_copy(update={"votes": votes})
+    return shown if shown.votes == votes else shown.model_copy(update={"votes": votes})
