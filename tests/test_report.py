@@ -306,3 +306,42 @@ def test_a_bad_line_in_a_streamed_results_file_names_the_line(result: Evaluation
     with pytest.raises(FileFormatError, match=r"results\.jsonl.*3"):
         write_report_from_jsonl(results, out)
     assert not out.exists()
+
+
+def test_the_page_of_a_results_file_stays_byte_for_byte_the_pinned_one(tmp_path: Path) -> None:
+    # tests/golden/: 30 demo samples (metadata, ten open and twenty closed rows) and a broken one scored by the
+    # demo metrics, and the page of commit 0fb135e for them (title "pinned page"). Work on the report's
+    # memory or speed must leave every byte of it as it was, streamed or from the whole result.
+    import gzip
+
+    from ragrecall.report import write_report_from_jsonl
+
+    golden = Path(__file__).parent / "golden"
+    results = tmp_path / "results.jsonl"
+    results.write_bytes(gzip.decompress((golden / "report_results.jsonl.gz").read_bytes()))
+    pinned = gzip.decompress((golden / "report_page.html.gz").read_bytes())
+    streamed, whole = tmp_path / "streamed.html", tmp_path / "whole.html"
+    write_report_from_jsonl(results, streamed, title="pinned page")
+    write_report(EvaluationResult.from_jsonl(results), whole, title="pinned page")
+    assert streamed.read_bytes() == pinned
+    assert whole.read_bytes() == pinned
+    assert b"data-lazy" in pinned and b"broken" in pinned
+
+
+@pytest.mark.parametrize("count", [0, 1, 400])
+def test_closed_bodies_are_written_in_pieces_that_make_the_base64_of_their_gzip(count: int) -> None:
+    import base64
+    import gzip
+    import random
+
+    from ragrecall.report._filter import BodyPacker
+
+    rng = random.Random(count)
+    bodies = {str(i): "".join(rng.choice('abc<é>"\n') for _ in range(rng.randrange(2000))) for i in range(count)}
+    packer = BodyPacker()
+    for index, body in bodies.items():
+        packer.add(int(index), body)
+    pieces = list(packer.packed_base64())
+    whole = gzip.compress(json.dumps(bodies, separators=(",", ":")).encode(), compresslevel=6, mtime=0)
+    assert "".join(pieces) == base64.b64encode(whole).decode("ascii")
+    assert count < 400 or len(pieces) > 1  # never one piece holding everything
