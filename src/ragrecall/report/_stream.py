@@ -112,7 +112,13 @@ class _Shared:
         self.usages: dict[Usage, Usage] = {}
         self.digests: dict[str, _Digest] = {}
         self.keys: dict[tuple[str, ...], tuple[str, ...]] = {}
-        self.versions: dict[tuple[tuple[str, Any], ...], Any] = {}
+        self.versions: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
+
+    def prompt_versions(self, value: Any) -> Any:
+        """``value``, or an equal mapping of names to versions kept before."""
+        if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+            return self.versions.setdefault(tuple(value.items()), value)
+        return value
 
     def digest(self, evidence: Any) -> _Digest:
         digest = _Digest(evidence, self)
@@ -183,8 +189,8 @@ class _Digest:
         for key in self._KEPT:
             if hasattr(evidence, key):
                 value = getattr(evidence, key)
-                if key == "prompt_versions" and isinstance(value, dict):
-                    value = shared.versions.setdefault(tuple(value.items()), value)
+                if key == "prompt_versions":
+                    value = shared.prompt_versions(value)
                 elif key == "unstable_claims" and not value:
                     value = ()
                 setattr(self, key, value)
