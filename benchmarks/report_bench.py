@@ -10,9 +10,10 @@ allocations during the call (``tracemalloc``).
 With ``--command``, the command line is measured too (``--command-only``: it alone), each run in its own
 process, rounds interleaved (``--repeat`` rounds): ``ragrecall report FILE`` (the file streamed into the
 page), the whole-result path it replaced (``EvaluationResult.from_jsonl`` then ``write_report``, the same
-page), and a process that only imports what the command imports (the floor). Wall time and peak resident
-memory (``wait4``, each command started from a small process: a child's peak counts its parent's); memory per
-sample is the peak over the floor's, divided by the samples.
+page), and a process that only imports what the command imports for that file (the floor). Wall time, as a
+ratio to writing the results file in the same round (``to_jsonl``, the peer), and peak resident memory
+(``wait4``, each command started from a small process: a child's peak counts its parent's); memory per sample is
+the peak divided by the samples, in all and over the floor's.
 
     python benchmarks/report_bench.py [--samples 100 1000 5000] [--repeat 3] [--command | --command-only]
         [--out benchmarks/results/report_bench.txt]
@@ -34,15 +35,19 @@ import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
-from ragrecall import __version__
+from ragrecall import Sample, __version__
 from ragrecall.demo import demo_dataset, demo_metrics
 from ragrecall.evaluation import EvaluationResult, evaluate
 from ragrecall.report import render_report
 
 
-def data(n: int) -> tuple[EvaluationResult, EvaluationResult]:
+def samples(n: int) -> list[Sample]:
     demo = list(demo_dataset())
-    samples = [demo[i % len(demo)].model_copy(update={"id": f"s{i}"}) for i in range(n)]
+    return [demo[i % len(demo)].model_copy(update={"id": f"s{i}"}) for i in range(n)]
+
+
+def data(n: int) -> tuple[EvaluationResult, EvaluationResult]:
+    samples_ = samples(n)
     weaker = [
         s.model_copy(
             update={
@@ -50,9 +55,9 @@ def data(n: int) -> tuple[EvaluationResult, EvaluationResult]:
                 "retrieved_context_ids": (s.retrieved_context_ids or [])[:-1],
             }
         )
-        for s in samples
+        for s in samples_
     ]
-    new = evaluate(samples, demo_metrics(), show_progress=False)
+    new = evaluate(samples_, demo_metrics(), show_progress=False)
     base = evaluate(weaker, demo_metrics(), show_progress=False)
     return base, new
 
@@ -92,7 +97,15 @@ _WHOLE = (
     "from ragrecall.report import write_report\n"
     "write_report(EvaluationResult.from_jsonl(sys.argv[1]), sys.argv[2])\n"
 )
-_FLOOR = "import ragrecall.cli._report, ragrecall.evaluation, ragrecall.report\n"
+_FLOOR = (
+    "import sys\n"
+    "import ragrecall.cli._report, ragrecall.evaluation, ragrecall.report\n"
+    "from ragrecall.results import Evidence\n"
+    "for kind in sys.argv[1:]:\n"
+    "    Evidence.of_kind(kind)\n"
+)
+"""What the command imports for the file: its own modules, then the classes of the evidence kinds the file holds
+(the claim recall's loads the LLM stack with its metric's package)."""
 
 
 _SPAWN = (
@@ -117,28 +130,36 @@ def _process(argv: list[str]) -> tuple[float, float]:
 
 
 def command_rows(result: EvaluationResult, n: int, repeat: int) -> list[str]:
-    """The command line on a results file of ``n`` samples, against the whole-result path and the floor."""
+    """The command line on a results file of ``n`` samples, against the whole-result path and the floor; each
+    round first writes the results file (``to_jsonl``, in this process: the anchor of the time ratios)."""
+    kinds = sorted({r.evidence.kind for row in result.rows for r in row.results.values() if r.evidence is not None})
     with tempfile.TemporaryDirectory() as folder:
         results, page = os.path.join(folder, "results.jsonl"), os.path.join(folder, "page.html")
-        result.to_jsonl(results)
         tools = {
             "ragrecall report FILE (streamed)": [sys.executable, "-m", "ragrecall.cli", "report", results, "-o", page],
             "whole result, then write_report": [sys.executable, "-c", _WHOLE, results, page],
-            "imports only (floor)": [sys.executable, "-c", _FLOOR],
+            "imports only (floor)": [sys.executable, "-c", _FLOOR, *kinds],
         }
         runs: dict[str, list[tuple[float, float]]] = {name: [] for name in tools}
+        ratios: dict[str, list[float]] = {name: [] for name in tools}
         for _ in range(repeat):
+            start = time.perf_counter()
+            result.to_jsonl(results)
+            anchor = time.perf_counter() - start
             for name, argv in tools.items():
                 runs[name].append(_process(argv))
+                ratios[name].append(runs[name][-1][0] / anchor)
     floor = statistics.median(mb for _, mb in runs["imports only (floor)"])
     lines = []
     for name, measured in runs.items():
         seconds = sorted(t for t, _ in measured)
         peaks = sorted(mb for _, mb in measured)
+        ratio = sorted(ratios[name])
         peak = statistics.median(peaks)
         over = (peak - floor) * 1024 / n
         lines.append(
             f"{n:>8} {name:<34} {statistics.median(seconds):>8.2f} s [{seconds[0]:.2f}-{seconds[-1]:.2f}] "
+            f"{statistics.median(ratio):>6.1f}x JSONL [{ratio[0]:.1f}-{ratio[-1]:.1f}] "
             f"peak {peak:>7.1f} MB [{peaks[0]:.1f}-{peaks[-1]:.1f}]  {peak * 1024 / n:>6.1f} KB/sample "
             f"({over:.1f} over the floor)"
         )
@@ -162,10 +183,10 @@ def main() -> None:
     ]
     command: list[str] = []
     for n in args.samples:
-        base, new = data(n)
         if args.command_only:
-            command.extend(command_rows(new, n, args.repeat))
+            command.extend(command_rows(evaluate(samples(n), demo_metrics(), show_progress=False), n, args.repeat))
             continue
+        base, new = data(n)
         floor, floor_peak, text = timed(lambda: jsonl(new), args.repeat)  # noqa: B023 - called at once
         rows = [("results JSONL (peer)", floor, floor_peak, text)]
         rows.append(("report", *timed(lambda: render_report(new), args.repeat)))  # noqa: B023

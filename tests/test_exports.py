@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import ragrecall
 
 EXPECTED = {
@@ -118,6 +120,27 @@ def test_the_command_line_loads_the_llm_stack_only_for_commands_that_use_it() ->
         "assert 'openai' not in sys.modules, 'building the parser imported openai'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_report_of_a_run_without_an_llm_loads_neither_the_llm_stack_nor_the_run_machinery(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from ragrecall import IDBasedContextRecall, NonLLMContextRecall, demo_dataset
+    from ragrecall.evaluation import evaluate
+
+    results = tmp_path / "results.jsonl"
+    evaluate(demo_dataset(), [IDBasedContextRecall(), NonLLMContextRecall()], show_progress=False).to_jsonl(results)
+    code = (
+        "import sys\n"
+        "from ragrecall.cli import main\n"
+        f"assert main(['report', {str(results)!r}, '-o', {str(tmp_path / 'page.html')!r}]) == 0\n"
+        "loaded = [m for m in ('openai', 'ragrecall.llm', 'ragrecall.evaluation._run', 'ragrecall.calibration') "
+        "if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+    assert (tmp_path / "page.html").read_text(encoding="utf-8").startswith("<!doctype html>")
 
 
 def test_unknown_attribute_is_an_attribute_error() -> None:

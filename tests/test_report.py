@@ -8,10 +8,11 @@ import json
 import re
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from helpers.claims import BATCH_CONTEXTS, BATCH_REPLIES, batch_samples
+from helpers.claims import BATCH_CONTEXTS, BATCH_REPLIES, batch_samples, verdict
 from helpers.report_page import closed_bodies, inflated
 from ragrecall import (
     ContextRecall,
@@ -271,11 +272,20 @@ def test_samples_sorted_lowest_first_and_the_lowest_open(result: EvaluationResul
     assert all(f"id='s{i}-p1'" not in page for i in lazy) and all(f"id='s{i}-p1'" in inflated(page) for i in lazy)
 
 
+def _first_shown_judge(request: Any) -> Any:
+    """Supports a claim when the context shown first holds it: judged in several orders, its votes differ."""
+    first = request.inputs["contexts"][0]
+    claims = request.inputs["claims"]
+    return {"verdicts": [verdict(n, c in first, [(1, c)] if c in first else []) for n, c in enumerate(claims, 1)]}
+
+
 def test_a_results_file_streamed_into_the_page_gives_the_page_of_the_whole_result(tmp_path: Path) -> None:
     from ragrecall.demo import demo_metrics
     from ragrecall.report import write_report_from_jsonl
 
-    samples = [s.model_copy(update={"metadata": {"topic": f"t{i % 3}"}}) for i, s in enumerate(demo_dataset())]
+    samples = [
+        s.model_copy(update={"metadata": {"topic": f"t{i % 3}"} if i % 4 else {}}) for i, s in enumerate(demo_dataset())
+    ]
     result = evaluate([*samples, {"id": "broken"}], demo_metrics(), show_progress=False)
     assert {"claim_recall", "string_recall", "id_recall"} <= {
         r.evidence.kind for row in result.rows for r in row.results.values() if r.evidence is not None
@@ -294,6 +304,27 @@ def test_a_results_file_streamed_into_the_page_gives_the_page_of_the_whole_resul
     assert streamed.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
 
 
+def test_a_streamed_page_states_the_judge_s_agreement_and_unstable_claims_as_the_whole_result_does(
+    tmp_path: Path,
+) -> None:
+    from ragrecall.report import write_report_from_jsonl
+
+    claims = ["Lyon is on the Rhône.", "Nice is on the coast.", "Lille is in the north."]
+    samples = [
+        {"id": f"v{i}", "reference_claims": claims, "retrieved_contexts": claims[i:] + claims[:i]} for i in range(3)
+    ]
+    voted = ContextRecall(FakeLLM(_first_shown_judge), votes=3)
+    result = evaluate(samples, [voted, IDBasedContextRecall()], show_progress=False)
+    assert result.unstable_claims() and result.summary["context_recall"].agreement is not None
+    results, streamed, whole = tmp_path / "results.jsonl", tmp_path / "streamed.html", tmp_path / "whole.html"
+    result.to_jsonl(results)
+    write_report_from_jsonl(results, streamed)
+    write_report(EvaluationResult.from_jsonl(results), whole)
+    page = streamed.read_text(encoding="utf-8")
+    assert page == whole.read_text(encoding="utf-8")
+    assert "Stability of the judge" in page and "Lille is in the north." in section(page, "stability")
+
+
 def test_a_bad_line_in_a_streamed_results_file_names_the_line(result: EvaluationResult, tmp_path: Path) -> None:
     from ragrecall.errors import FileFormatError
     from ragrecall.report import write_report_from_jsonl
@@ -306,3 +337,42 @@ def test_a_bad_line_in_a_streamed_results_file_names_the_line(result: Evaluation
     with pytest.raises(FileFormatError, match=r"results\.jsonl.*3"):
         write_report_from_jsonl(results, out)
     assert not out.exists()
+
+
+def test_the_page_of_a_results_file_stays_byte_for_byte_the_pinned_one(tmp_path: Path) -> None:
+    # tests/golden/: 30 demo samples (metadata, ten open and twenty closed rows) and a broken one scored by the
+    # demo metrics, and the page of commit 0fb135e for them (title "pinned page"). Work on the report's
+    # memory or speed must leave every byte of it as it was, streamed or from the whole result.
+    import gzip
+
+    from ragrecall.report import write_report_from_jsonl
+
+    golden = Path(__file__).parent / "golden"
+    results = tmp_path / "results.jsonl"
+    results.write_bytes(gzip.decompress((golden / "report_results.jsonl.gz").read_bytes()))
+    pinned = gzip.decompress((golden / "report_page.html.gz").read_bytes())
+    streamed, whole = tmp_path / "streamed.html", tmp_path / "whole.html"
+    write_report_from_jsonl(results, streamed, title="pinned page")
+    write_report(EvaluationResult.from_jsonl(results), whole, title="pinned page")
+    assert streamed.read_bytes() == pinned
+    assert whole.read_bytes() == pinned
+    assert b"data-lazy" in pinned and b"broken" in pinned
+
+
+@pytest.mark.parametrize("count", [0, 1, 400])
+def test_closed_bodies_are_written_in_pieces_that_make_the_base64_of_their_gzip(count: int) -> None:
+    import base64
+    import gzip
+    import random
+
+    from ragrecall.report._filter import BodyPacker
+
+    rng = random.Random(count)
+    bodies = {str(i): "".join(rng.choice('abc<é>"\n') for _ in range(rng.randrange(2000))) for i in range(count)}
+    packer = BodyPacker()
+    for index, body in bodies.items():
+        packer.add(int(index), body)
+    pieces = list(packer.packed_base64())
+    whole = gzip.compress(json.dumps(bodies, separators=(",", ":")).encode(), compresslevel=6, mtime=0)
+    assert "".join(pieces) == base64.b64encode(whole).decode("ascii")
+    assert count < 400 or len(pieces) > 1  # never one piece holding everything

@@ -39,3 +39,35 @@ def test_permutation_p_value() -> None:
     null_ps = [paired_permutation_p(rng.normal(0, 1, 30), n_resamples=500, seed=s) for s in range(200)]
     # Under the null hypothesis p-values are roughly uniform: about 5% fall below 0.05.
     assert 0.01 <= np.mean(np.array(null_ps) < 0.05) <= 0.11
+
+
+def _whole_blocks_ci(values: np.ndarray, n_resamples: int = 2000, seed: int = 0) -> tuple[float, float]:
+    """The interval as it was computed before the blocks shrank with the sample size: 256 resamples a draw."""
+    rng = np.random.default_rng(seed)
+    means = np.concatenate(
+        [
+            values[rng.integers(0, values.size, size=(min(256, n_resamples - s), values.size))].mean(axis=1)
+            for s in range(0, n_resamples, 256)
+        ]
+    )
+    low, high = np.quantile(means, [0.025, 0.975])
+    return float(low), float(high)
+
+
+def _whole_blocks_p(arr: np.ndarray, n_resamples: int = 10000, seed: int = 0) -> float:
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for s in range(0, n_resamples, 256):
+        signs = rng.choice(np.array([-1.0, 1.0]), size=(min(256, n_resamples - s), arr.size))
+        hits += int(np.count_nonzero(np.abs((signs * arr).mean(axis=1)) >= abs(arr.mean()) - 1e-12))
+    return (hits + 1) / (n_resamples + 1)
+
+
+@pytest.mark.parametrize("n", [2, 1023, 5001])
+def test_drawing_in_smaller_blocks_changes_no_figure(n: int) -> None:
+    # Large samples are resampled a few resamples a draw (bounded memory): the figures are bit for bit those
+    # of the 256-resample draws, including the sizes where the blocks differ.
+    values = np.random.default_rng(n).random(n)
+    assert bootstrap_ci(values) == _whole_blocks_ci(values)
+    differences = values - 0.49
+    assert paired_permutation_p(differences, n_resamples=3000) == _whole_blocks_p(differences, n_resamples=3000)

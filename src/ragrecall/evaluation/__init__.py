@@ -1,13 +1,36 @@
-"""Batch evaluation: many samples × many metrics, with failures kept, checkpoints and statistics."""
+"""Batch evaluation: many samples × many metrics, with failures kept, checkpoints and statistics.
 
-from ._checkpoint import read_journal
-from ._compare import Comparison, compare, paired_rows, paired_values
-from ._many import PAIR_HEADINGS, PairComparison, compare_many, effect_size, holm
-from ._result import EvaluationResult
-from ._result_lines import read_result_line
-from ._rows import FailureRecord, MetricSummary, SampleRow, UnstableClaim
-from ._run import Backend, DatasetLike, aevaluate, evaluate
-from ._run_info import RunInfo
+Names load on first use, so that reading a results file (``EvaluationResult``, ``read_result_line``) does not
+load the run machinery and the LLM stack behind ``evaluate``.
+"""
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    "read_journal": "._checkpoint",
+    "Comparison": "._compare",
+    "compare": "._compare",
+    "paired_rows": "._compare",
+    "paired_values": "._compare",
+    "PAIR_HEADINGS": "._many",
+    "PairComparison": "._many",
+    "compare_many": "._many",
+    "effect_size": "._many",
+    "holm": "._many",
+    "EvaluationResult": "._result",
+    "read_result_line": "._result_lines",
+    "FailureRecord": "._rows",
+    "MetricSummary": "._rows",
+    "SampleRow": "._rows",
+    "UnstableClaim": "._rows",
+    "Backend": "._run",
+    "DatasetLike": "._run",
+    "aevaluate": "._run",
+    "evaluate": "._run",
+    "RunInfo": "._run_info",
+}
 
 __all__ = [
     "PAIR_HEADINGS",
@@ -32,3 +55,15 @@ __all__ = [
     "read_journal",
     "read_result_line",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+
+if TYPE_CHECKING:
+    from ._checkpoint import read_journal
+    from ._compare import Comparison, compare, paired_rows, paired_values
+    from ._many import PAIR_HEADINGS, PairComparison, compare_many, effect_size, holm
+    from ._result import EvaluationResult
+    from ._result_lines import read_result_line
+    from ._rows import FailureRecord, MetricSummary, SampleRow, UnstableClaim
+    from ._run import Backend, DatasetLike, aevaluate, evaluate
+    from ._run_info import RunInfo

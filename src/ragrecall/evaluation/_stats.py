@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
 __all__ = ["bootstrap_ci", "paired_bootstrap_ci", "paired_permutation_p"]
 
-# Resamples are drawn in blocks so memory stays bounded for large samples.
-_BLOCK = 256
+# Resamples are drawn in blocks of at most this many values (2 MB of indices, 2 MB of the values they pick), so
+# memory stays flat for any sample size: the generator hands out the same numbers however the draws are split,
+# and each resample's mean is computed alone, so the results do not depend on the block size.
+_BLOCK_VALUES = 1 << 18
+
+
+def _blocks(n_resamples: int, n: int) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` of consecutive blocks of resamples of ``n`` values each, about ``_BLOCK_VALUES`` values
+    per block (at least one resample)."""
+    step = max(1, min(256, _BLOCK_VALUES // max(n, 1)))
+    for start in range(0, n_resamples, step):
+        yield start, min(start + step, n_resamples)
 
 
 def _resampled_means(values: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
     n = values.size
     means = np.empty(n_resamples)
-    for start in range(0, n_resamples, _BLOCK):
-        stop = min(start + _BLOCK, n_resamples)
+    for start, stop in _blocks(n_resamples, n):
         idx = rng.integers(0, n, size=(stop - start, n))
         means[start:stop] = values[idx].mean(axis=1)
     return means
@@ -60,8 +69,7 @@ def paired_permutation_p(
     observed = abs(arr.mean())
     rng = np.random.default_rng(seed)
     hits = 0
-    for start in range(0, n_resamples, _BLOCK):
-        stop = min(start + _BLOCK, n_resamples)
+    for start, stop in _blocks(n_resamples, arr.size):
         signs = rng.choice(np.array([-1.0, 1.0]), size=(stop - start, arr.size))
         means = np.abs((signs * arr).mean(axis=1))
         # The tolerance keeps float noise from deciding exact ties with the observed mean.

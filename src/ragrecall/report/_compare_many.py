@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from .._files import atomic_text
-from ..calibration import CorrectedMean
 from ..evaluation import PAIR_HEADINGS, PairComparison
 from ._css import CSS
 from ._html import e, scroll_table
+
+if TYPE_CHECKING:
+    from ..calibration import CorrectedMean
 
 __all__ = ["many_comparison_section", "render_comparison_page", "write_comparison_page"]
 

@@ -12,6 +12,7 @@ import gzip
 import json
 import struct
 import zlib
+from collections.abc import Iterator
 
 from ..evaluation import EvaluationResult
 from ._html import e
@@ -67,11 +68,27 @@ class BodyPacker:
         self._write(f"{'{' if self._first else ','}{json.dumps(str(index))}:{json.dumps(body)}".encode())
         self._first = False
 
-    def packed(self) -> bytes:
-        """The compressed JSON object; the packer takes no more bodies after this."""
+    def packed_base64(self) -> Iterator[str]:
+        """The compressed JSON object in base64, in pieces whose concatenation is ``base64.b64encode`` of all of
+        it, so that the whole text is never held at once; the packer takes no more bodies after this."""
+        carry = b""
+        for part in self._finished():
+            data = carry + part
+            cut = len(data) - len(data) % 3  # base64 encodes 3 bytes at a time: the rest waits for the next part
+            carry = data[cut:]
+            if cut:
+                yield base64.b64encode(data[:cut]).decode("ascii")
+        if carry:
+            yield base64.b64encode(carry).decode("ascii")
+
+    def _finished(self) -> Iterator[bytes]:
+        """The compressed parts, ended, each let go of once handed out."""
         self._write(b"{}" if self._first else b"}")
         self._parts += [self._deflate.flush(), struct.pack("<LL", self._crc, self._size & 0xFFFFFFFF)]
-        return b"".join(self._parts)
+        parts, self._parts = self._parts, []
+        parts.reverse()
+        while parts:
+            yield parts.pop()
 
     def _write(self, data: bytes) -> None:
         self._crc = zlib.crc32(data, self._crc)
@@ -79,9 +96,9 @@ class BodyPacker:
         self._parts.append(self._deflate.compress(data))
 
 
-def samples_script(result: EvaluationResult, packed: bytes) -> str:
-    """The rows' figures, the closed rows' bodies (``packed`` by a :class:`BodyPacker`) and the script that
-    filters, groups and opens."""
+def samples_script(result: EvaluationResult, closed: BodyPacker) -> Iterator[str]:
+    """The rows' figures, the closed rows' bodies (packed by ``closed``) and the script that filters, groups and
+    opens, in pieces."""
     rows = [
         [
             row.index,
@@ -92,11 +109,13 @@ def samples_script(result: EvaluationResult, packed: bytes) -> str:
         for row in result.rows
     ]
     figures = json.dumps({"metrics": list(result.metrics), "rows": rows}, separators=(",", ":"))
-    return (
+    yield (
         f"<script type='application/json' id='rr-rows'>{_in_script(figures)}</script>"
-        f"<script type='application/octet-stream' id='rr-bodies'>{base64.b64encode(packed).decode('ascii')}</script>"
-        f"<script>{_SCRIPT}</script>"
+        "<script type='application/octet-stream' id='rr-bodies'>"
     )
+    del rows, figures
+    yield from closed.packed_base64()
+    yield f"</script><script>{_SCRIPT}</script>"
 
 
 def _metadata_values(result: EvaluationResult) -> dict[str, list[str]]:

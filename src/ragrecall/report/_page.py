@@ -214,7 +214,8 @@ def _samples(result: EvaluationResult, base_of: dict[int, SampleRow], ordered: I
             f"<summary><div class='sid'>{e(sample_label(row))}</div>{cells}</summary>"
             f"{body if is_open else ''}</details>"
         )
-    yield f"</div>{samples_script(result, closed.packed())}"
+    yield "</div>"
+    yield from samples_script(result, closed)
 
 
 def _base_verdicts(row: SampleRow, old: SampleRow | None) -> str:

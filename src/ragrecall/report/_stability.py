@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ..evaluation import EvaluationResult
-from ..metrics.context_recall import votes_text
 from ._html import e, sample_link, scroll_table
 
 __all__ = ["stability_section"]
@@ -15,6 +14,8 @@ def stability_section(result: EvaluationResult) -> str:
     judged = [s for s in result.summary.values() if s.agreement is not None]
     if not judged:
         return ""
+    from ..metrics.context_recall import votes_text  # loaded with the evidence of a judge that voted
+
     parts = ["<section id='stability'><h2>Stability of the judge</h2>"]
     parts.append(
         "<p class='muted'>Each claim was judged more than once, each judgement after the first showing the "

@@ -10,8 +10,9 @@ it goes. Memory then grows with the results alone, not with the inputs or the pa
 from __future__ import annotations
 
 import os
+from array import array
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from .._files import atomic_text
 from ..errors import FileFormatError
@@ -37,19 +38,20 @@ def write_report_from_jsonl(
     if name.endswith(".gz"):
         write_report(EvaluationResult.from_jsonl(name), path, title=title)
         return
-    slim, starts, run = _first_pass(name)
-    metrics = dict.fromkeys(m for row in slim for m in row.results)
+    kept, starts, run = _first_pass(name)
+    metrics = dict.fromkeys(m for row in kept for m in row.results)
     result = EvaluationResult(
-        slim,
+        cast("list[SampleRow]", kept),  # read as rows by the sections before the samples (see _KeptRow)
         list(metrics),
         wall_time_s=run.wall_time_s if run else 0.0,
         run=run,
         backend=run.backend if run else "live",
     )
-    where = {id(row): start for row, start in zip(slim, starts, strict=True)}
-    ordered = [where[id(row)] for row in sample_order(result)]
+    position = {id(row): i for i, row in enumerate(kept)}
+    ordered = array("q", (position[id(row)] for row in sample_order(result)))
+    del position
     with atomic_text(path) as out:
-        out.writelines(page_parts(result, title=title, ordered_rows=_rows_at(name, ordered)))
+        out.writelines(page_parts(result, title=title, ordered_rows=_rows_at(name, starts, ordered)))
 
 
 def _lines(name: str) -> Iterator[tuple[int, int, str]]:
@@ -74,44 +76,99 @@ def _decode(raw: bytes, name: str, line_no: int) -> str:
         ) from exc
 
 
-def _first_pass(name: str) -> tuple[list[SampleRow], list[tuple[int, int]], RunInfo | None]:
-    """Every row without its inputs, where each row's line starts (offset, line number), and the run's
+def _first_pass(name: str) -> tuple[list[_KeptRow], _Starts, RunInfo | None]:
+    """Every row without its inputs (see :class:`_KeptRow`), where each row's line starts, and the run's
     details."""
-    slim: list[SampleRow] = []
-    starts: list[tuple[int, int]] = []
+    kept: list[_KeptRow] = []
+    starts = _Starts()
     run: RunInfo | None = None
-    usages: dict[Usage, Usage] = {}  # equal usages (all zero without an LLM) held once
+    shared = _Shared()
     for line_no, start, text in _lines(name):
-        row, first_run = read_result_line(text, name, line_no, first=not slim, inputs=False)
-        if not slim:
+        row, first_run = read_result_line(text, name, line_no, first=not kept, inputs=False)
+        if not kept:
             run = first_run
-        results = {metric: _slim(r, usages) for metric, r in row.results.items()}
-        slim.append(
-            SampleRow.model_construct(
-                _ROW_FIELDS, index=row.index, sample_id=row.sample_id, results=results, sample=row.sample
-            )
-        )
-        starts.append((start, line_no))
-    return slim, starts, run
+        kept.append(_KeptRow(row, shared))
+        starts.add(start, line_no)
+    return kept, starts, run
 
 
-def _slim(result: MetricResult, usages: dict[Usage, Usage]) -> MetricResult:
-    """``result`` (validated) with its evidence reduced to a :class:`_Digest`."""
-    fields = {key: getattr(result, key) for key in MetricResult.model_fields}
-    if result.evidence is not None:
-        fields["evidence"] = _Digest(result.evidence)
-    fields["usage"] = usages.setdefault(result.usage, result.usage)
-    return MetricResult.model_construct(_RESULT_FIELDS, **fields)
+class _Starts:
+    """Where each row's line starts: its first byte's offset and its line number, 16 bytes a row."""
+
+    def __init__(self) -> None:
+        self.offsets = array("q")
+        self.line_numbers = array("q")
+
+    def add(self, offset: int, line_no: int) -> None:
+        self.offsets.append(offset)
+        self.line_numbers.append(line_no)
 
 
-# Every kept row and result sets all its fields: one shared (never changed) set of their names each, instead of
-# a set per object.
-_ROW_FIELDS: set[str] = set(SampleRow.model_fields)
-_RESULT_FIELDS: set[str] = set(MetricResult.model_fields)
+class _Shared:
+    """What equal kept rows hold once: usages (all zero without an LLM), evidence digests that count nothing,
+    the order of a kind's counts and prompt versions (one set per run, as a rule)."""
+
+    def __init__(self) -> None:
+        self.usages: dict[Usage, Usage] = {}
+        self.digests: dict[str, _Digest] = {}
+        self.keys: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self.versions: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
+
+    def prompt_versions(self, value: Any) -> Any:
+        """``value``, or an equal mapping of names to versions kept before."""
+        if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+            return self.versions.setdefault(tuple(value.items()), value)
+        return value
+
+    def digest(self, evidence: Any) -> _Digest:
+        digest = _Digest(evidence, self)
+        if digest.alone():
+            return self.digests.setdefault(digest.kind, digest)
+        return digest
 
 
-_NO_COUNTS: dict[str, int] = {}
-"""The counts of evidence that counts nothing: one dict shared by all (never changed)."""
+class _KeptSample:
+    """A sample as the sections before the samples read it: its metadata alone."""
+
+    __slots__ = ("metadata",)
+
+    def __init__(self, metadata: dict[str, Any]) -> None:
+        self.metadata = metadata
+
+
+_NO_METADATA = _KeptSample({})
+"""The kept sample of every row whose sample has no metadata (never changed)."""
+
+
+class _KeptResult:
+    """A result as the sections before the samples read it: every field of :class:`MetricResult` (validated),
+    its evidence reduced to a :class:`_Digest`, in slots rather than a dict per result."""
+
+    __slots__ = tuple(MetricResult.model_fields)
+
+    def __init__(self, result: MetricResult, shared: _Shared) -> None:
+        for key in self.__slots__:
+            setattr(self, key, getattr(result, key))
+        if result.evidence is not None:
+            self.evidence = shared.digest(result.evidence)
+        self.usage = shared.usages.setdefault(result.usage, result.usage)
+
+
+class _KeptRow:
+    """A row as the sections before the samples read it: index, id, results (as :class:`_KeptResult`) and the
+    sample's metadata, in slots. The page takes it for a :class:`SampleRow`: those sections read only these
+    fields, and the Samples section reads the rows again, whole."""
+
+    __slots__ = tuple(SampleRow.model_fields)
+
+    def __init__(self, row: SampleRow, shared: _Shared) -> None:
+        self.index = row.index
+        self.sample_id = row.sample_id
+        self.results = {metric: _KeptResult(r, shared) for metric, r in row.results.items()}
+        if row.sample is None:
+            self.sample: _KeptSample | None = None
+        else:
+            self.sample = _KeptSample(row.sample.metadata) if row.sample.metadata else _NO_METADATA
 
 
 class _Digest:
@@ -120,23 +177,37 @@ class _Digest:
     quotes and matches that only the sample's own part of the page shows."""
 
     _KEPT = ("agreement", "unstable_claims", "model", "prompt_versions")
-    __slots__ = ("_counts", "kind", *_KEPT)  # an attribute the evidence lacks stays unset, as getattr expects
+    # An attribute the evidence lacks stays unset, as getattr expects.
+    __slots__ = ("_keys", "_values", "kind", *_KEPT)
 
-    def __init__(self, evidence: Any) -> None:
+    def __init__(self, evidence: Any, shared: _Shared) -> None:
         self.kind: str = evidence.kind
-        self._counts: dict[str, int] = evidence.counts() or _NO_COUNTS
+        counts: dict[str, int] = evidence.counts()
+        keys = tuple(counts)
+        self._keys = shared.keys.setdefault(keys, keys)
+        self._values = tuple(counts.values())
         for key in self._KEPT:
             if hasattr(evidence, key):
-                setattr(self, key, getattr(evidence, key))
+                value = getattr(evidence, key)
+                if key == "prompt_versions":
+                    value = shared.prompt_versions(value)
+                elif key == "unstable_claims" and not value:
+                    value = ()
+                setattr(self, key, value)
+
+    def alone(self) -> bool:
+        """True when the digest holds its kind alone (no counts, nothing kept): equal to any other such."""
+        return not self._keys and not any(hasattr(self, key) for key in self._KEPT)
 
     def counts(self) -> dict[str, int]:
-        return self._counts
+        return dict(zip(self._keys, self._values, strict=True))
 
 
-def _rows_at(name: str, starts: list[tuple[int, int]]) -> Iterator[SampleRow]:
-    """The rows whose lines start at ``starts`` (offset, line number), in that order, read one at a time."""
+def _rows_at(name: str, starts: _Starts, positions: array[int]) -> Iterator[SampleRow]:
+    """The rows at ``positions`` (in the file, from 0), in that order, read one at a time."""
     with open(name, "rb") as handle:
-        for start, line_no in starts:
-            handle.seek(start)
+        for i in positions:
+            handle.seek(starts.offsets[i])
+            line_no = starts.line_numbers[i]
             text = _decode(handle.readline(), name, line_no)
             yield read_result_line(text.removeprefix("\ufeff"), name, line_no, first=False)[0]
