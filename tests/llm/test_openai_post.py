@@ -97,8 +97,8 @@ def test_posting_directly_sends_what_create_sends(
     assert body.get("guided_decoding_backend") == extra.get("guided_decoding_backend")
     assert headers["authorization"] == "Bearer sk-test-key"
     assert headers == headers2
-    assert type(posted) is type(created)
-    assert posted.choices[0].message.content == created.choices[0].message.content == REPLY
+    assert isinstance(posted, dict), "a posted request gives the reply's JSON, read by ragrecall's checks"
+    assert posted["choices"][0]["message"]["content"] == created.choices[0].message.content == REPLY
 
 
 def test_azure_deployment_path_is_kept() -> None:
@@ -124,7 +124,7 @@ def test_azure_deployment_path_is_kept() -> None:
     )
     assert sdk_create_is_stock(client)
     completion = send(client)
-    assert completion.choices[0].message.content == REPLY
+    assert completion["choices"][0]["message"]["content"] == REPLY
     assert sent == ["https://example.invalid/openai/deployments/gpt-4o-mini/chat/completions?api-version=2024-10-21"]
 
 
@@ -149,3 +149,53 @@ def test_anything_replacing_create_is_called(server: FakeOpenAIServer, monkeypat
     result = ContextRecall(llm).score(sample)
     assert result.value is not None
     assert len(calls) == result.usage.requests >= 1, "a class-level wrapper sees every request"
+
+
+def reply_body(**changes: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "id": "c1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": REPLY}}],
+        "usage": {"prompt_tokens": 30, "completion_tokens": 5, "prompt_tokens_details": {"cached_tokens": 10}},
+    }
+    body.update(changes)
+    return body
+
+
+BODIES = {
+    "valid": reply_body(),
+    "no usage": reply_body(usage=None),
+    "usage of another shape": reply_body(usage=[1, 2]),
+    "more cached than prompt": reply_body(usage={"prompt_tokens": 3, "prompt_tokens_details": {"cached_tokens": 9}}),
+    "tokens as text": reply_body(usage={"prompt_tokens": "30", "completion_tokens": 5}),
+    "an error object": reply_body(error={"message": "overloaded", "code": 529}),
+    "no choices": reply_body(choices=[]),
+    "choices of another shape": reply_body(choices="none"),
+    "no message": reply_body(choices=[{"index": 0, "finish_reason": "stop"}]),
+    "content not text": reply_body(choices=[{"finish_reason": "stop", "message": {"content": ["a"]}}]),
+    "refusal": reply_body(choices=[{"finish_reason": "stop", "message": {"content": None, "refusal": "No."}}]),
+    "cut off": reply_body(choices=[{"finish_reason": "length", "message": {"content": "{"}}]),
+    "finish reason of another type": reply_body(choices=[{"finish_reason": 3, "message": {"content": "x"}}]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BODIES))
+def test_json_body_reads_as_the_sdk_object_does(name: str) -> None:
+    """The reader of a posted reply's JSON and the reader of the SDK's object agree on every body."""
+    from openai._models import construct_type
+    from openai.types.chat import ChatCompletion
+
+    from ragrecall.llm._openai import _read_completion, _read_completion_json
+
+    body = BODIES[name]
+    assert _read_completion_json(body) == _read_completion(construct_type(type_=ChatCompletion, value=body))
+
+
+def test_a_body_that_is_not_json_is_its_text() -> None:
+    from ragrecall.llm._openai_post import json_body
+
+    assert json_body(b"<html>Sign in</html>") == "<html>Sign in</html>"
+    assert json_body(b"\xff\xfe") == "\ufffd\ufffd"
+    assert json_body(b'{"a": 1}') == {"a": 1}

@@ -4,10 +4,9 @@ and :class:`OpenAILLM`, the full stack over it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar
 
 import openai
-from openai._models import construct_type
 from openai.types.chat import ChatCompletion
 from pydantic import BaseModel
 
@@ -173,18 +172,17 @@ class OpenAITransport:
     def read_reply(
         self, completion: Any, request: LLMRequest[OutputT], document: Mapping[str, Any]
     ) -> LLMReply[OutputT]:
-        """The checked reply in ``completion`` (a ``ChatCompletion``, or its JSON body from a batch output line),
-        by the same checks for live and batch replies.
+        """The checked reply in ``completion`` (a ``ChatCompletion``, or the JSON body of one: a reply posted
+        directly, a batch output line), by the same checks for live and batch replies.
 
         Raises:
             InvalidReplyError: the reply is empty, refused, cut off, or fails the output schema or the request's
                 invariants.
             TransportError: the body is not a chat completion (retryable).
         """
-        if isinstance(completion, Mapping):
-            completion = _completion_from_json(completion)
+        reader = _read_completion if isinstance(completion, ChatCompletion) else _read_completion_json
         scrub = self._scrubber
-        read = read_body(_read_completion, completion, endpoint=self.endpoint, scrubber=scrub)
+        read = read_body(reader, completion, endpoint=self.endpoint, scrubber=scrub)
         content, refusal, finish_reason, usage = read
         return accept_reply(
             scrub.scrub_reply(content) if content else content,
@@ -237,16 +235,48 @@ class OpenAITransport:
         raise failure
 
 
-def _completion_from_json(body: Mapping[str, Any]) -> ChatCompletion | str:
-    """A ``ChatCompletion`` built from a JSON body the way the SDK builds one from an HTTP reply (without
-    validating it: :func:`_read_completion` checks every field), or a description of what it is instead."""
-    try:
-        return cast(ChatCompletion, construct_type(type_=ChatCompletion, value=dict(body)))
-    except Exception as exc:  # the SDK's builder on a body of another shape
-        return f"a body that is not a chat completion ({type(exc).__name__}: {exc})"[:300]
+_Read = tuple[str | None, str | None, str | None, Usage]
 
 
-def _read_completion(completion: Any) -> tuple[str | None, str | None, str | None, Usage] | str:
+def _read_completion_json(body: Any) -> _Read | str:
+    """Content, refusal, finish reason and usage of a chat completion's JSON body; a description of the body
+    when it is not one. Reads what :func:`_read_completion` reads, by the same checks."""
+    if not isinstance(body, Mapping):
+        return body if isinstance(body, str) else repr(body)[:200]
+    if body.get("error") is not None:
+        return f"an error object: {body['error']!r}"[:300]
+    choices = body.get("choices")
+    if not isinstance(choices, list) or not choices:
+        return "a completion without choices"
+    choice = choices[0]
+    message = _field(choice, "message")
+    return _checked_fields(
+        _field(message, "content"), _field(message, "refusal"), _field(choice, "finish_reason"), body.get("usage")
+    )
+
+
+def _field(value: Any, key: str) -> Any:
+    """``value[key]`` of a JSON object; None for a missing key or a value that is no object (as ``getattr``
+    with a default reads the SDK's unvalidated objects)."""
+    return value.get(key) if isinstance(value, Mapping) else None
+
+
+def _checked_fields(content: Any, refusal: Any, finish: Any, usage: Any) -> _Read | str:
+    if (content is not None and not isinstance(content, str)) or (refusal is not None and not isinstance(refusal, str)):
+        return "a completion whose message content is not text"
+    prompt_tokens = _field(usage, "prompt_tokens") or 0
+    completion_tokens = _field(usage, "completion_tokens") or 0
+    cached_tokens = _field(_field(usage, "prompt_tokens_details"), "cached_tokens") or 0
+    if not all(isinstance(n, int) for n in (prompt_tokens, completion_tokens, cached_tokens)):
+        return "a completion whose usage is not counted in tokens"
+    cached_tokens = min(max(cached_tokens, 0), prompt_tokens)
+    counted = Usage(
+        requests=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cached_tokens=cached_tokens
+    )
+    return content, refusal, finish if isinstance(finish, str) else None, counted
+
+
+def _read_completion(completion: Any) -> _Read | str:
     """Content, refusal, finish reason and usage of a chat completion; a description of the body when it is
     not one (the SDK builds its objects without validating them, so every field is checked here)."""
     if not isinstance(completion, ChatCompletion):
@@ -258,21 +288,18 @@ def _read_completion(completion: Any) -> tuple[str | None, str | None, str | Non
         return "a completion without choices"
     choice = completion.choices[0]
     message = choice.message
-    content = getattr(message, "content", None)
-    refusal = getattr(message, "refusal", None)
-    if (content is not None and not isinstance(content, str)) or (refusal is not None and not isinstance(refusal, str)):
-        return "a completion whose message content is not text"
-    prompt_tokens = getattr(completion.usage, "prompt_tokens", 0) or 0
-    completion_tokens = getattr(completion.usage, "completion_tokens", 0) or 0
-    cached_tokens = getattr(getattr(completion.usage, "prompt_tokens_details", None), "cached_tokens", 0) or 0
-    if not all(isinstance(n, int) for n in (prompt_tokens, completion_tokens, cached_tokens)):
-        return "a completion whose usage is not counted in tokens"
-    cached_tokens = min(max(cached_tokens, 0), prompt_tokens)
-    usage = Usage(
-        requests=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cached_tokens=cached_tokens
+    usage = completion.usage
+    details = getattr(usage, "prompt_tokens_details", None)
+    return _checked_fields(
+        getattr(message, "content", None),
+        getattr(message, "refusal", None),
+        choice.finish_reason,
+        {
+            "prompt_tokens": getattr(usage, "prompt_tokens", 0),
+            "completion_tokens": getattr(usage, "completion_tokens", 0),
+            "prompt_tokens_details": {"cached_tokens": getattr(details, "cached_tokens", 0)},
+        },
     )
-    finish = choice.finish_reason if isinstance(choice.finish_reason, str) else None
-    return content, refusal, finish, usage
 
 
 class OpenAILLM(LLMStack):

@@ -4,14 +4,16 @@ The SDK's ``chat.completions.create`` walks every message and the whole response
 parameters into JSON (a recursive transform that, for ragrecall's requests, changes nothing: they are plain
 JSON already). At hundreds of requests a second that walk is most of the client's CPU beyond HTTP. So when
 ``create`` is the SDK's own function, the body goes out through the client's ``post`` instead: the same path,
-headers, authentication, JSON and reply type, without the walk. When anything has replaced ``create`` (a
-tracing library wrapping the class, a subclass, a test double on the object), ``create`` itself is called, so
-whatever wraps it still sees every request.
+headers, authentication and JSON, without the walk; and the reply comes back as its JSON, read by ragrecall's
+own checks rather than built into the SDK's objects first. When anything has replaced ``create`` (a tracing
+library wrapping the class, a subclass, a test double on the object), ``create`` itself is called, so whatever
+wraps it still sees every request.
 """
 
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Mapping
 from types import FunctionType
 from typing import Any
@@ -20,7 +22,7 @@ import openai
 from openai.resources.chat.completions import AsyncCompletions
 from openai.types.chat import ChatCompletion
 
-__all__ = ["create_completion", "sdk_create_is_stock"]
+__all__ = ["create_completion", "json_body", "sdk_create_is_stock"]
 
 _STOCK_CREATE = vars(AsyncCompletions).get("create")
 # What ``create`` asks of the client's authentication: the API key as a bearer token, nothing more.
@@ -46,12 +48,14 @@ async def create_completion(
     response_format: Mapping[str, Any],
     sampling: Mapping[str, Any],
     extra_body: Mapping[str, Any],
-) -> ChatCompletion:
+) -> ChatCompletion | Any:
     """One chat completion for these parameters, sent as ``create(...)`` sends it (``extra_body`` merged over
-    the other fields); through ``client.post`` when :func:`sdk_create_is_stock`."""
+    the other fields): through ``client.post`` when :func:`sdk_create_is_stock`, and then the reply's JSON
+    body (its text when it is not JSON); else the ``ChatCompletion`` that ``create`` returns."""
     if sdk_create_is_stock(client):
         body = {"model": model, "messages": messages, "response_format": response_format, **sampling, **extra_body}
-        return await client.post("/chat/completions", body=body, cast_to=ChatCompletion, options=_POST_OPTIONS)
+        raw = await client.post("/chat/completions", body=body, cast_to=bytes, options=_POST_OPTIONS)
+        return json_body(raw)
     # The SDK's overloads do not accept a dict built at run time; the payload is checked by the server.
     create: Any = client.chat.completions.create
     completion: ChatCompletion = await create(
@@ -62,3 +66,11 @@ async def create_completion(
         **sampling,
     )
     return completion
+
+
+def json_body(raw: bytes) -> Any:
+    """The JSON value of a reply body; its text when it is not JSON (a proxy's HTML page)."""
+    try:
+        return json.loads(raw)
+    except ValueError:  # UnicodeDecodeError included
+        return raw.decode("utf-8", "replace")
