@@ -12,7 +12,6 @@ wraps it still sees every request.
 
 from __future__ import annotations
 
-import inspect
 import json
 from collections.abc import Mapping
 from types import FunctionType
@@ -37,7 +36,10 @@ def sdk_create_is_stock(client: openai.AsyncOpenAI) -> bool:
     completions = client.chat.completions
     if "create" in vars(completions):
         return False
-    return inspect.getattr_static(type(completions), "create", None) is _STOCK_CREATE
+    for klass in type(completions).__mro__:  # what ``getattr_static`` finds, without its general checks
+        if "create" in vars(klass):
+            return vars(klass)["create"] is _STOCK_CREATE
+    return False
 
 
 async def create_completion(

@@ -52,10 +52,8 @@ def content_terms(text: str, *, stem: bool = False, cjk: Literal["bigrams", "cha
 
 @lru_cache(maxsize=4096)  # a claim is read by the coverage check and again by the quote check
 def _ascii_terms(text: str, stem: bool) -> frozenset[str]:
-    words = _ASCII_WORD.findall(text.lower())
-    if stem:
-        return frozenset(_stem(w) for w in words if w not in STOPWORDS)
-    return frozenset(words).difference(STOPWORDS)
+    words = frozenset(_ASCII_WORD.findall(text.lower())).difference(STOPWORDS)
+    return frozenset(map(_stem, words)) if stem else words
 
 
 @lru_cache(maxsize=4096)

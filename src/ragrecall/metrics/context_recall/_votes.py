@@ -63,6 +63,8 @@ def context_orders(texts: Sequence[str], votes: int, seed: int) -> list[list[int
     """
     n = len(texts)
     identity = list(range(n))
+    if votes <= 1:
+        return [identity]
     digest = hashlib.sha256("\x1f".join(texts).encode("utf-8")).hexdigest()
     rng = random.Random(f"{seed}:{digest}")
     possible = math.factorial(n) if n <= 12 else None
