@@ -14,8 +14,9 @@ What is measured, in one run:
    same server, from the same process. ``ideal = requests x latency / concurrency``;
    ``floor = max(ideal, bare SDK)``; the target is ``ragrecall / floor <= 1.2``.
 3. Framework overhead without HTTP or latency: ``evaluate`` over ``--overhead-samples`` samples with
-   ``ContextRecall(OfflineJudge())`` and with a ``FakeLLM`` whose replies are prepared in advance (so the
-   figure is prompt rendering, validation, repair-loop bookkeeping, result building and the evaluation loop).
+   ``ContextRecall(OfflineJudge())`` and with an LLM whose replies are prepared in advance (so the
+   figure is prompt rendering, validation, repair-loop bookkeeping, the checks, result building and the evaluation
+   loop). The prepared LLM keeps no record of the requests it answers.
 
 HTTP figures are the best of ``--repeat`` runs; ragrecall and the bare SDK alternate so that both see the
 same machine state. Every client is fresh (new connection pool) for every timed run. Before each timed run,
@@ -54,9 +55,10 @@ from openai import AsyncOpenAI
 
 import ragrecall
 from ragrecall._sync import run_sync
-from ragrecall.llm import FakeLLM, LLMRequest, OfflineJudge, OpenAILLM
+from ragrecall.llm import FakeLLM, LLMReply, LLMRequest, OfflineJudge, OpenAILLM
 from ragrecall.metrics.context_recall import ContextRecall
 from ragrecall.schema import Sample
+from ragrecall.usage import Usage
 
 MODEL = "gpt-4o-mini"
 TARGET_RATIO = 1.2
@@ -282,8 +284,22 @@ def time_bare_sdk(base_url: str, bodies: list[dict[str, Any]], concurrency: int,
 # -- the overhead measurements -------------------------------------------------------------------------------
 
 
-def prepared_fake(samples: list[Sample], concurrency: int) -> FakeLLM:
-    """A FakeLLM answering instantly with the offline judge's replies, recorded in advance.
+class PreparedLLM:
+    """Answers instantly with replies prepared in advance (what ``FakeLLM`` does, without keeping every request
+    it is sent, which would add the harness's own memory to the figure)."""
+
+    model_name = "prepared"
+
+    def __init__(self, replies: dict[tuple[str, ...], str]) -> None:
+        self._replies = replies
+
+    async def agenerate(self, request: LLMRequest[Any]) -> LLMReply[Any]:
+        raw = self._replies[tuple(m["content"] for m in request.messages)]
+        return LLMReply.validate(raw, request.output, Usage(requests=1))
+
+
+def prepared_fake(samples: list[Sample], concurrency: int) -> PreparedLLM:
+    """An LLM answering instantly with the offline judge's replies, recorded in advance.
 
     The replies are recorded in one untimed ``evaluate`` over ``samples`` (the judge sees only the claims that
     no passage states word for word, so its requests are known only once the metric has sent them), keyed by
@@ -305,7 +321,7 @@ def prepared_fake(samples: list[Sample], concurrency: int) -> FakeLLM:
     )
     if result.failures:
         raise RuntimeError(f"recording pass: {len(result.failures)} failures, first: {result.failures[0]}")
-    return FakeLLM(lambda request: replies[key(request)])
+    return PreparedLLM(replies)
 
 
 def time_overhead(samples: list[Sample], make_metric: Callable[[], ContextRecall], concurrency: int) -> float:
@@ -413,7 +429,7 @@ def main(argv: list[str] | None = None) -> None:
     fake = prepared_fake(overhead_samples, args.concurrency)
     for name, make in (
         ("OfflineJudge", lambda: ContextRecall(OfflineJudge())),
-        ("FakeLLM", lambda: ContextRecall(fake)),
+        ("prepared", lambda: ContextRecall(fake)),
     ):
         best = min(time_overhead(overhead_samples, make, args.concurrency) for _ in range(args.repeat))
         say(f"  {name:<12} {best:6.2f} s  {n / best:7.0f} samples/s  {best / n * 1e6:5.0f} µs/sample")

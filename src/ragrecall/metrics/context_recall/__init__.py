@@ -10,13 +10,34 @@
   :mod:`._render`: how it is shown;
 - :mod:`._replies`: what the judge must reply; :mod:`._prompting`: the prompts and how inputs are shown;
 - :mod:`._claims`: what the steps pass to each other.
+
+Names load on first use, so that reading a result's evidence (``ClaimRecallEvidence``) does not load the metric
+and the LLM stack behind it.
 """
 
-from ._evidence import QUOTE_WINDOW, ClaimRecallEvidence, ClaimVerdict, DroppedClaim, Quote
-from ._metric import ContextRecall, LLMContextRecall
-from ._prompting import LANGUAGES, STEPS
-from ._render import votes_text
-from ._replies import ClaimList, JudgedClaims, Quoted, SingleReply, Support, Unsupported, Verdict
+from typing import TYPE_CHECKING
+
+from ..._lazy import lazy_exports
+
+_EXPORTS = {
+    "QUOTE_WINDOW": "._evidence",
+    "ClaimRecallEvidence": "._evidence",
+    "ClaimVerdict": "._evidence",
+    "DroppedClaim": "._evidence",
+    "Quote": "._evidence",
+    "ContextRecall": "._metric",
+    "LLMContextRecall": "._metric",
+    "LANGUAGES": "._prompting",
+    "STEPS": "._prompting",
+    "votes_text": "._render",
+    "ClaimList": "._replies",
+    "JudgedClaims": "._replies",
+    "Quoted": "._replies",
+    "SingleReply": "._replies",
+    "Support": "._replies",
+    "Unsupported": "._replies",
+    "Verdict": "._replies",
+}
 
 __all__ = [
     "LANGUAGES",
@@ -37,3 +58,12 @@ __all__ = [
     "Verdict",
     "votes_text",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+
+if TYPE_CHECKING:
+    from ._evidence import QUOTE_WINDOW, ClaimRecallEvidence, ClaimVerdict, DroppedClaim, Quote
+    from ._metric import ContextRecall, LLMContextRecall
+    from ._prompting import LANGUAGES, STEPS
+    from ._render import votes_text
+    from ._replies import ClaimList, JudgedClaims, Quoted, SingleReply, Support, Unsupported, Verdict
