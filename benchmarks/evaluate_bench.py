@@ -40,6 +40,7 @@ import os
 import platform
 import random
 import shlex
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -419,7 +420,14 @@ def main(argv: list[str] | None = None) -> None:
     bare_cpu = min(r.client_cpu_s / r.sent for r in bare) * 1e3
     say(
         f"  client CPU per request, least of each kind: ragrecall {ours_cpu:.2f} ms, bare SDK {bare_cpu:.2f} ms "
-        f"({ours_cpu / bare_cpu:.2f}x; ragrecall's own work {ours_cpu - bare_cpu:.2f} ms)"
+        f"({ours_cpu / bare_cpu:.2f}x; ragrecall's own work {ours_cpu - bare_cpu:+.2f} ms)"
+    )
+    pairs = [o.wall_s / b.wall_s for o, b in zip(ours, bare, strict=True)]
+    cpu_pairs = [(o.client_cpu_s / o.sent) / (b.client_cpu_s / b.sent) for o, b in zip(ours, bare, strict=True)]
+    say(
+        f"  each round (the bare SDK, then ragrecall): wall-time ratios {', '.join(f'{p:.2f}' for p in pairs)} "
+        f"(median {statistics.median(pairs):.2f}); client CPU ratios {', '.join(f'{p:.2f}' for p in cpu_pairs)} "
+        f"(median {statistics.median(cpu_pairs):.2f})"
     )
     say()
 

@@ -67,12 +67,17 @@ class Evidence:
     def of(cls, quote: Quote, contexts: SentenceSource) -> Evidence:
         """``quote`` (located) widened to its sentences."""
         assert quote.start is not None and quote.end is not None
-        text = contexts.texts[quote.context]
-        spans = contexts.sentences(quote.context)
-        holding = [(s, e) for s, e in spans if s < quote.end and quote.start < e] or [(quote.start, quote.end)]
-        start, end = min(holding[0][0], quote.start), max(holding[-1][1], quote.end)
+        return cls.at(quote.context, quote.start, quote.end, contexts)
+
+    @classmethod
+    def at(cls, context: int, quote_start: int, quote_end: int, contexts: SentenceSource) -> Evidence:
+        """The span ``[quote_start, quote_end)`` of context ``context`` widened to its sentences."""
+        text = contexts.texts[context]
+        spans = contexts.sentences(context)
+        holding = [(s, e) for s, e in spans if s < quote_end and quote_start < e] or [(quote_start, quote_end)]
+        start, end = min(holding[0][0], quote_start), max(holding[-1][1], quote_end)
         after = next((text[s:e] for s, e in spans if s >= end), "")
-        return cls(quote.context, start, end, quote.start, quote.end, text[start:end], text[:start], after)
+        return cls(context, start, end, quote_start, quote_end, text[start:end], text[:start], after)
 
 
 @dataclass(frozen=True)

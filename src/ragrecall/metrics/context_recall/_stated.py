@@ -45,7 +45,10 @@ def stated_support(claim: str, contexts: Contexts) -> Quote | None:
         passage = text[found.start : found.end]
         if numbers_in(passage) != facts.numbers:
             continue  # the passage goes on with a scale word: "$1.2" of "$1.2 billion"
-        quote = Quote(
+        evidence = Evidence.at(i, found.start, found.end, contexts)
+        if negated_around(evidence, facts) != facts.negated:
+            continue
+        return Quote(
             context=i,
             cited=i,
             quote=passage,
@@ -56,11 +59,8 @@ def stated_support(claim: str, contexts: Contexts) -> Quote | None:
             passage=passage,
             before=text[max(0, found.start - QUOTE_WINDOW) : found.start],
             after=text[found.end : found.end + QUOTE_WINDOW],
+            sentence=evidence.text,
         )
-        evidence = Evidence.of(quote, contexts)
-        if negated_around(evidence, facts) != facts.negated:
-            continue
-        return quote.model_copy(update={"sentence": evidence.text})
     return None
 
 
@@ -75,13 +75,21 @@ def contestable(claim: str, contexts: Contexts) -> bool:
     facts = claim_facts(claim)
     if not _long_enough(claim, facts.terms):
         return False
+    # A stemmed term is the start of the word it came from, but for the "y" of "ies" (cities: city): what is
+    # left is found in the lower-cased text of any sentence that holds the term.
+    starts = [t[:-1] if t.endswith("y") else t for t in facts.terms]
     for i, text in enumerate(contexts.texts):
         for start, end in contexts.sentences(i):
             sentence = text[start:end]
             # The words of ASCII text are among its plain terms (numbers take no word away from it), which
-            # cost a tenth of reading its numbers: most sentences lack a term of the claim, found here.
-            if sentence.isascii() and not facts.terms <= content_terms(sentence, stem=True, cjk="chars"):
-                continue
+            # cost a tenth of reading its numbers: most sentences lack a term of the claim, found here, most
+            # of them by looking for the terms' letters before reading the sentence's terms.
+            if sentence.isascii():
+                lowered = sentence.lower()
+                if not all(s in lowered for s in starts):
+                    continue
+                if not facts.terms <= content_terms(sentence, stem=True, cjk="chars"):
+                    continue
             if (
                 facts.terms <= words(sentence)
                 and facts.numbers <= numbers_in(sentence)
