@@ -199,3 +199,21 @@ def test_a_body_that_is_not_json_is_its_text() -> None:
     assert json_body(b"<html>Sign in</html>") == "<html>Sign in</html>"
     assert json_body(b"\xff\xfe") == "\ufffd\ufffd"
     assert json_body(b'{"a": 1}') == {"a": 1}
+
+
+def test_a_wrapper_put_on_the_class_before_import_is_seen(
+    server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain function put on the class before ragrecall was imported is no SDK function: create is called."""
+    import importlib
+
+    import ragrecall.llm._openai_post as post
+
+    wrap_create(monkeypatch)
+    try:
+        importlib.reload(post)
+        assert not post.sdk_create_is_stock(client_for(server.base_url, Recorder()))
+    finally:
+        monkeypatch.undo()
+        importlib.reload(post)
+    assert post.sdk_create_is_stock(client_for(server.base_url, Recorder()))

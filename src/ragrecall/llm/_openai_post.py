@@ -2,7 +2,8 @@
 
 The SDK's ``chat.completions.create`` walks every message and the whole response schema to turn typed
 parameters into JSON (a recursive transform that, for ragrecall's requests, changes nothing: they are plain
-JSON already). At hundreds of requests a second that walk is most of the client's CPU beyond HTTP. So when
+JSON already); with the SDK's building of its objects from the reply, it is about a quarter of the SDK's CPU
+per request (``benchmarks/evaluate_bench.py``), which shows at hundreds of requests a second. So when
 ``create`` is the SDK's own function, the body goes out through the client's ``post`` instead: the same path,
 headers, authentication and JSON, without the walk; and the reply comes back as its JSON, read by ragrecall's
 own checks rather than built into the SDK's objects first. When anything has replaced ``create`` (a tracing
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from types import FunctionType
 from typing import Any
 
@@ -24,6 +26,19 @@ from openai.types.chat import ChatCompletion
 __all__ = ["create_completion", "json_body", "sdk_create_is_stock"]
 
 _STOCK_CREATE = vars(AsyncCompletions).get("create")
+_SDK_DIR = Path(openai.__file__).resolve().parent
+
+
+def _is_the_sdks(function: object) -> bool:
+    """True for a plain function whose code is in the SDK's package (the SDK's own decorators included); a
+    wrapper put on the class before this module was imported (wrapt's proxies, a function of another package)
+    is not."""
+    if type(function) is not FunctionType:
+        return False
+    return Path(function.__code__.co_filename).resolve().is_relative_to(_SDK_DIR)
+
+
+_STOCK = _is_the_sdks(_STOCK_CREATE)
 # What ``create`` asks of the client's authentication: the API key as a bearer token, nothing more.
 _POST_OPTIONS: Any = {"security": {"bearer_auth": True}}
 
@@ -31,7 +46,7 @@ _POST_OPTIONS: Any = {"security": {"bearer_auth": True}}
 def sdk_create_is_stock(client: openai.AsyncOpenAI) -> bool:
     """True when ``client.chat.completions.create`` is the SDK's own, unwrapped function (then
     :func:`create_completion` posts the body directly)."""
-    if type(_STOCK_CREATE) is not FunctionType:  # wrapped before this module was imported
+    if not _STOCK:
         return False
     completions = client.chat.completions
     if "create" in vars(completions):
