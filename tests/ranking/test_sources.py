@@ -124,45 +124,6 @@ def test_reader_threads_default_bounded_and_settable(monkeypatch: pytest.MonkeyP
         reader_threads()
 
 
-def test_reader_threads_one_for_a_small_input_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(_source.THREADS_ENV, raising=False)
-    monkeypatch.setattr(_source, "_cores", lambda: 2)
-    assert reader_threads(size=_source.SMALL_INPUT_BYTES - 1) == 1
-    assert reader_threads(size=_source.SMALL_INPUT_BYTES) == 2
-    assert reader_threads(3, size=10) == 3
-    monkeypatch.setenv(_source.THREADS_ENV, "2")
-    assert reader_threads(size=10) == 2
-
-
-def test_a_small_run_file_is_ranked_in_the_calling_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("pyarrow")
-    monkeypatch.delenv(_source.THREADS_ENV, raising=False)
-    monkeypatch.setattr(_source, "_cores", lambda: 4)
-    lines = "".join(f"q{i // 50} Q0 d{i} 1 {i % 7} t\n" for i in range(20_000))
-    (tmp_path / "r").write_text(lines)
-    (tmp_path / "q").write_text("q1 0 d60 1\n")
-    monkeypatch.setattr("ragrecall.ranking._scan._LEAST_BLOCK", 4096)
-    monkeypatch.setattr("ragrecall.ranking._scan._BLOCK_SIZE", 4096)  # many blocks, one thread
-    asked: list[int] = []
-    seen: set[int] = set()
-    original = _source.in_threads
-
-    def counting(work: Any, items: Any, workers: int) -> Any:
-        asked.append(workers)
-
-        def traced(item: Any) -> Any:
-            seen.add(threading.get_ident())
-            return work(item)
-
-        return original(traced, items, workers)
-
-    monkeypatch.setattr("ragrecall.ranking._scan.in_threads", counting)
-    assert evaluate_run(tmp_path / "q", tmp_path / "r", ["AP"]).query_ids == ("q1",)
-    assert asked == [1] and seen == {threading.get_ident()}
-    assert evaluate_run(tmp_path / "q", tmp_path / "r", ["AP"], threads=2).query_ids == ("q1",)
-    assert asked == [1, 2]
-
-
 @pytest.mark.parametrize("threads", [1, 2])
 def test_readers_use_at_most_the_threads_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
     pytest.importorskip("pyarrow")

@@ -3,8 +3,7 @@
 The file is cut into blocks of whole queries (a block ends where its last query begins, the rest going to
 the next block); each block is parsed by pyarrow and ranked against the judgments in a worker thread, one
 per core up to four unless told otherwise (``threads``, ``$RAGRECALL_THREADS``; pyarrow's parser and numpy's
-larger operations release the GIL; a file under :data:`~._source.SMALL_INPUT_BYTES` in the calling thread),
-and only its hits and depths are kept. This is the path for the common
+larger operations release the GIL), and only its hits and depths are kept. This is the path for the common
 layout: one query's lines together. When a query turns up in two blocks, a line is malformed, a score is NaN,
 the separators are irregular (see :func:`~._arrow_read.parse_block`), a line ends with a lone carriage
 return, or gzip data is truncated or corrupt, :func:`scan_run` gives up and the caller reads the file
@@ -48,14 +47,12 @@ def scan_run(
         InputError: a document is listed twice for one query.
         ConfigurationError: ``threads`` is not a whole number >= 1.
     """
-    reader_threads(threads)  # a bad number is refused whatever the file
+    workers = reader_threads(threads)
     pa = arrow()
     name = os.fspath(path)
     if pa is None or name == "-" or not _regular(name):
         return None
     source = open_input(name)
-    size = source.size() * (4 if source.gz else 1)
-    workers = reader_threads(threads, size=size)
     layout = sniff(source, "run")
     if layout is None:
         return None
@@ -67,8 +64,8 @@ def scan_run(
 
     try:
         with source.open() as raw:
-            block = min(_BLOCK_SIZE, max(size // 16, _LEAST_BLOCK))
-            parts = blocks(raw, block, lambda block: _last_query_start(block, separator.encode()))
+            size = min(_BLOCK_SIZE, max(source.size() * (4 if source.gz else 1) // 16, _LEAST_BLOCK))
+            parts = blocks(raw, size, lambda block: _last_query_start(block, separator.encode()))
             return _apart(in_threads(rank, parts, workers))
     except (
         _NotForThisPath,

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
 
 __all__ = [
-    "SMALL_INPUT_BYTES",
     "STDIN",
     "THREADS_ENV",
     "Input",
@@ -49,10 +48,6 @@ THREADS_ENV = "RAGRECALL_THREADS"
 _DEFAULT_THREADS = 4
 """Most reader threads by default; fewer on a machine with fewer cores."""
 _GZIP_MAGIC = b"\x1f\x8b"
-SMALL_INPUT_BYTES = 1 << 25
-"""Inputs under this size (32 MB, uncompressed) are read in the calling thread unless told otherwise: on a 16 MB
-run (500,000 lines) a pool of two threads took more CPU time and a fifth more memory for no gain in time on a
-shared 2-core machine (see the benchmarks page)."""
 
 
 @dataclass(frozen=True)
@@ -133,10 +128,9 @@ def _from_bytes(data: bytes, name: str | None) -> Input:
     return Input(name, None, data, data[:2] == _GZIP_MAGIC)
 
 
-def reader_threads(threads: int | None = None, *, size: int | None = None) -> int:
+def reader_threads(threads: int | None = None) -> int:
     """The number of threads a reader may use: ``threads`` when given, else ``$RAGRECALL_THREADS``, else
-    one per core up to four, or one (the calling thread) for an input of ``size`` bytes under
-    :data:`SMALL_INPUT_BYTES`.
+    one per core up to four.
 
     Raises:
         ConfigurationError: the number given (or the environment's) is not a whole number >= 1.
@@ -144,8 +138,6 @@ def reader_threads(threads: int | None = None, *, size: int | None = None) -> in
     if threads is None:
         text = os.environ.get(THREADS_ENV, "").strip()
         if not text:
-            if size is not None and size < SMALL_INPUT_BYTES:
-                return 1
             return max(1, min(_DEFAULT_THREADS, _cores()))
         try:
             threads = int(text)

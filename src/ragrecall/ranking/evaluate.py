@@ -93,8 +93,7 @@ def evaluate_run(
         depth: look at the first ``depth`` documents of each query only (trec_eval's ``-M``).
         judged_only: take every document absent from the judgments (or judged with a negative grade) out of
             the run before measuring, the others moving up (trec_eval's ``-J``); applied after ``depth``.
-        threads: most threads that read files (default: ``$RAGRECALL_THREADS``, else one per core up to 4;
-            a run file under 32 MB is ranked in the calling thread).
+        threads: most threads that read files (default: ``$RAGRECALL_THREADS``, else one per core up to 4).
 
     Raises:
         ConfigurationError: a measure string cannot be read, or ``missing`` is not "skip" or "zero".
