@@ -149,6 +149,16 @@ def test_string_keys_equal_exactly_for_equal_strings() -> None:
     assert keys[: len(words)].tolist() == keys[len(words) :].tolist()
 
 
+def test_string_keys_same_whether_looked_up_by_length_or_computed_per_row() -> None:
+    pa = pytest.importorskip("pyarrow")
+    words = ["", "a", "abcdefgh", "abcdefghi", "é", "x" * 41, "D7485493"]
+    damaged = "z" * (_vocab._LENGTH_TABLE + 1)  # a string this long makes its slice hash per row
+    by_table = _vocab.string_keys(pa.array(words))
+    per_row = _vocab.string_keys(pa.array([*words, damaged]))
+    assert by_table.tolist() == per_row[: len(words)].tolist()
+    assert len(set(per_row.tolist())) == len(words) + 1
+
+
 def test_arrow_take_across_chunks_keeps_the_order() -> None:
     pa = pytest.importorskip("pyarrow")
     array = pa.chunked_array([pa.array(["a", "b"]), pa.array([], type=pa.string()), pa.array(["c", "d", "e"])])

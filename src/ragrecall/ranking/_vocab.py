@@ -290,33 +290,45 @@ def string_keys(values: Any) -> NDArray[np.uint64]:
                 buffers[1], dtype=np.int64 if wide else np.int32, count=n + 1, offset=chunk.offset * (8 if wide else 4)
             )
             base, end = int(offsets[0]), int(offsets[-1])
-            padded = np.zeros(end - base + 8, dtype=np.uint8)
+            padded = np.empty(end - base + 8, dtype=np.uint8)
+            padded[end - base :] = 0
             if end > base:
                 padded[: end - base] = np.frombuffer(buffers[2], dtype=np.uint8, count=end - base, offset=base)
             words = np.ndarray((end - base + 1,), dtype="<u8", buffer=padded, strides=(1,))
             start = offsets[:-1].astype(np.int64) - base
             length = np.diff(offsets).astype(np.int64)
-            key = _mix(length.astype(np.uint64) * _M1)
-            word = 0
-            rows: NDArray[np.int64] | None = None  # None: every row of the chunk
-            while word < _HEAD_WORDS:
-                if rows is None:
-                    w = words[start + 8 * word] & _MASKS[np.minimum(length - 8 * word, 8)]
-                    key = _mix((key * _M1) ^ w)
-                else:
-                    w = words[start[rows] + 8 * word] & _MASKS[np.minimum(length[rows] - 8 * word, 8)]
-                    key[rows] = _mix((key[rows] * _M1) ^ w)
+            key = _first_word_keys(words, start, length)
+            word = 1
+            rows = np.flatnonzero(length > 8)  # the strings with more words
+            while word < _HEAD_WORDS and len(rows):
+                w = words[start[rows] + 8 * word] & _MASKS[np.minimum(length[rows] - 8 * word, 8)]
+                key[rows] = _mix((key[rows] * _M1) ^ w)
                 word += 1
-                rows = np.flatnonzero(length > 8 * word) if rows is None else rows[length[rows] > 8 * word]
-                if len(rows) == 0:
-                    break
-            if rows is not None and len(rows) and word == _HEAD_WORDS:
+                rows = rows[length[rows] > 8 * word]
+            if len(rows) and word == _HEAD_WORDS:
                 key[rows] = _mix(key[rows] ^ _tail_sums(words, start[rows], length[rows]))
             out[at : at + n] = key
             at += n
     return out
 
 
+def _first_word_keys(words: NDArray[Any], start: NDArray[np.int64], length: NDArray[np.int64]) -> NDArray[np.uint64]:
+    """Per string, its key after its first word: ``mix((mix(length * M1) * M1) ^ first word)``, the first two
+    factors looked up by length (strings of a run's column have few lengths) rather than computed per row."""
+    longest = int(length.max()) if len(length) else 0
+    if longest > _LENGTH_TABLE:  # a damaged line: per row
+        head = _mix(length.astype(np.uint64) * _M1) * _M1
+        mask = _MASKS[np.minimum(length, 8)]
+    else:
+        lengths = np.arange(longest + 1, dtype=np.int64)
+        head = (_mix(lengths.astype(np.uint64) * _M1) * _M1)[length]
+        mask = _MASKS[np.minimum(lengths, 8)][length]
+    head ^= words[start] & mask
+    return _mix(head)
+
+
+_LENGTH_TABLE = 1 << 12
+"""Longest string length for which :func:`_first_word_keys` uses tables by length."""
 _HEAD_WORDS = 8
 """Words of a string hashed one after the other; the words after them are hashed as a position-weighted sum,
 in vectorised blocks, so that a long string (a damaged line) costs linear time, not a numpy pass per word."""
