@@ -187,10 +187,10 @@ def test_json_body_reads_as_the_sdk_object_does(name: str) -> None:
     from openai._models import construct_type
     from openai.types.chat import ChatCompletion
 
-    from ragrecall.llm._openai import _read_completion, _read_completion_json
+    from ragrecall.llm._openai_reply import read_completion, read_completion_json
 
     body = BODIES[name]
-    assert _read_completion_json(body) == _read_completion(construct_type(type_=ChatCompletion, value=body))
+    assert read_completion_json(body) == read_completion(construct_type(type_=ChatCompletion, value=body))
 
 
 def test_a_body_that_is_not_json_is_its_text() -> None:

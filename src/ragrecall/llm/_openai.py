@@ -12,9 +12,9 @@ from pydantic import BaseModel
 
 from .._sync import on_runner_loop
 from ..errors import ConfigurationError
-from ..usage import Usage
 from ._cache import ResponseCache
 from ._openai_post import create_completion
+from ._openai_reply import read_completion, read_completion_json
 from ._pricing import ModelPrice
 from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
 from ._retry import RetryPolicy
@@ -180,7 +180,7 @@ class OpenAITransport:
                 invariants.
             TransportError: the body is not a chat completion (retryable).
         """
-        reader = _read_completion if isinstance(completion, ChatCompletion) else _read_completion_json
+        reader = read_completion if isinstance(completion, ChatCompletion) else read_completion_json
         scrub = self._scrubber
         read = read_body(reader, completion, endpoint=self.endpoint, scrubber=scrub)
         content, refusal, finish_reason, usage = read
@@ -233,73 +233,6 @@ class OpenAITransport:
         # Raised outside the handler, so that it chains nothing: the SDK's exception holds the request that was
         # sent, the key in its headers among it.
         raise failure
-
-
-_Read = tuple[str | None, str | None, str | None, Usage]
-
-
-def _read_completion_json(body: Any) -> _Read | str:
-    """Content, refusal, finish reason and usage of a chat completion's JSON body; a description of the body
-    when it is not one. Reads what :func:`_read_completion` reads, by the same checks."""
-    if not isinstance(body, Mapping):
-        return body if isinstance(body, str) else repr(body)[:200]
-    if body.get("error") is not None:
-        return f"an error object: {body['error']!r}"[:300]
-    choices = body.get("choices")
-    if not isinstance(choices, list) or not choices:
-        return "a completion without choices"
-    choice = choices[0]
-    message = _field(choice, "message")
-    return _checked_fields(
-        _field(message, "content"), _field(message, "refusal"), _field(choice, "finish_reason"), body.get("usage")
-    )
-
-
-def _field(value: Any, key: str) -> Any:
-    """``value[key]`` of a JSON object; None for a missing key or a value that is no object (as ``getattr``
-    with a default reads the SDK's unvalidated objects)."""
-    return value.get(key) if isinstance(value, Mapping) else None
-
-
-def _checked_fields(content: Any, refusal: Any, finish: Any, usage: Any) -> _Read | str:
-    if (content is not None and not isinstance(content, str)) or (refusal is not None and not isinstance(refusal, str)):
-        return "a completion whose message content is not text"
-    prompt_tokens = _field(usage, "prompt_tokens") or 0
-    completion_tokens = _field(usage, "completion_tokens") or 0
-    cached_tokens = _field(_field(usage, "prompt_tokens_details"), "cached_tokens") or 0
-    if not all(isinstance(n, int) for n in (prompt_tokens, completion_tokens, cached_tokens)):
-        return "a completion whose usage is not counted in tokens"
-    cached_tokens = min(max(cached_tokens, 0), prompt_tokens)
-    counted = Usage(
-        requests=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cached_tokens=cached_tokens
-    )
-    return content, refusal, finish if isinstance(finish, str) else None, counted
-
-
-def _read_completion(completion: Any) -> _Read | str:
-    """Content, refusal, finish reason and usage of a chat completion; a description of the body when it is
-    not one (the SDK builds its objects without validating them, so every field is checked here)."""
-    if not isinstance(completion, ChatCompletion):
-        return completion if isinstance(completion, str) else repr(completion)[:200]
-    extra = completion.model_extra or {}
-    if extra.get("error") is not None:
-        return f"an error object: {extra['error']!r}"[:300]
-    if not isinstance(completion.choices, list) or not completion.choices:
-        return "a completion without choices"
-    choice = completion.choices[0]
-    message = choice.message
-    usage = completion.usage
-    details = getattr(usage, "prompt_tokens_details", None)
-    return _checked_fields(
-        getattr(message, "content", None),
-        getattr(message, "refusal", None),
-        choice.finish_reason,
-        {
-            "prompt_tokens": getattr(usage, "prompt_tokens", 0),
-            "completion_tokens": getattr(usage, "completion_tokens", 0),
-            "prompt_tokens_details": {"cached_tokens": getattr(details, "cached_tokens", 0)},
-        },
-    )
 
 
 class OpenAILLM(LLMStack):
