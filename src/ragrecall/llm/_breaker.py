@@ -7,8 +7,10 @@ made (refused, unknown host), 401, 403, 404, an unknown model — and *transient
 is not a reply (a proxy's HTML page), a connection dropped before the reply, an attempt past its deadline,
 and a reply that does not parse or fails its checks. Rate limits (429) are not counted.
 
-The breaker opens when every attempt that was already in flight when the streak began has finished (so a
-few fast failures cannot outrun slower good replies; with successes among them the streak never grows) and
+The breaker opens when every attempt that was already in flight when the streak began has finished, and,
+once the endpoint has answered, when the streak has lasted as long as the slowest of its recent valid replies
+took (so fast failures cannot outrun slower good replies, whether those were sent before the streak began or
+during it; with successes among them the streak never grows), and
 
 - ``threshold`` dead failures of one kind are in the streak; or
 - the endpoint never gave a valid reply yet and ``2 * threshold`` transient failures of one kind are in the
@@ -23,7 +25,7 @@ others are still refused; a valid reply closes it, a failure opens it again.
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import Counter, deque
 
 from ..errors import ConfigurationError, EndpointDownError, LLMError, TransportError
 from ._layer import Layer
@@ -32,6 +34,7 @@ from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, OutputT
 __all__ = ["Breaker"]
 
 _DEAD_STATUS = frozenset({401, 403, 404})
+_GOOD_REPLIES_KEPT = 16
 
 
 def failure_kind(exc: LLMError) -> tuple[str, bool] | None:
@@ -81,6 +84,9 @@ class Breaker(Layer):
         self._streak: Counter[str] = Counter()
         self._streak_from = 0
         """Attempts numbered below this were in flight (or done) when the streak began."""
+        self._streak_began = 0.0
+        self._good_took: deque[float] = deque(maxlen=_GOOD_REPLIES_KEPT)
+        """How long the most recent valid replies took, in seconds."""
         self._open_until: float | None = None
         self._probing = False
         self._error = ""
@@ -110,6 +116,7 @@ class Breaker(Layer):
         number = self._sent
         self._sent += 1
         self._in_flight.add(number)
+        started = time.monotonic()
         try:
             reply = await self.inner.agenerate(request)
         except (TransportError, InvalidReplyError) as exc:
@@ -122,6 +129,7 @@ class Breaker(Layer):
             self._in_flight.discard(number)
             if probe:
                 self._probing = False
+        self._good_took.append(time.monotonic() - started)
         self._succeeded()
         return reply
 
@@ -137,6 +145,7 @@ class Breaker(Layer):
         signature, dead = kind
         if not self._streak:
             self._streak_from = self._sent
+            self._streak_began = time.monotonic()
         self._streak[signature] += 1
         if probe:
             self._open(exc, signature)
@@ -145,8 +154,11 @@ class Breaker(Layer):
             return  # an attempt sent before things went wrong may still succeed
         needed = self.window if self._worked else 2 * self.threshold
         needed = self.threshold if dead else needed
-        if self._streak[signature] >= needed or sum(self._streak.values()) >= self.window:
-            self._open(exc, signature)
+        if self._streak[signature] < needed and sum(self._streak.values()) < self.window:
+            return
+        if not dead and self._good_took and time.monotonic() - self._streak_began < max(self._good_took):
+            return  # a good reply sent during the streak may not have had the time to come back yet
+        self._open(exc, signature)
 
     def _open(self, exc: LLMError, signature: str) -> None:
         endpoint = getattr(exc, "endpoint", None) or getattr(self.inner, "endpoint", None) or "the endpoint"
