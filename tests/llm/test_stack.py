@@ -340,6 +340,37 @@ def test_an_open_breaker_lets_one_probe_through_after_its_cooldown() -> None:
     assert not breaker.is_open and run(breaker.agenerate(request())).parsed.value == 1
 
 
+def test_fast_failures_wait_as_long_as_a_good_reply_takes() -> None:
+    """Transient failures of an endpoint that has answered open the breaker only once the streak has lasted as
+    long as its valid replies took: a good reply sent during the streak may still be on its way."""
+
+    class SlowGoodThenFailing:
+        model_name = "m"
+
+        def __init__(self) -> None:
+            self.calls = 0
+
+        async def agenerate(self, request: LLMRequest[Any]) -> LLMReply[Any]:
+            self.calls += 1
+            if self.calls == 1:
+                await asyncio.sleep(0.3)
+                return accept_reply('{"value": 1}', request, Usage(requests=1), finish_reason="stop")
+            raise status(503)
+
+    breaker = Breaker(SlowGoodThenFailing(), threshold=3, window=5, cooldown=30.0)
+    started = time.monotonic()
+    assert run(breaker.agenerate(request())).parsed.value == 1
+    for _ in range(10):  # twice the window, all at once after the valid reply
+        with pytest.raises(TransportError):
+            run(breaker.agenerate(request()))
+    if time.monotonic() - started < 0.55:  # the ten failures came within the time a valid reply took
+        assert not breaker.is_open
+    time.sleep(0.35)
+    with pytest.raises(EndpointDownError, match="the last 11 requests"):
+        run(breaker.agenerate(request()))
+    assert breaker.is_open
+
+
 @pytest.mark.parametrize("settings", [{"threshold": 0}, {"window": True}, {"cooldown": -1}])
 def test_breaker_settings_are_checked(settings: dict[str, Any]) -> None:
     with pytest.raises(ConfigurationError, match="breaker"):
