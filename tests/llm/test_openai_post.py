@@ -63,16 +63,9 @@ def wrap_create(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
 
 def send(client: Any, **extra: Any) -> Any:
-    return asyncio.run(
-        create_completion(
-            client,
-            model="gpt-4o-mini",
-            messages=MESSAGES,
-            response_format=FORMAT,
-            sampling={"temperature": 0.0, "seed": 0},
-            extra_body=extra,
-        )
-    )
+    sampling = {"temperature": 0.0, "seed": 0}
+    body = {"model": "gpt-4o-mini", "messages": MESSAGES, "response_format": FORMAT, **sampling, **extra}
+    return asyncio.run(create_completion(client, body, sampling=sampling, extra_body=extra))
 
 
 @pytest.mark.parametrize("extra", [{}, {"guided_decoding_backend": "xgrammar", "temperature": 0.5}])

@@ -215,9 +215,7 @@ class OpenAITransport:
             completion = await on_runner_loop(
                 create_completion(
                     self._client,
-                    model=self.model,
-                    messages=document["messages"],
-                    response_format=document["params"]["response_format"],
+                    self.request_body(document),
                     sampling=self.sampling_params(),
                     extra_body=self.extra_body,
                 )

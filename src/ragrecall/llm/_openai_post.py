@@ -59,26 +59,24 @@ def sdk_create_is_stock(client: openai.AsyncOpenAI) -> bool:
 
 async def create_completion(
     client: openai.AsyncOpenAI,
+    body: Mapping[str, Any],
     *,
-    model: str,
-    messages: list[dict[str, Any]],
-    response_format: Mapping[str, Any],
     sampling: Mapping[str, Any],
     extra_body: Mapping[str, Any],
 ) -> ChatCompletion | Any:
-    """One chat completion for these parameters, sent as ``create(...)`` sends it (``extra_body`` merged over
-    the other fields): through ``client.post`` when :func:`sdk_create_is_stock`, and then the reply's JSON
-    body (its text when it is not JSON); else the ``ChatCompletion`` that ``create`` returns."""
+    """One chat completion for ``body`` (``OpenAITransport.request_body``: model, messages, response format and
+    ``sampling``, with ``extra_body`` merged over them): posted as it is when :func:`sdk_create_is_stock`, and
+    then the reply's JSON body (its text when it is not JSON); else sent through ``create``, which merges
+    ``extra_body`` the same way, and the ``ChatCompletion`` it returns."""
     if sdk_create_is_stock(client):
-        body = {"model": model, "messages": messages, "response_format": response_format, **sampling, **extra_body}
         raw = await client.post("/chat/completions", body=body, cast_to=bytes, options=_POST_OPTIONS)
         return json_body(raw)
     # The SDK's overloads do not accept a dict built at run time; the payload is checked by the server.
     create: Any = client.chat.completions.create
     completion: ChatCompletion = await create(
-        model=model,
-        messages=messages,
-        response_format=response_format,
+        model=body["model"],
+        messages=body["messages"],
+        response_format=body["response_format"],
         extra_body=dict(extra_body) or None,
         **sampling,
     )
