@@ -20,8 +20,8 @@ from ragrecall import (
     StringRecallEvidence,
 )
 from ragrecall.metrics import string_recall
+from ragrecall.metrics._best_match import split_work as _split_work
 from ragrecall.metrics.base import StopRequested
-from ragrecall.metrics.string_recall import _split_work
 
 PARIS = "Paris is the capital of France."
 EIFFEL = "The Eiffel Tower is one of the most famous landmarks in Paris."

@@ -19,6 +19,7 @@ from ..results import MetricResult, StringRecallEvidence
 from ..schema import Sample, describe_record
 from ..text import normalize_text
 from ..usage import Usage
+from ._best_match import PRUNED_SCORERS, Kernel, pair_lists, pruned_similarities, row_best, split_work
 from .base import SyncMetric, check_stop
 
 __all__ = ["MAX_CHARS", "MAX_PARTIAL_REFERENCE_CHARS", "SCORERS", "NonLLMContextRecall", "SimilarityFn"]
@@ -43,6 +44,8 @@ _TIE_TOLERANCE = 1e-9
 # Below this many pairs (or this much work), rapidfuzz's thread start-up costs more than the parallel work saves.
 _PARALLEL_MIN_PAIRS = 8192
 _PARALLEL_MIN_WORK = 50_000_000
+_PRUNE_MIN_PAIRS = 128
+"""Fewest pairs in a pass compared in two steps: below it the step's extra kernel calls cost more than they save."""
 _GROUPS = 4
 """Most groups of samples a pass is cut into, so that building results overlaps the kernel (see _score_pass)."""
 
@@ -214,7 +217,7 @@ class NonLLMContextRecall(SyncMetric):
         """For each reference text of ``texts``, in order: the best similarity and the retrieved text giving it."""
         refs = [ref for ref, _ in texts]
         rets = [ret for _, ret in texts]
-        best, best_idx = _row_best(
+        best, best_idx = row_best(
             self._pair_similarities(refs, rets, stop), [len(ret) for ref, ret in texts for _ in ref]
         )
         return best.tolist(), best_idx.tolist()
@@ -268,39 +271,72 @@ class NonLLMContextRecall(SyncMetric):
     def _pair_similarities(
         self, refs: list[list[str]], rets: list[list[str]], stop: threading.Event | None
     ) -> np.ndarray:
-        queries: list[str] = []
-        choices: list[str] = []
-        for ref, ret in zip(refs, rets, strict=True):  # each reference against each retrieved text
-            for r in ref:
-                queries += [r] * len(ret)
-            choices += ret * len(ref)
-        if not queries:
+        """The similarity of each pair of :func:`pair_lists` (possibly 0 for a pair that cannot be its reference
+        text's best: see :mod:`._best_match`), scaled to [0, 1]."""
+        pairs = sum(len(ref) * len(ret) for ref, ret in zip(refs, rets, strict=True))
+        if not pairs:
             return np.zeros(0)
         if not isinstance(self.scorer, str):
-            return self._custom_similarities(queries, choices, stop)
+            return self._custom_similarities(*pair_lists(refs, rets), stop)
+        bound = self._whole_bound(refs, rets, pairs)
+        if bound is not None and self._prunes(bound, pairs, sum(map(len, refs))):
+            return pruned_similarities(refs, rets, self._kernel(stop, bound / pairs)) / self._scale
+        queries, choices = pair_lists(refs, rets)
         sims = np.empty(len(queries))
         for lo, hi, work in self._chunks(refs, rets, queries, choices):
-            check_stop(stop)
-            parallel = hi - lo >= _PARALLEL_MIN_PAIRS or work >= _PARALLEL_MIN_WORK
-            sims[lo:hi] = process.cpdist(
-                queries[lo:hi], choices[lo:hi], scorer=self._fn, dtype=np.float64, workers=-1 if parallel else 1
-            )
+            sims[lo:hi] = self._kernel(stop, work / (hi - lo))(queries[lo:hi], choices[lo:hi], None)
         return sims / self._scale
+
+    def _prunes(self, work: float, pairs: int, first_pairs: int) -> bool:
+        """Whether to compare in two steps (see :mod:`._best_match`): for the edit-distance scorers, on passes
+        of at least :data:`_PRUNE_MIN_PAIRS` pairs, when the first step's call (``first_pairs`` of the
+        ``pairs``) holds enough ``work`` to run on every core, or the whole pass too little (one core either
+        way). Otherwise one parallel call over every pair is the faster."""
+        if self.scorer not in PRUNED_SCORERS or pairs < _PRUNE_MIN_PAIRS:
+            return False
+        return work < _PARALLEL_MIN_WORK or work * first_pairs / pairs >= _PARALLEL_MIN_WORK
+
+    def _kernel(self, stop: threading.Event | None, work_per_pair: float) -> Kernel:
+        """The similarity kernel: one rapidfuzz call over parallel lists of texts, on every core when the call
+        holds enough work (``work_per_pair`` times its pairs) to pay for the threads; it looks at ``stop`` first."""
+
+        def kernel(queries: list[str], choices: list[str], cutoff: float | None) -> np.ndarray:
+            check_stop(stop)
+            parallel = len(queries) >= _PARALLEL_MIN_PAIRS or work_per_pair * len(queries) >= _PARALLEL_MIN_WORK
+            return np.asarray(
+                process.cpdist(
+                    queries,
+                    choices,
+                    scorer=self._fn,
+                    dtype=np.float64,
+                    workers=-1 if parallel else 1,
+                    score_cutoff=None if cutoff is None else cutoff * self._scale,
+                )
+            )
+
+        return kernel
+
+    def _whole_bound(self, refs: list[list[str]], rets: list[list[str]], pairs: int) -> float | None:
+        """A cheap bound on the work of the whole pass when it is within :data:`_CHUNK_WORK` (one kernel call
+        may take it all), else None; always None for ``"partial"``, whose work this bound does not follow."""
+        if self.scorer == "partial":
+            return None
+        # Measured on each text once, not on each of its copies in the pairs.
+        longest = max(map(len, itertools.chain.from_iterable(rets)), default=0)
+        compared = sum(len(ret) * sum(map(len, ref)) for ref, ret in zip(refs, rets, strict=True))
+        bound = float(compared * longest + 1024 * pairs)
+        return bound if bound <= _CHUNK_WORK else None
 
     def _chunks(
         self, refs: list[list[str]], rets: list[list[str]], queries: list[str], choices: list[str]
     ) -> list[tuple[int, int, float]]:
         """The pairs in consecutive ranges ``(lo, hi, work)`` of at most :data:`_CHUNK_WORK` each (plus the pair
         that crosses it). One range when a cheap bound shows the whole pass is under it (the common case)."""
-        if self.scorer != "partial":
-            # Measured on each text once, not on each of its copies in the pairs.
-            longest = max(map(len, itertools.chain.from_iterable(rets)), default=0)
-            compared = sum(len(ret) * sum(map(len, ref)) for ref, ret in zip(refs, rets, strict=True))
-            bound = float(compared * longest + 1024 * len(queries))
-            if bound <= _CHUNK_WORK:
-                return [(0, len(queries), bound)]
+        bound = self._whole_bound(refs, rets, len(queries))
+        if bound is not None:
+            return [(0, len(queries), bound)]
         work = self._pair_work(queries, choices)
-        return [(lo, hi, float(work[lo:hi].sum())) for lo, hi in _split_work(work, _CHUNK_WORK)]
+        return [(lo, hi, float(work[lo:hi].sum())) for lo, hi in split_work(work, _CHUNK_WORK)]
 
     def _pair_work(self, queries: list[str], choices: list[str]) -> np.ndarray:
         """Estimated work per pair, in character pairs: the product of the lengths; for ``"partial"``, the
@@ -357,33 +393,3 @@ def _groups(pairs: list[int], split: bool) -> list[tuple[int, int]]:
         if done * count >= total * len(edges) and i + 1 < len(pairs):
             edges.append(i + 1)
     return list(itertools.pairwise([*edges, len(pairs)]))
-
-
-def _split_work(work: np.ndarray, budget: float) -> list[tuple[int, int]]:
-    """Consecutive ranges ``[lo, hi)`` covering every pair: a new range starts where the work before a pair
-    crosses a multiple of ``budget``, so a range holds at most ``budget`` plus its last pair's work."""
-    if work.size == 0:
-        return []
-    before = np.cumsum(work) - work
-    window = (before // budget).astype(np.int64)
-    edges = [0, *(np.flatnonzero(np.diff(window)) + 1).tolist(), int(work.size)]
-    return list(itertools.pairwise(edges))
-
-
-def _row_best(flat: np.ndarray, lengths: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Per row of ``flat`` (consecutive runs of ``lengths`` values): the maximum, capped at 1, and the
-    0-based position of its first occurrence. A row of length 0 gives similarity 0 and position 0."""
-    sizes = np.asarray(lengths, dtype=np.intp)
-    best = np.zeros(sizes.size)
-    best_idx = np.zeros(sizes.size, dtype=np.intp)
-    filled = sizes > 0
-    if not filled.any():
-        return best, best_idx
-    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))[filled]
-    row_max = np.maximum.reduceat(flat, starts)
-    # First position in each row that holds the row's maximum (first maximum on ties, like argmax).
-    hits = np.flatnonzero(flat == np.repeat(row_max, sizes[filled]))
-    first = hits[np.searchsorted(hits, starts)]
-    best[filled] = np.minimum(row_max, 1.0)
-    best_idx[filled] = first - starts
-    return best, best_idx
