@@ -356,7 +356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         near, reworded, unrelated = (float(share) for share in args.mix.split(","))
     except ValueError:
         parser.error("--mix takes three numbers, e.g. 0.35,0.3,0.35")
-    if min(near, reworded, unrelated) < 0 or abs(near + reworded + unrelated - 1) > 1e-9:
+    if not all(0 <= share <= 1 for share in (near, reworded, unrelated)) or abs(near + reworded + unrelated - 1) > 1e-9:
         parser.error("--mix: three shares from 0 to 1 that add up to 1")
     mix = (near, reworded, unrelated)
     n, repeat = args.samples, args.repeat

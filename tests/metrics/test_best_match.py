@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import string
+from typing import Any
 
 import numpy as np
 import pytest
@@ -11,10 +12,10 @@ from rapidfuzz import process
 from rapidfuzz.distance import Indel, Levenshtein
 
 from ragrecall import NonLLMContextRecall, Sample
-from ragrecall.metrics import _best_match, string_recall
+from ragrecall.metrics import _best_match, _pair_work, string_recall
 from ragrecall.metrics._best_match import LEVELS, pair_lists, pruned_similarities, row_best
 
-SCORERS = {"levenshtein": Levenshtein.normalized_similarity, "indel": Indel.normalized_similarity}
+SCORERS: dict[str, Any] = {"levenshtein": Levenshtein.normalized_similarity, "indel": Indel.normalized_similarity}
 
 
 def _edited(rng: random.Random, text: str, edits: int) -> str:
@@ -124,8 +125,51 @@ def test_other_scorers_and_single_samples_compare_every_pair(monkeypatch: pytest
     samples = [
         Sample(id=i, retrieved_contexts=ret, reference_contexts=ref)
         for i, (ref, ret) in enumerate(zip(refs, rets, strict=True))
+        if all(r.strip() for r in ref)
     ]
     for scorer in ("jaro_winkler", "token_set", "partial"):
-        assert NonLLMContextRecall(scorer=scorer).batch_score(samples[:50])
+        results = NonLLMContextRecall(scorer=scorer).batch_score(samples[:50], on_error="raise")
+        assert len(results) == 50 and all(r.failure is None for r in results)
     big = Sample(id="one", retrieved_contexts=["a b c"] * 10, reference_contexts=["a b d"] * 5)
     assert NonLLMContextRecall().score(big).value == 1.0  # 50 pairs: under the least pass that pays
+
+
+def test_two_steps_are_taken_only_where_their_first_call_runs_on_as_many_cores() -> None:
+    metric = NonLLMContextRecall()
+    heavy = _pair_work.PARALLEL_MIN_WORK
+    assert not metric._prunes(heavy / 1000, 100, 10)  # too few pairs to pay for a second call
+    assert metric._prunes(heavy / 10, 1000, 100)  # every call on one core either way
+    assert metric._prunes(heavy * 100, 100_000, 10_000)  # both steps' calls on every core
+    # One call over 10,000 short pairs runs on every core; a first step of 1,000 of them would not.
+    assert not metric._prunes(heavy / 10, 10_000, 1_000)
+    assert not NonLLMContextRecall(scorer="jaro_winkler")._prunes(heavy / 10, 1000, 100)
+
+
+@pytest.mark.parametrize("scorer", sorted(SCORERS))
+def test_pairs_on_a_level_and_texts_beyond_ascii_keep_the_best_exact(scorer: str) -> None:
+    """rapidfuzz may give 0 for a pair exactly on its cutoff (``"aaaaa"`` against ``"bbaaa"`` at 0.6): pairs on
+    every level and one margin above it, non-ASCII and emoji texts and a long text still give every pair's
+    best."""
+    fn = SCORERS[scorer]
+    refs: list[list[str]] = []
+    rets: list[list[str]] = []
+    for size in (20, 40, 60, 80, 100):
+        ref = "a" * size
+        for similarity in (*LEVELS, *(level + _best_match.MARGIN for level in LEVELS)):
+            edits = round(size * (1 - similarity))
+            # The likely match (same start) is exactly as similar as a text before it, which must win the tie.
+            likely = "a" * 12 + "b" * edits + "a" * (size - 12 - edits)
+            refs.append([ref])
+            rets.append(["z" * size, "b" * edits + "a" * (size - edits), likely])
+    refs += [["été à Zürich 🍵 naïve"], ["🍵" * 30], ["x" * 5000 + "y"]]
+    rets += [["ete a Zurich naive", "été à Zürich 🍵 naïf", "été"], ["🍵" * 29 + "☕", "🍵"], ["x" * 5000, "y" * 5001]]
+
+    def kernel(queries: list[str], choices: list[str], cutoff: float | None) -> np.ndarray:
+        return np.asarray(process.cpdist(queries, choices, scorer=fn, dtype=np.float64, score_cutoff=cutoff))
+
+    lengths = [len(ret) for ref, ret in zip(refs, rets, strict=True) for _ in ref]
+    every = np.asarray(process.cpdist(*pair_lists(refs, rets), scorer=fn, dtype=np.float64))
+    best, where = row_best(every, lengths)
+    got_best, got_where = row_best(pruned_similarities(refs, rets, kernel), lengths)
+    assert got_best.tolist() == best.tolist()
+    assert got_where.tolist() == where.tolist()

@@ -19,8 +19,7 @@ from ragrecall import (
     NonLLMContextRecall,
     StringRecallEvidence,
 )
-from ragrecall.metrics import string_recall
-from ragrecall.metrics._best_match import split_work as _split_work
+from ragrecall.metrics import _pair_work, string_recall
 from ragrecall.metrics.base import StopRequested
 
 PARIS = "Paris is the capital of France."
@@ -224,7 +223,7 @@ def test_groups_overlapping_the_kernel_give_the_results_of_one_pass(monkeypatch:
     ]
     metric = NonLLMContextRecall(threshold=0.6)
     whole = metric.batch_score(samples)
-    monkeypatch.setattr(string_recall, "_PARALLEL_MIN_PAIRS", 50)  # so that 300 samples make 4 groups
+    monkeypatch.setattr(_pair_work, "PARALLEL_MIN_PAIRS", 50)  # so that 300 samples make 4 groups
     calls: list[int] = []
     original = string_recall.NonLLMContextRecall._group_best
 
@@ -322,7 +321,7 @@ def test_bad_limits_are_refused(kwargs: dict[str, object]) -> None:
 @settings(max_examples=200, deadline=None)
 @given(work=st.lists(st.integers(min_value=1, max_value=50), max_size=40), budget=st.integers(1, 60))
 def test_work_is_split_into_consecutive_bounded_ranges(work: list[int], budget: int) -> None:
-    ranges = _split_work(np.asarray(work, dtype=np.float64), budget)
+    ranges = _pair_work.split_work(np.asarray(work, dtype=np.float64), budget)
     assert [i for lo, hi in ranges for i in range(lo, hi)] == list(range(len(work)))
     assert all(hi > lo for lo, hi in ranges)
     for lo, hi in ranges:
@@ -337,8 +336,11 @@ def test_small_chunks_give_the_same_results(monkeypatch: pytest.MonkeyPatch) -> 
     for scorer in ("levenshtein", "partial"):
         metric = NonLLMContextRecall(scorer=scorer)
         whole = metric.batch_score(samples)
-        monkeypatch.setattr(string_recall, "_CHUNK_WORK", 5_000)
-        assert len(metric._chunks([[PARIS]] * 40, [[EIFFEL, PARIS]] * 40, [PARIS] * 80, [EIFFEL, PARIS] * 40)) > 10
+        monkeypatch.setattr(_pair_work, "CHUNK_WORK", 5_000)
+        assert (
+            len(_pair_work.chunks(scorer, [[PARIS]] * 40, [[EIFFEL, PARIS]] * 40, [PARIS] * 80, [EIFFEL, PARIS] * 40))
+            > 10
+        )
         assert metric.batch_score(samples) == whole
         monkeypatch.undo()
 
@@ -353,7 +355,7 @@ def test_a_set_stop_flag_ends_the_batch_between_similarity_calls(monkeypatch: py
         stop.set()  # the caller gives up while the first call runs
         return cpdist(queries, choices, **kwargs)
 
-    monkeypatch.setattr(string_recall, "_CHUNK_WORK", 5_000)
+    monkeypatch.setattr(_pair_work, "CHUNK_WORK", 5_000)
     monkeypatch.setattr(process, "cpdist", counting_cpdist)
     samples = [{"retrieved_contexts": [PARIS] * 5, "reference_contexts": [EIFFEL] * 5}] * 100
     with pytest.raises(StopRequested):

@@ -14,12 +14,12 @@ The best similarity and its first position are those of comparing every pair exa
 first similarity, which is at most the best, so every pair that reaches the best (or ties it) is computed
 exactly, and a pair left at 0 is below the best. The saving is the kernel's: for a reference text that is a
 near copy of a retrieved one the other pairs cost a fraction of a full comparison; for one whose first
-similarity is under the lowest level, nothing is saved and the first step costs one more kernel call.
+similarity is under ``LEVELS[0] + MARGIN`` (0.515625) nothing is saved, and the first step costs one more kernel
+call.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -33,7 +33,6 @@ __all__ = [
     "pair_lists",
     "pruned_similarities",
     "row_best",
-    "split_work",
 ]
 
 PRUNED_SCORERS = frozenset({"levenshtein", "indel"})
@@ -41,14 +40,17 @@ PRUNED_SCORERS = frozenset({"levenshtein", "indel"})
 LEVELS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95)
 """The cutoffs used in the second step. Under 0.5 a cutoff saves nothing on texts of a few hundred characters."""
 MARGIN = 1 / 64
-"""Least distance between a reference text's first similarity and its cutoff: far above any rounding of the
-kernel's own conversion of the cutoff, so a pair that reaches the first similarity is never cut."""
+"""Least distance between a reference text's first similarity and its cutoff. rapidfuzz converts a similarity
+cutoff to a most edit distance and back, and may return 0 for a pair exactly on the cutoff
+(``Levenshtein.normalized_similarity("aaaaa", "bbaaa", score_cutoff=0.6)`` is 0 though the similarity is 0.6):
+the margin keeps every pair that reaches the first similarity far from the cutoff, so it is never cut."""
 SIGNATURE = 12
 """Characters at the start (or end) of a text that mark its likely match."""
 
-Kernel = Callable[[list[str], list[str], "float | None"], np.ndarray]
+Kernel = Callable[[list[str], list[str], float | None], np.ndarray]
 """``(queries, choices, score_cutoff) -> similarities`` of the pairs ``(queries[i], choices[i])``: exact for a
-pair at or above the cutoff (every pair without one), 0 for a pair below it."""
+pair above the cutoff by :data:`MARGIN` or more (every pair without a cutoff), 0 for a pair below it; a pair
+on the cutoff or just above it may come back exact or 0 (rapidfuzz converts the cutoff to a distance and back)."""
 
 
 def pair_lists(refs: Sequence[list[str]], rets: Sequence[list[str]]) -> tuple[list[str], list[str]]:
@@ -128,14 +130,3 @@ def row_best(flat: np.ndarray, lengths: list[int]) -> tuple[np.ndarray, np.ndarr
     best[filled] = np.minimum(row_max, 1.0)
     best_idx[filled] = first - starts
     return best, best_idx
-
-
-def split_work(work: np.ndarray, budget: float) -> list[tuple[int, int]]:
-    """Consecutive ranges ``[lo, hi)`` covering every pair: a new range starts where the work before a pair
-    crosses a multiple of ``budget``, so a range holds at most ``budget`` plus its last pair's work."""
-    if work.size == 0:
-        return []
-    before = np.cumsum(work) - work
-    window = (before // budget).astype(np.int64)
-    edges = [0, *(np.flatnonzero(np.diff(window)) + 1).tolist(), int(work.size)]
-    return list(itertools.pairwise(edges))

@@ -19,7 +19,9 @@ from ..results import MetricResult, StringRecallEvidence
 from ..schema import Sample, describe_record
 from ..text import normalize_text
 from ..usage import Usage
-from ._best_match import PRUNED_SCORERS, Kernel, pair_lists, pruned_similarities, row_best, split_work
+from . import _pair_work
+from ._best_match import PRUNED_SCORERS, Kernel, pair_lists, pruned_similarities, row_best
+from ._pair_work import chunks, runs_parallel, whole_bound
 from .base import SyncMetric, check_stop
 
 __all__ = ["MAX_CHARS", "MAX_PARTIAL_REFERENCE_CHARS", "SCORERS", "NonLLMContextRecall", "SimilarityFn"]
@@ -41,9 +43,6 @@ _NO_USAGE = Usage()
 """No LLM, no tokens: one (frozen) record shared by every result."""
 # Similarities within this distance below the threshold count as on it: float rounding must not decide.
 _TIE_TOLERANCE = 1e-9
-# Below this many pairs (or this much work), rapidfuzz's thread start-up costs more than the parallel work saves.
-_PARALLEL_MIN_PAIRS = 8192
-_PARALLEL_MIN_WORK = 50_000_000
 _PRUNE_MIN_PAIRS = 128
 """Fewest pairs in a pass compared in two steps: below it the step's extra kernel calls cost more than they save."""
 _GROUPS = 4
@@ -57,10 +56,6 @@ MAX_PARTIAL_REFERENCE_CHARS = 2_000
 """Default most characters in one reference context with the ``"partial"`` scorer, whose work grows with the
 cube of the shorter text's length: a 2,000-character passage against 100,000 characters takes about half a
 second, two texts of 4,000 characters a few seconds, two of 10,000 half a minute."""
-_CHUNK_WORK = 8_000_000_000
-"""Most work in one similarity call, in character pairs (see :meth:`NonLLMContextRecall._pair_work`; about
-0.2 s of Levenshtein on one core), plus the pair that crosses it; the metric looks at its stop flag between
-calls."""
 
 
 @dataclass(frozen=True)
@@ -278,23 +273,23 @@ class NonLLMContextRecall(SyncMetric):
             return np.zeros(0)
         if not isinstance(self.scorer, str):
             return self._custom_similarities(*pair_lists(refs, rets), stop)
-        bound = self._whole_bound(refs, rets, pairs)
+        bound = whole_bound(self.scorer, refs, rets, pairs)
         if bound is not None and self._prunes(bound, pairs, sum(map(len, refs))):
             return pruned_similarities(refs, rets, self._kernel(stop, bound / pairs)) / self._scale
         queries, choices = pair_lists(refs, rets)
         sims = np.empty(len(queries))
-        for lo, hi, work in self._chunks(refs, rets, queries, choices):
+        for lo, hi, work in chunks(self.scorer, refs, rets, queries, choices):
             sims[lo:hi] = self._kernel(stop, work / (hi - lo))(queries[lo:hi], choices[lo:hi], None)
         return sims / self._scale
 
     def _prunes(self, work: float, pairs: int, first_pairs: int) -> bool:
         """Whether to compare in two steps (see :mod:`._best_match`): for the edit-distance scorers, on passes
         of at least :data:`_PRUNE_MIN_PAIRS` pairs, when the first step's call (``first_pairs`` of the
-        ``pairs``) holds enough ``work`` to run on every core, or the whole pass too little (one core either
-        way). Otherwise one parallel call over every pair is the faster."""
+        ``pairs``, about ``work * first_pairs / pairs`` of the ``work``) runs on every core, or one call over
+        every pair would not (one core either way). Otherwise one call over every pair is the faster."""
         if self.scorer not in PRUNED_SCORERS or pairs < _PRUNE_MIN_PAIRS:
             return False
-        return work < _PARALLEL_MIN_WORK or work * first_pairs / pairs >= _PARALLEL_MIN_WORK
+        return not runs_parallel(pairs, work) or runs_parallel(first_pairs, work * first_pairs / pairs)
 
     def _kernel(self, stop: threading.Event | None, work_per_pair: float) -> Kernel:
         """The similarity kernel: one rapidfuzz call over parallel lists of texts, on every core when the call
@@ -302,7 +297,7 @@ class NonLLMContextRecall(SyncMetric):
 
         def kernel(queries: list[str], choices: list[str], cutoff: float | None) -> np.ndarray:
             check_stop(stop)
-            parallel = len(queries) >= _PARALLEL_MIN_PAIRS or work_per_pair * len(queries) >= _PARALLEL_MIN_WORK
+            parallel = runs_parallel(len(queries), work_per_pair * len(queries))
             return np.asarray(
                 process.cpdist(
                     queries,
@@ -315,39 +310,6 @@ class NonLLMContextRecall(SyncMetric):
             )
 
         return kernel
-
-    def _whole_bound(self, refs: list[list[str]], rets: list[list[str]], pairs: int) -> float | None:
-        """A cheap bound on the work of the whole pass when it is within :data:`_CHUNK_WORK` (one kernel call
-        may take it all), else None; always None for ``"partial"``, whose work this bound does not follow."""
-        if self.scorer == "partial":
-            return None
-        # Measured on each text once, not on each of its copies in the pairs.
-        longest = max(map(len, itertools.chain.from_iterable(rets)), default=0)
-        compared = sum(len(ret) * sum(map(len, ref)) for ref, ret in zip(refs, rets, strict=True))
-        bound = float(compared * longest + 1024 * pairs)
-        return bound if bound <= _CHUNK_WORK else None
-
-    def _chunks(
-        self, refs: list[list[str]], rets: list[list[str]], queries: list[str], choices: list[str]
-    ) -> list[tuple[int, int, float]]:
-        """The pairs in consecutive ranges ``(lo, hi, work)`` of at most :data:`_CHUNK_WORK` each (plus the pair
-        that crosses it). One range when a cheap bound shows the whole pass is under it (the common case)."""
-        bound = self._whole_bound(refs, rets, len(queries))
-        if bound is not None:
-            return [(0, len(queries), bound)]
-        work = self._pair_work(queries, choices)
-        return [(lo, hi, float(work[lo:hi].sum())) for lo, hi in split_work(work, _CHUNK_WORK)]
-
-    def _pair_work(self, queries: list[str], choices: list[str]) -> np.ndarray:
-        """Estimated work per pair, in character pairs: the product of the lengths; for ``"partial"``, the
-        cube of the shorter length plus 64 times the product (what its running time follows). Each pair also
-        counts 1,024 for its fixed cost."""
-        q = np.fromiter(map(len, queries), dtype=np.float64, count=len(queries))
-        c = np.fromiter(map(len, choices), dtype=np.float64, count=len(choices))
-        if self.scorer == "partial":
-            short = np.minimum(q, c)
-            return short**3 + 64 * q * c + 1024
-        return q * c + 1024
 
     def _custom_similarities(self, queries: list[str], choices: list[str], stop: threading.Event | None) -> np.ndarray:
         sims = np.empty(len(queries))
@@ -381,9 +343,10 @@ def _evidence_list() -> TypeAdapter[list[StringRecallEvidence]]:
 
 def _groups(pairs: list[int], split: bool) -> list[tuple[int, int]]:
     """Consecutive ranges ``[lo, hi)`` of samples: one, or with ``split`` up to :data:`_GROUPS` holding about
-    the same number of pairs each, none under :data:`_PARALLEL_MIN_PAIRS` (the kernel's threads must pay)."""
+    the same number of pairs each, none under :data:`._pair_work.PARALLEL_MIN_PAIRS` (the kernel's threads
+    must pay)."""
     total = sum(pairs)
-    count = min(_GROUPS, total // _PARALLEL_MIN_PAIRS) if split else 1
+    count = min(_GROUPS, total // _pair_work.PARALLEL_MIN_PAIRS) if split else 1
     if count <= 1:
         return [(0, len(pairs))]
     edges = [0]
