@@ -337,10 +337,10 @@ def test_small_chunks_give_the_same_results(monkeypatch: pytest.MonkeyPatch) -> 
         metric = NonLLMContextRecall(scorer=scorer)
         whole = metric.batch_score(samples)
         monkeypatch.setattr(_pair_work, "CHUNK_WORK", 5_000)
-        assert (
-            len(_pair_work.chunks(scorer, [[PARIS]] * 40, [[EIFFEL, PARIS]] * 40, [PARIS] * 80, [EIFFEL, PARIS] * 40))
-            > 10
-        )
+        queries, choices = [PARIS] * 80, [EIFFEL, PARIS] * 40
+        bound = _pair_work.whole_bound(scorer, [[PARIS]] * 40, [[EIFFEL, PARIS]] * 40, len(queries))
+        assert bound is None  # over the (lowered) budget: cut pair by pair
+        assert len(_pair_work.chunks(scorer, queries, choices, bound)) > 10
         assert metric.batch_score(samples) == whole
         monkeypatch.undo()
 

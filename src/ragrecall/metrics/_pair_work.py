@@ -46,13 +46,10 @@ def whole_bound(scorer: str, refs: Sequence[list[str]], rets: Sequence[list[str]
     return bound if bound <= CHUNK_WORK else None
 
 
-def chunks(
-    scorer: str, refs: Sequence[list[str]], rets: Sequence[list[str]], queries: list[str], choices: list[str]
-) -> list[tuple[int, int, float]]:
+def chunks(scorer: str, queries: list[str], choices: list[str], bound: float | None) -> list[tuple[int, int, float]]:
     """The pairs ``(queries[i], choices[i])`` in consecutive ranges ``(lo, hi, work)`` of at most
-    :data:`CHUNK_WORK` each (plus the pair that crosses it). One range when a cheap bound shows the whole pass
-    is under it (the common case)."""
-    bound = whole_bound(scorer, refs, rets, len(queries))
+    :data:`CHUNK_WORK` each (plus the pair that crosses it). ``bound`` is the pass's :func:`whole_bound`: when
+    it is not None the whole pass is one range (the common case), else the work is estimated pair by pair."""
     if bound is not None:
         return [(0, len(queries), bound)]
     work = pair_work(scorer, queries, choices)

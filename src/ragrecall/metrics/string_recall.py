@@ -278,7 +278,7 @@ class NonLLMContextRecall(SyncMetric):
             return pruned_similarities(refs, rets, self._kernel(stop, bound / pairs)) / self._scale
         queries, choices = pair_lists(refs, rets)
         sims = np.empty(len(queries))
-        for lo, hi, work in chunks(self.scorer, refs, rets, queries, choices):
+        for lo, hi, work in chunks(self.scorer, queries, choices, bound):
             sims[lo:hi] = self._kernel(stop, work / (hi - lo))(queries[lo:hi], choices[lo:hi], None)
         return sims / self._scale
 
