@@ -144,16 +144,17 @@ class NonLLMContextRecall(SyncMetric):
 
     def _check(self, sample: Sample, where: str | None) -> None:
         super()._check(sample, where)
-        assert sample.reference_contexts is not None
-        for i, text in enumerate(() if all(map(str.strip, sample.reference_contexts)) else sample.reference_contexts):
-            if not text.strip():
-                raise InvalidSampleError(
-                    f"item [{i}]: the reference passage is blank; expected non-empty text",
-                    where=describe_record(where, {"id": sample.id}),
-                    field="reference_contexts",
-                )
+        refs = sample.reference_contexts
+        assert refs is not None
+        if not all(map(str.strip, refs)):  # one pass in C for the common case; the blank item is found after
+            i = next(i for i, text in enumerate(refs) if not text.strip())
+            raise InvalidSampleError(
+                f"item [{i}]: the reference passage is blank; expected non-empty text",
+                where=describe_record(where, {"id": sample.id}),
+                field="reference_contexts",
+            )
         assert sample.retrieved_contexts is not None
-        self._check_sizes(sample, sample.reference_contexts, sample.retrieved_contexts, where)
+        self._check_sizes(sample, refs, sample.retrieved_contexts, where)
 
     def _check_sizes(self, sample: Sample, ref: Sequence[str], ret: Sequence[str], where: str | None) -> None:
         """Raise InvalidSampleError naming the sample, field, item and limit when a text is over its limit."""
