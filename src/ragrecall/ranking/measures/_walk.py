@@ -37,28 +37,49 @@ Gains = tuple[tuple[int, float], ...]
 
 def count_before(ranked: Ranked, mask: NDArray[np.bool_]) -> IntArray:
     """Per hit: how many earlier hits of its query satisfy ``mask``."""
-    return cumulative(ranked.hit_query, mask.astype(np.float64), inclusive=False).astype(np.int64)
+    counts = np.cumsum(mask, dtype=np.int64)  # integers: one sum over all queries, less the earlier ones, is exact
+    if not len(counts):
+        return counts
+    start = first_index_of_group(ranked.hit_query)
+    return counts - mask - (counts[start] - mask[start])
 
 
 def cumulative(query: IntArray, values: FloatArray, *, inclusive: bool = True) -> FloatArray:
-    """Per row (rows sorted by query): the running sum of ``values`` within its query, summed in order."""
-    if not len(values):
-        return np.zeros(0, dtype=np.float64)
-    total = np.cumsum(values)
-    start = first_index_of_group(query)
-    before_group = total[start] - values[start]
-    out = total - before_group
-    return out if inclusive else out - values
+    """Per row (rows sorted by query): the running sum of ``values`` within its query, added one row at a time
+    from the query's first row, so each sum is bit for bit trec_eval's loop (one cumulative sum over all queries,
+    less what came before a query, would carry the rounding of the earlier queries' sums)."""
+    n = len(values)
+    out = values.astype(np.float64, copy=True)
+    if n:
+        nth = np.arange(n, dtype=np.int64) - first_index_of_group(query)  # 0-based row within its query
+        by_nth = np.argsort(nth, kind="stable")
+        bounds = np.searchsorted(nth[by_nth], np.arange(1, int(nth.max()) + 2))
+        for k in range(len(bounds) - 1):  # one step per position, over every query long enough at once
+            rows = by_nth[bounds[k] : bounds[k + 1]]
+            out[rows] = out[rows - 1] + values[rows]
+    if inclusive:
+        return out
+    before = np.zeros(n, dtype=np.float64)
+    if n:
+        later = np.flatnonzero(query[1:] == query[:-1]) + 1
+        before[later] = out[later - 1]
+    return before
 
 
 def suffix_max(query: IntArray, values: FloatArray) -> FloatArray:
-    """Per row (rows sorted by query, values in [0, 1]): the largest value at or after it within its query."""
-    if not len(values):
+    """Per row (rows sorted by query): the largest value at or after it within its query, exactly one of the
+    values. One running maximum serves all queries: each value is replaced by its rank among all values, and
+    each query's ranks are lifted above every later query's, in integers, so no rounding touches a value."""
+    n = len(values)
+    if not n:
         return np.zeros(0, dtype=np.float64)
-    # Reversed, queries run downwards; lifting each query by 2 per step keeps queries apart in one running max.
-    lift = (int(query.max()) - query[::-1]).astype(np.float64) * 2.0
-    running = np.maximum.accumulate(values[::-1] + lift) - lift
-    return running[::-1]
+    order = np.argsort(values, kind="stable")
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n, dtype=np.int64)
+    # Reversed, queries run downwards; lifting each query by n per step keeps queries apart.
+    lift = (int(query.max()) - query[::-1]).astype(np.int64) * n
+    best = np.maximum.accumulate(rank[::-1] + lift) - lift
+    return values[order[best[::-1]]]
 
 
 def pick(query: IntArray, values: FloatArray, nth: IntArray, n_queries: int) -> FloatArray:
