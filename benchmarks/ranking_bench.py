@@ -375,8 +375,10 @@ _HEAVY = ("pyarrow", "pydantic", "openai", "pandas", "tenacity", "httpx")
 
 
 def startup(repeat: int) -> None:
-    """``ragrecall trec`` on a 4-line run, whole process, against importing numpy (and pyarrow) alone: rounds
-    interleaved, median and range of each, and the ratio to the numpy+pyarrow import round by round."""
+    """``ragrecall trec`` on a 4-line run and on a 25,000-line one (1,000 queries × 25, under the 1 MiB the
+    command evaluates without numpy), whole processes, against the bare interpreter and importing numpy (and
+    pyarrow) alone; each also with ``-l 1``, which prints the same but takes the numpy path. Rounds
+    interleaved; median and range of each, and the ratio to the numpy+pyarrow import round by round."""
     print(f"# machine: {_machine()}", flush=True)
     print(f"# {_compile_ragrecall(sys.executable)}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
@@ -385,22 +387,37 @@ def startup(repeat: int) -> None:
             out.write(_TINY_QRELS)
         with open(run, "w") as out:
             out.write(_TINY_RUN)
+        # In its own process: a child's peak RSS counts the parent's at the fork, so this one stays small.
+        subprocess.run(
+            [sys.executable, __file__, "generate", "--queries", "1000", "--docs", "25", "--out", f"{folder}/mid"],
+            check=True,
+        )
+        mid_qrels, mid_run = str(Path(folder) / "mid" / "qrels.txt"), str(Path(folder) / "mid" / "run.txt")
+        print(f"25,000-line run: {os.path.getsize(mid_run):,} bytes", flush=True)
         check = (
             "import sys, contextlib, io\nfrom ragrecall.cli import main\n"
             f"with contextlib.redirect_stdout(io.StringIO()):\n    main(['trec', {qrels!r}, {run!r}])\n"
-            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({_HEAVY!r})))\n"
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({(*_HEAVY, 'numpy')!r})))\n"
         )
         loaded = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True).stdout
         print(f"heavy packages the command imported: {loaded.strip()}")
+        trec = [sys.executable, "-m", "ragrecall.cli", "trec"]
         tools = {
+            "python -c pass": [sys.executable, "-c", "pass"],
             "python -c 'import numpy'": [sys.executable, "-c", "import numpy"],
-            "python -c 'import numpy, pyarrow, pyarrow.csv'": [
-                sys.executable,
-                "-c",
-                "import numpy, pyarrow, pyarrow.csv",
-            ],
-            "ragrecall trec QRELS RUN (4 lines)": [sys.executable, "-m", "ragrecall.cli", "trec", qrels, run],
+            "python -c 'import numpy, pyarrow, pyarrow.csv'": [sys.executable, "-c", _ARROW_IMPORT],
+            "ragrecall trec QRELS RUN (4 lines)": [*trec, qrels, run],
+            "ragrecall trec -l 1 QRELS RUN (4 lines, numpy)": [*trec, "-l", "1", qrels, run],
+            "ragrecall trec QRELS RUN (25,000 lines)": [*trec, mid_qrels, mid_run],
+            "ragrecall trec -l 1 QRELS RUN (25,000 lines, numpy)": [*trec, "-l", "1", mid_qrels, mid_run],
         }
+        outputs = {
+            name: subprocess.run(argv, capture_output=True, check=True).stdout
+            for name, argv in tools.items()
+            if "ragrecall" in name
+        }
+        same = [a == b for a, b in zip(list(outputs.values())[::2], list(outputs.values())[1::2], strict=True)]
+        print(f"-l 1 prints the same as the default: {same}", flush=True)
         times: dict[str, list[float]] = {name: [] for name in tools}
         peaks: dict[str, list[float]] = {name: [] for name in tools}
         for _ in range(repeat):
@@ -415,7 +432,7 @@ def startup(repeat: int) -> None:
         t = sorted(times[name])
         ratio = sorted(a / b for a, b in zip(times[name], times[anchor], strict=True))
         print(
-            f"{name:<48} {statistics.median(t) * 1000:7.1f} ms [{t[0] * 1000:.1f}-{t[-1] * 1000:.1f}]  "
+            f"{name:<52} {statistics.median(t) * 1000:7.1f} ms [{t[0] * 1000:.1f}-{t[-1] * 1000:.1f}]  "
             f"peak {statistics.median(peaks[name]):6.1f} MB  x{statistics.median(ratio):.2f} of the numpy+pyarrow "
             f"import [{ratio[0]:.2f}-{ratio[-1]:.2f}]"
         )
@@ -437,7 +454,7 @@ def main() -> None:
     c.add_argument("--timeout", type=float, default=None, help="stop a tool after this many seconds")
     c.add_argument("--max-rss-gb", type=float, default=None, help="stop a tool past this resident memory")
     c.add_argument("--anchor", default=None, help="a tool of --tools: print the others' ratios to it, round by round")
-    st = sub.add_parser("startup", help="ragrecall trec on a tiny file against importing numpy and pyarrow")
+    st = sub.add_parser("startup", help="ragrecall trec on small files against importing numpy and pyarrow")
     st.add_argument("--repeat", type=int, default=15)
     k = sub.add_parser("child")
     k.add_argument("--tool", required=True)

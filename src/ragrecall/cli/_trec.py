@@ -11,8 +11,7 @@ import argparse
 import io
 import os
 import sys
-from dataclasses import dataclass
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, NamedTuple
 
 _FORMATS = ("table", "json", "trec")
 
@@ -65,20 +64,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     trec.set_defaults(handler=_run)
 
 
-@dataclass(frozen=True)
-class _Row:
+class _Row(NamedTuple):  # not a dataclass: importing dataclasses costs a small run more than evaluating it
     label: str
     measure: Any  # a Measure, or None for runid / relstring
     kind: str  # "measure", "runid" or "relstring"
     per_query: bool = True
     summary: bool = True
     length: int = 10
+    integer: bool = False  # printed as a whole number (counts)
 
 
 def _run(args: argparse.Namespace) -> int:
     from ..errors import ConfigurationError
-    from ..ranking import evaluate
-    from ..ranking.measures.relstring import relstrings
 
     if args.rel_format != "qrels":
         raise ConfigurationError(f"-R {args.rel_format}: only the qrels format is supported (trec_eval -R qrels)")
@@ -92,6 +89,11 @@ def _run(args: argparse.Namespace) -> int:
         if value is not None and value < 1:
             raise ConfigurationError(f"{flag} takes a positive integer, got {value}")
     missing: Literal["skip", "zero"] = "zero" if args.complete else args.missing or "skip"
+    if _official_only(args) and _print_small(args):
+        return 0
+    from ..ranking import evaluate
+    from ..ranking.measures.relstring import relstrings
+
     rows = _rows(args.measure, args.level or 1, args.n_docs)
     trec_style = any(r.kind != "measure" or r.label != str(r.measure) for r in rows) or _trec_flags(args)
     fmt = args.format or ("trec" if trec_style or not args.measure else "table")
@@ -120,6 +122,42 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _official_only(args: argparse.Namespace) -> bool:
+    """Whether the command asks for trec_eval's default output on two files: the official measures, with
+    ``-q`` or ``-n`` at most."""
+    return (
+        args.measure in ([], ["official"])
+        and args.format in (None, "trec")
+        and args.missing in (None, "skip")
+        and not (args.level or args.depth or args.judged_only or args.complete or args.n_docs)
+        and args.qrels != "-"
+        and args.run != "-"
+    )
+
+
+def _print_small(args: argparse.Namespace) -> bool:
+    """Print the official measures of a small, plain run evaluated without numpy; False (nothing printed) when
+    the files are not that (see :mod:`ragrecall.ranking.small_run`)."""
+    from ..ranking.small_run import OFFICIAL, evaluate_small
+
+    if not (os.path.isfile(args.qrels) and os.path.isfile(args.run)):
+        return False
+    small = evaluate_small(args.qrels, args.run)
+    if small is None:
+        return False
+    rows = [
+        _Row(label, None, "runid", False, integer=integer)
+        if label == "runid"
+        else _Row(label, None, "measure", per_query, summary, integer=integer)
+        for label, per_query, summary, integer in OFFICIAL
+    ]
+    values, means = small.values, small.means
+    _print_trec(
+        sys.stdout, rows, tuple(small.query_ids), values, means, {}, small.runid, args.per_query, not args.nosummary
+    )
+    return True
+
+
 def _trec_flags(args: argparse.Namespace) -> bool:
     return bool(args.level or args.depth or args.nosummary or args.judged_only or args.complete or args.n_docs)
 
@@ -138,7 +176,16 @@ def _rows(specs: list[str], level: int, n_docs: int) -> list[_Row]:
         elif family.name == "relstring":
             rows.append(_Row(column.label, None, "relstring", summary=False, length=column.param))
         else:
-            rows.append(_Row(column.label, column.measure, "measure", family.per_query, family.summary))
+            rows.append(
+                _Row(
+                    column.label,
+                    column.measure,
+                    "measure",
+                    family.per_query,
+                    family.summary,
+                    integer=column.measure is not None and column.measure.INTEGER,
+                )
+            )
     seen = {r.label for r in rows}
     for spec in specs:
         if is_trec_name(spec):
@@ -148,7 +195,7 @@ def _rows(specs: list[str], level: int, n_docs: int) -> list[_Row]:
             measure = measure(rel=level)
         if str(measure) not in seen:
             seen.add(str(measure))
-            rows.append(_Row(str(measure), measure, "measure"))
+            rows.append(_Row(str(measure), measure, "measure", integer=measure.INTEGER))
     return rows
 
 
@@ -184,8 +231,8 @@ def _runid(line: bytes) -> str:
     return fields[5].decode("utf-8", "replace") if len(fields) >= 6 else ""
 
 
-def _value(measure: Any, value: float) -> str:
-    return str(int(value)) if measure.INTEGER else f"{value:6.4f}"
+def _value(row: _Row, value: float) -> str:
+    return str(int(value)) if row.integer else f"{value:6.4f}"
 
 
 def _print_trec(
@@ -207,13 +254,13 @@ def _print_trec(
                 if r.kind == "relstring":
                     lines.append(f"{r.label:<22}\t{q}\t'{strings[r.label][i]}'")
                 elif r.kind == "measure" and r.per_query:
-                    lines.append(f"{r.label:<22}\t{q}\t{_value(r.measure, float(values[r.label][i]))}")
+                    lines.append(f"{r.label:<22}\t{q}\t{_value(r, float(values[r.label][i]))}")
     if summary:
         for r in rows:
             if r.kind == "runid":
                 lines.append(f"{'runid':<22}\tall\t{runid}")
             elif r.kind == "measure" and r.summary:
-                lines.append(f"{r.label:<22}\tall\t{_value(r.measure, means[r.label])}")
+                lines.append(f"{r.label:<22}\tall\t{_value(r, means[r.label])}")
     if lines:
         out.write("\n".join(lines) + "\n")
 
@@ -259,11 +306,11 @@ def _print_table(
     missing: str,
 ) -> None:
     measured = [r for r in rows if r.kind == "measure"]
-    texts = {r.label: _value(r.measure, means[r.label]) for r in measured}
+    texts = {r.label: _value(r, means[r.label]) for r in measured}
     if per_query:
         out.write("query".ljust(12) + "  " + "  ".join(r.label.rjust(max(len(r.label), 6)) for r in measured) + "\n")
         for i, q in enumerate(queries):
-            cells = (_value(r.measure, float(values[r.label][i])).rjust(max(len(r.label), 6)) for r in measured)
+            cells = (_value(r, float(values[r.label][i])).rjust(max(len(r.label), 6)) for r in measured)
             out.write(q.ljust(12) + "  " + "  ".join(cells) + "\n")
         out.write("\n")
     width = max((len(label) for label in texts), default=0)

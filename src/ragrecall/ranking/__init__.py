@@ -15,12 +15,6 @@ measure (and ``MEASURES``, which holds them all): a run evaluated on three measu
 from typing import TYPE_CHECKING
 
 from .._lazy import lazy_exports
-from ._measure import Measure
-from ._parse import parse_measure
-from ._source import open_input
-from ._table import Qrels, Run
-from .evaluate import RunEvaluation, evaluate_run
-from .trec_io import read_qrels, read_run, write_qrels, write_run
 
 __all__ = [
     "AP",
@@ -107,6 +101,17 @@ __all__ = [
 ]
 
 _LAZY = {
+    "Measure": "._measure",
+    "parse_measure": "._parse",
+    "open_input": "._source",
+    "Qrels": "._table",
+    "Run": "._table",
+    "RunEvaluation": ".evaluate",
+    "evaluate_run": ".evaluate",
+    "read_qrels": ".trec_io",
+    "read_run": ".trec_io",
+    "write_qrels": ".trec_io",
+    "write_run": ".trec_io",
     "MEASURES": "._parse",
     "AP": ".measures.ap",
     "AveragePrecision": ".measures.ap",
@@ -182,8 +187,12 @@ _LAZY = {
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time these names resolve lazily
-    from ._parse import MEASURES
+    from ._measure import Measure
+    from ._parse import MEASURES, parse_measure
     from ._parse_ranking import ParsedRanking, parse_ranking
+    from ._source import open_input
+    from ._table import Qrels, Run
+    from .evaluate import RunEvaluation, evaluate_run
     from .measures.ap import AP, AveragePrecision
     from .measures.bing import BinaryG, BinG
     from .measures.bpref import BinaryPreference, Bpref
@@ -217,3 +226,4 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time these names re
     from .measures.unjudged import Unj, Unjudged
     from .measures.utility import Utility, UtilityMeasure
     from .metric import RankedItem, RankingEvidence, RankingMetric
+    from .trec_io import read_qrels, read_run, write_qrels, write_run

@@ -1,0 +1,204 @@
+"""trec_eval's official measures over a small run, in plain Python, for ``ragrecall trec`` on small files.
+
+Importing numpy takes longer than evaluating a run of a few thousand lines, so the command evaluates such
+runs here and imports nothing heavier than the standard library. What is computed is what the numpy path
+computes, operation for operation (each value is trec_eval's loop: sums added in rank order, the same
+divisions), and the tests hold the two paths' output equal byte for byte.
+
+Only the plainest files are taken: ASCII, one judgment or result per line with exactly trec_eval's fields,
+numbers written plainly, no document listed twice for a query, no comment lines. Anything else, including
+every fault, returns None and the numpy path reads the files, so that the rules of what is read and the
+error messages live in one place (:mod:`._plain_read`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import struct
+
+__all__ = ["OFFICIAL", "SMALL_RUN_BYTES", "Column", "SmallRun", "evaluate_small"]
+
+SMALL_RUN_BYTES = 1 << 20
+"""Runs up to this size (and judgments up to four times it) are evaluated here; larger ones with numpy."""
+
+_P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_RECALLS = tuple(i / 10 for i in range(11))  # each as float("0.i") reads it
+_GM_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
+_MAX_LINE_ENV = "RAGRECALL_MAX_LINE"  # ragrecall._files.MAX_LINE_ENV, not imported: it loads csv, gzip and json
+
+Column = tuple[str, bool, bool, bool]
+"""A printed row: its label, whether it has per-query rows, whether it has a summary row, whether it is a count."""
+
+OFFICIAL: tuple[Column, ...] = (
+    ("runid", False, True, False),
+    ("num_q", False, True, True),
+    ("num_ret", True, True, True),
+    ("num_rel", True, True, True),
+    ("num_rel_ret", True, True, True),
+    ("map", True, True, False),
+    ("gm_map", False, True, False),
+    ("Rprec", True, True, False),
+    ("bpref", True, True, False),
+    ("recip_rank", True, True, False),
+    *((f"iprec_at_recall_{r:.2f}", True, True, False) for r in _RECALLS),
+    *((f"P_{k}", True, True, False) for k in _P_CUTOFFS),
+)
+"""trec_eval's default measures (``-m official``), in its order."""
+
+_SCORE = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_GRADE = re.compile(rb"[+-]?[0-9]{1,18}")  # fits in 64 bits
+
+
+class SmallRun:
+    """The evaluated queries (sorted), each official measure's per-query values and summary, and the run ID."""
+
+    __slots__ = ("means", "query_ids", "runid", "values")
+
+    def __init__(
+        self, query_ids: list[str], values: dict[str, list[float]], means: dict[str, float], runid: str
+    ) -> None:
+        self.query_ids = query_ids
+        self.values = values
+        self.means = means
+        self.runid = runid
+
+
+def evaluate_small(qrels_path: str, run_path: str) -> SmallRun | None:
+    """The official measures of the run at ``run_path`` against the judgments at ``qrels_path``, as
+    ``ragrecall trec`` computes them with no flags; None when either file is not a small, plain one (see the
+    module docstring) or no query of the run is judged, and the numpy path must read them."""
+    if os.environ.get(_MAX_LINE_ENV, "").strip():  # a line limit of the user's: the numpy path's reader applies it
+        return None
+    try:
+        if os.path.getsize(run_path) > SMALL_RUN_BYTES or os.path.getsize(qrels_path) > 4 * SMALL_RUN_BYTES:
+            return None
+        with open(qrels_path, "rb") as handle:
+            qrels_data = handle.read()
+        with open(run_path, "rb") as handle:
+            run_data = handle.read()
+    except OSError:
+        return None
+    judged = _judgments(qrels_data)
+    read = _results(run_data) if judged is not None else None
+    if judged is None or read is None:
+        return None
+    results, runid = read
+    query_ids = sorted(q for q in results if q in judged)
+    if not query_ids:
+        return None
+    values: dict[str, list[float]] = {label: [] for label, _, _, _ in OFFICIAL[1:]}
+    for q in query_ids:
+        for label, value in _measure(results[q], judged[q]):
+            values[label].append(value)
+    means = {label: _aggregate(label, column) for label, column in values.items()}
+    return SmallRun([q.decode("ascii") for q in query_ids], values, means, runid)
+
+
+def _plain(data: bytes) -> list[list[bytes]] | None:
+    """Each non-blank line's fields, or None when the data is not plain ASCII (or holds a vertical tab, a form
+    feed or a NUL, which the numpy path's reader treats apart)."""
+    if not data.isascii() or b"\x0b" in data or b"\x0c" in data or b"\x00" in data:
+        return None
+    return [fields for fields in map(bytes.split, data.splitlines()) if fields]
+
+
+def _judgments(data: bytes) -> dict[bytes, dict[bytes, int]] | None:
+    """Query → document → grade; None unless every line is ``query iteration document grade``, each document
+    judged once per query, with no comment line."""
+    lines = _plain(data)
+    if lines is None:
+        return None
+    judged: dict[bytes, dict[bytes, int]] = {}
+    for fields in lines:
+        if len(fields) != 4 or fields[0].startswith(b"#") or not _GRADE.fullmatch(fields[3]):
+            return None
+        docs = judged.setdefault(fields[0], {})
+        if fields[2] in docs:
+            return None
+        docs[fields[2]] = int(fields[3])
+    return judged
+
+
+def _results(data: bytes) -> tuple[dict[bytes, list[tuple[float, bytes]]], str] | None:
+    """Query → its documents in trec_eval's order (score descending as 32-bit floats, then document ID
+    descending), and the run ID of the first line; None unless every line has the six fields, a plain
+    number as score, and no document twice for a query."""
+    lines = _plain(data)
+    if not lines:
+        return None
+    rows: dict[bytes, dict[bytes, float]] = {}
+    for fields in lines:
+        if len(fields) != 6 or not _SCORE.fullmatch(fields[4]):
+            return None
+        docs = rows.setdefault(fields[0], {})
+        if fields[2] in docs:
+            return None
+        docs[fields[2]] = float(fields[4])
+    ranked: dict[bytes, list[tuple[float, bytes]]] = {}
+    for query, docs in rows.items():
+        try:  # as float32, as trec_eval stores them (past its range ±inf, as numpy casts; or refused, then numpy)
+            scores = struct.unpack(f"{len(docs)}f", struct.pack(f"{len(docs)}f", *docs.values()))
+        except OverflowError:
+            return None
+        ranked[query] = sorted(zip(scores, docs, strict=True), reverse=True)
+    return ranked, lines[0][5].decode("ascii")
+
+
+def _measure(ranking: list[tuple[float, bytes]], grades: dict[bytes, int]) -> list[tuple[str, float]]:
+    """One query's official values, each computed as trec_eval computes it (relevant: grade >= 1; judged
+    non-relevant: grade 0; documents not judged, or judged below 0, neither)."""
+    num_rel = sum(1 for g in grades.values() if g >= 1)
+    num_nonrel = sum(1 for g in grades.values() if g == 0)
+    found = nonrel_above = in_r = 0
+    ap = bpref = rr = 0.0
+    precisions: list[float] = []  # at each relevant document retrieved
+    positions: list[int] = []
+    for position, (_, doc) in enumerate(ranking, start=1):
+        grade = grades.get(doc)
+        if grade is None:
+            continue
+        if grade >= 1:
+            found += 1
+            ap += found / position
+            rr = rr or 1.0 / position
+            in_r += position <= num_rel
+            bpref += 1.0 if not nonrel_above else 1.0 - min(nonrel_above, num_rel) / min(num_nonrel, num_rel)
+            precisions.append(found / position)
+            positions.append(position)
+        elif grade == 0:
+            nonrel_above += 1
+    best = precisions[:]
+    for i in range(len(best) - 2, -1, -1):
+        best[i] = max(best[i], best[i + 1])
+    out = [
+        ("num_ret", float(len(ranking))),
+        ("num_rel", float(num_rel)),
+        ("num_rel_ret", float(found)),
+        ("map", ap / num_rel if num_rel else 0.0),
+        ("gm_map", ap / num_rel if num_rel else 0.0),
+        ("Rprec", in_r / num_rel if num_rel else 0.0),
+        ("bpref", bpref / num_rel if num_rel else 0.0),
+        ("recip_rank", rr),
+    ]
+    for recall in _RECALLS:
+        wanted = math.floor(recall * num_rel + 0.5)
+        reached = found >= max(wanted, 1)  # 0 when fewer relevant documents were retrieved than the level asks
+        out.append((f"iprec_at_recall_{recall:.2f}", best[max(wanted, 1) - 1] if reached else 0.0))
+    out.extend((f"P_{k}", sum(1 for p in positions if p <= k) / k) for k in _P_CUTOFFS)
+    out.append(("num_q", 1.0))
+    return out
+
+
+def _aggregate(label: str, values: list[float]) -> float:
+    """The summary of one measure: summed in query order, then the mean (a sum for counts, a geometric mean
+    with values floored at 1e-5 for ``gm_map``), as the numpy path's ``Measure.aggregate``."""
+    total = 0.0
+    if label == "gm_map":
+        for v in values:
+            total += math.log(max(v, _GM_FLOOR))
+        return math.exp(total / len(values))
+    for v in values:
+        total += v
+    return total if label.startswith("num_") else total / len(values)
