@@ -7,6 +7,7 @@ import gzip
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -36,8 +37,8 @@ def _took_small(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     taken: list[bool] = []
     real = small_run.evaluate_small
 
-    def spy(qrels: str, run: str) -> small_run.SmallRun | None:
-        result = real(qrels, run)
+    def spy(qrels: str, run: str, **options: Any) -> small_run.SmallRun | None:
+        result = real(qrels, run, **options)
         taken.append(result is not None)
         return result
 
@@ -54,14 +55,27 @@ def test_trec_evals_default_test_is_evaluated_without_numpy_byte_for_byte(
     assert taken == [True]
 
 
-@pytest.mark.parametrize("flags", [["-q"], ["-q", "-n"], ["-m", "official"]])
+@pytest.mark.parametrize(
+    ("flags", "results", "plain"),
+    [
+        (["-q"], "results.test", True),
+        (["-q", "-n"], "results.test", True),
+        (["-m", "official"], "results.test", True),
+        (["-q", "-l2", "-J", "-M100"], "results.test", True),
+        (["-q", "-c"], "results.trunc", True),  # words after the six fields, read past
+    ],
+)
 def test_trec_evals_test_files_print_as_on_the_numpy_path(
-    flags: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    flags: list[str],
+    results: str,
+    plain: bool,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     taken = _took_small(monkeypatch)
-    small, full = _both([*flags, str(SUITE / "qrels.test"), str(SUITE / "results.test")], capsys, monkeypatch)
+    small, full = _both([*flags, str(SUITE / "qrels.test"), str(SUITE / results)], capsys, monkeypatch)
     assert small == full
-    assert taken == [True]
+    assert taken == [plain]
     assert small.count("\n") >= 29
 
 
@@ -70,7 +84,8 @@ _SCORES = ("{:.3f}", "{:.0f}", "{:e}", "{:+.2f}", "{:.1f}")
 
 def _random_files(folder: Path, seed: int) -> tuple[Path, Path]:
     """Graded -1..3 judgments; runs with ties, unjudged documents, relevant documents past rank 1,000, queries
-    on one side only, queries with nothing relevant, blank lines, tabs and CRLF ends, scores written five ways."""
+    on one side only, queries with nothing relevant, blank lines, tabs and CRLF ends, scores written five ways,
+    words after the sixth field."""
     rng = np.random.default_rng(seed)
     qrels, run = [], []
     for q in range(int(rng.integers(1, 12))):
@@ -84,7 +99,8 @@ def _random_files(folder: Path, seed: int) -> tuple[Path, Path]:
             fmt = _SCORES[int(rng.integers(len(_SCORES)))]
             for d in rng.choice(pool, int(rng.integers(1, pool + 1)), replace=False):
                 score = float(rng.integers(0, 6)) / 2 if q % 2 else float(rng.normal() * 10)
-                run.append(f"{qid}\tQ0 doc{d} {int(rng.integers(1, 9))} {fmt.format(score)} run{seed}")
+                tail = " more words" if seed % 5 == 2 else ""  # trec_eval reads past words after the sixth field
+                run.append(f"{qid}\tQ0 doc{d} {int(rng.integers(1, 9))} {fmt.format(score)} run{seed}{tail}")
     rng.shuffle(qrels)
     end = "\r\n" if seed % 4 == 1 else "\n"
     (folder / "qrels").write_text(end.join(qrels) + end + ("\n" if seed % 3 == 0 else ""), newline="")
@@ -106,6 +122,35 @@ def test_random_runs_print_as_on_the_numpy_path(
         _assert_same_bits(qrels, run)
 
 
+_FLAGS = [
+    ["-c"],
+    ["-l", "2"],
+    ["-M", "7"],
+    ["-J"],
+    ["--missing", "zero"],
+    ["-N", "50"],
+    ["-c", "-J", "-M", "20", "-l", "2"],
+]
+
+
+@pytest.mark.parametrize("flags", _FLAGS, ids=" ".join)
+@pytest.mark.parametrize("seed", range(40, 52))
+def test_random_runs_with_trec_evals_flags_print_as_on_the_numpy_path(
+    flags: list[str],
+    seed: int,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    qrels, run = _random_files(tmp_path, seed)
+    taken = _took_small(monkeypatch)
+    small, full = _both(["-q", *flags, str(qrels), str(run)], capsys, monkeypatch)
+    assert small == full
+    if "error" not in full:
+        assert taken == [True]
+        assert "\tall\t" in small
+
+
 def _assert_same_bits(qrels: Path, run: Path) -> None:
     """Every per-query value and summary equals the numpy path's to the last bit, not only to four digits."""
     small = evaluate_small(str(qrels), str(run))
@@ -122,8 +167,8 @@ def _assert_same_bits(qrels: Path, run: Path) -> None:
     ("qrels_text", "run_text"),
     [
         ("# a comment\nq1 0 d1 1\n", "q1 Q0 d1 1 1.0 r\n"),
-        ("q1 0 d1 1\n", "q1 Q0 d1 1 1.0 r extra\n"),
         ("q1 0 d1 1 extra\n", "q1 Q0 d1 1 1.0 r\n"),
+        ("q1 0 d1 1\n", "q1 Q0 d1 1 1.0\n"),
         ("q1 0 d1 1\n", "q1 Q0 d1 1 1.0 r\nq1 Q0 d1 2 0.5 r\n"),
         ("q1 0 d1 1\nq1 0 d1 0\n", "q1 Q0 d1 1 1.0 r\n"),
         ("q1 0 d1 1\n", "q1 Q0 d1 1 1_0 r\n"),
@@ -141,8 +186,8 @@ def _assert_same_bits(qrels: Path, run: Path) -> None:
     ],
     ids=[
         "comment",
-        "run-extra-field",
         "qrels-extra-field",
+        "run-five-fields",
         "run-duplicate",
         "qrels-duplicate",
         "underscore",
@@ -189,24 +234,26 @@ def test_large_compressed_and_missing_files_are_handed_over(tmp_path: Path) -> N
     assert evaluate_small(str(qrels), str(tmp_path / "run")) is not None
 
 
-def test_only_trec_evals_default_output_takes_the_small_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_only_trec_evals_official_output_takes_the_small_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "qrels").write_text("q1 0 d1 1\n")
     (tmp_path / "run").write_text("q1 Q0 d1 1 1.0 r\n")
     files = [str(tmp_path / "qrels"), str(tmp_path / "run")]
-    for flags in (["-c"], ["-l", "2"], ["-M", "5"], ["-J"], ["-N", "9"], ["-m", "map"], ["--format", "json"]):
+    for flags in (["-m", "map"], ["-m", "official", "-m", "ndcg"], ["-m", "AP"], ["--format", "json"]):
         taken = _took_small(monkeypatch)
         assert main(["trec", *flags, *files]) == 0
         assert taken == [], flags
     taken = _took_small(monkeypatch)
-    assert main(["trec", "-q", "-n", "--format", "trec", "--missing", "skip", *files]) == 0
+    assert main(["trec", "-q", "-n", "-c", "-l", "1", "-M", "9", "-J", "-N", "3", "--format", "trec", *files]) == 0
     assert taken == [True]
 
 
-def test_the_official_columns_are_the_numpy_paths() -> None:
-    rows = _trec._rows([], 1, 0)
+@pytest.mark.parametrize(("level", "n_docs"), [(1, 0), (2, 0), (3, 100)])
+def test_the_official_columns_are_the_numpy_paths(level: int, n_docs: int) -> None:
+    rows = _trec._rows([], level, n_docs)
     assert [(r.label, r.per_query, r.summary, r.integer) for r in rows] == [
         (label, per_query, summary, integer) for label, per_query, summary, integer in OFFICIAL
     ]
+    assert all(getattr(r.measure, "rel", level) == level for r in rows)
     recalls = [r.measure.recall for r in rows if r.label.startswith("iprec")]
     assert recalls == list(small_run._RECALLS)
     cutoffs = [r.measure.cutoff for r in rows if r.label.startswith("P_")]

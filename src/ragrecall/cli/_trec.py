@@ -123,16 +123,9 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _official_only(args: argparse.Namespace) -> bool:
-    """Whether the command asks for trec_eval's default output on two files: the official measures, with
-    ``-q`` or ``-n`` at most."""
-    return (
-        args.measure in ([], ["official"])
-        and args.format in (None, "trec")
-        and args.missing in (None, "skip")
-        and not (args.level or args.depth or args.judged_only or args.complete or args.n_docs)
-        and args.qrels != "-"
-        and args.run != "-"
-    )
+    """Whether the command asks for trec_eval's default output (the official measures, whatever trec_eval's
+    flags) on two files."""
+    return args.measure in ([], ["official"]) and args.format in (None, "trec") and "-" not in (args.qrels, args.run)
 
 
 def _print_small(args: argparse.Namespace) -> bool:
@@ -142,7 +135,15 @@ def _print_small(args: argparse.Namespace) -> bool:
 
     if not (os.path.isfile(args.qrels) and os.path.isfile(args.run)):
         return False
-    small = evaluate_small(args.qrels, args.run)
+    small = evaluate_small(
+        args.qrels,
+        args.run,
+        rel=args.level or 1,
+        depth=args.depth,
+        judged_only=args.judged_only,
+        missing_zero=args.complete or args.missing == "zero",
+        all_relevant=args.complete,
+    )
     if small is None:
         return False
     rows = [

@@ -5,7 +5,7 @@ runs here and imports nothing heavier than the standard library. What is compute
 computes, operation for operation (each value is trec_eval's loop: sums added in rank order, the same
 divisions), and the tests hold the two paths' output equal byte for byte.
 
-Only the plainest files are taken: ASCII, one judgment or result per line with exactly trec_eval's fields,
+Only the plainest files are taken: ASCII, one judgment or result per line with trec_eval's fields,
 numbers written plainly, no document listed twice for a query, no comment lines. Anything else, including
 every fault, returns None and the numpy path reads the files, so that the rules of what is read and the
 error messages live in one place (:mod:`._plain_read`).
@@ -65,10 +65,26 @@ class SmallRun:
         self.runid = runid
 
 
-def evaluate_small(qrels_path: str, run_path: str) -> SmallRun | None:
+def evaluate_small(
+    qrels_path: str,
+    run_path: str,
+    *,
+    rel: int = 1,
+    depth: int | None = None,
+    judged_only: bool = False,
+    missing_zero: bool = False,
+    all_relevant: bool = False,
+) -> SmallRun | None:
     """The official measures of the run at ``run_path`` against the judgments at ``qrels_path``, as
-    ``ragrecall trec`` computes them with no flags; None when either file is not a small, plain one (see the
-    module docstring) or no query of the run is judged, and the numpy path must read them."""
+    ``ragrecall trec`` computes them; None when either file is not a small, plain one (see the module
+    docstring) or no query of the run is judged, and the numpy path must read them.
+
+    ``rel`` is the lowest relevant grade (``-l``), ``depth`` the documents kept per query (``-M``),
+    ``judged_only`` drops the documents not judged, or judged below 0, after the depth (``-J``);
+    ``missing_zero`` evaluates every judged query, those absent from the run with nothing retrieved, and
+    ``all_relevant`` makes the summary ``num_rel`` count every judgment with grade >= 1 of every evaluated
+    query, whatever the other options (trec_eval 10's ``-c``, which sets both).
+    """
     if os.environ.get(_MAX_LINE_ENV, "").strip():  # a line limit of the user's: the numpy path's reader applies it
         return None
     try:
@@ -85,14 +101,20 @@ def evaluate_small(qrels_path: str, run_path: str) -> SmallRun | None:
     if judged is None or read is None:
         return None
     results, runid = read
-    query_ids = sorted(q for q in results if q in judged)
-    if not query_ids:
+    if not any(q in judged for q in results):
         return None
+    query_ids = sorted(judged if missing_zero else (q for q in results if q in judged))
     values: dict[str, list[float]] = {label: [] for label, _, _, _ in OFFICIAL[1:]}
     for q in query_ids:
-        for label, value in _measure(results[q], judged[q]):
+        ranking = [doc for _, doc in results.get(q, ())][:depth]
+        grades = judged[q]
+        if judged_only:
+            ranking = [doc for doc in ranking if grades.get(doc, -1) >= 0]
+        for label, value in _measure(ranking, grades, rel):
             values[label].append(value)
     means = {label: _aggregate(label, column) for label, column in values.items()}
+    if all_relevant:
+        means["num_rel"] = float(sum(1 for q in query_ids for g in judged[q].values() if g >= 1))
     return SmallRun([q.decode("ascii") for q in query_ids], values, means, runid)
 
 
@@ -123,14 +145,14 @@ def _judgments(data: bytes) -> dict[bytes, dict[bytes, int]] | None:
 
 def _results(data: bytes) -> tuple[dict[bytes, list[tuple[float, bytes]]], str] | None:
     """Query → its documents in trec_eval's order (score descending as 32-bit floats, then document ID
-    descending), and the run ID of the first line; None unless every line has the six fields, a plain
-    number as score, and no document twice for a query."""
+    descending), and the run ID of the first line; None unless every line has at least the six fields, a
+    plain number as score, and no document twice for a query."""
     lines = _plain(data)
     if not lines:
         return None
     rows: dict[bytes, dict[bytes, float]] = {}
     for fields in lines:
-        if len(fields) != 6 or not _SCORE.fullmatch(fields[4]):
+        if len(fields) < 6 or not _SCORE.fullmatch(fields[4]):  # words after the sixth field are read past
             return None
         docs = rows.setdefault(fields[0], {})
         if fields[2] in docs:
@@ -146,20 +168,20 @@ def _results(data: bytes) -> tuple[dict[bytes, list[tuple[float, bytes]]], str] 
     return ranked, lines[0][5].decode("ascii")
 
 
-def _measure(ranking: list[tuple[float, bytes]], grades: dict[bytes, int]) -> list[tuple[str, float]]:
-    """One query's official values, each computed as trec_eval computes it (relevant: grade >= 1; judged
-    non-relevant: grade 0; documents not judged, or judged below 0, neither)."""
-    num_rel = sum(1 for g in grades.values() if g >= 1)
-    num_nonrel = sum(1 for g in grades.values() if g == 0)
+def _measure(ranking: list[bytes], grades: dict[bytes, int], rel: int) -> list[tuple[str, float]]:
+    """One query's official values, each computed as trec_eval computes it (relevant: grade >= ``rel``;
+    judged non-relevant: grade in [0, rel); documents not judged, or judged below 0, neither)."""
+    num_rel = sum(1 for g in grades.values() if g >= rel)
+    num_nonrel = sum(1 for g in grades.values() if 0 <= g < rel)
     found = nonrel_above = in_r = 0
     ap = bpref = rr = 0.0
     precisions: list[float] = []  # at each relevant document retrieved
     positions: list[int] = []
-    for position, (_, doc) in enumerate(ranking, start=1):
+    for position, doc in enumerate(ranking, start=1):
         grade = grades.get(doc)
         if grade is None:
             continue
-        if grade >= 1:
+        if grade >= rel:
             found += 1
             ap += found / position
             rr = rr or 1.0 / position
@@ -167,7 +189,7 @@ def _measure(ranking: list[tuple[float, bytes]], grades: dict[bytes, int]) -> li
             bpref += 1.0 if not nonrel_above else 1.0 - min(nonrel_above, num_rel) / min(num_nonrel, num_rel)
             precisions.append(found / position)
             positions.append(position)
-        elif grade == 0:
+        elif grade >= 0:
             nonrel_above += 1
     best = precisions[:]
     for i in range(len(best) - 2, -1, -1):
