@@ -49,7 +49,7 @@ OFFICIAL = ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rpre
 OFFICIAL += ["iprec_at_recall", "P"]  # trec_eval's -m official, runid aside
 
 
-def generate(queries: int, docs: int, out: Path, seed: int = 0) -> None:
+def generate(queries: int, docs: int, out: Path, seed: int = 0, judged: int = 7) -> None:
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -78,8 +78,8 @@ def generate(queries: int, docs: int, out: Path, seed: int = 0) -> None:
     )
     options = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
     pacsv.write_csv(run, out / "run.txt", options)
-    # Judgments: ~5 relevant per query, most of them retrieved (drawn from the run), some not.
-    per_query = 7
+    # Judgments: ``judged`` drawn per query (~5 relevant of 7), most of them retrieved (drawn from the run), some not.
+    per_query = judged
     pick = rng.integers(0, docs, (queries, per_query)) + np.arange(queries)[:, None] * docs
     judged_docs = doc_ids[pick.ravel()]
     from_outside = rng.random(queries * per_query) < 0.25
@@ -375,10 +375,11 @@ _HEAVY = ("pyarrow", "pydantic", "openai", "pandas", "tenacity", "httpx")
 
 
 def startup(repeat: int) -> None:
-    """``ragrecall trec`` on a 4-line run and on a 25,000-line one (1,000 queries × 25, under the 1 MiB the
-    command evaluates without numpy), whole processes, against the bare interpreter and importing numpy (and
-    pyarrow) alone; each also with ``-l 1``, which prints the same but takes the numpy path. Rounds
-    interleaved; median and range of each, and the ratio to the numpy+pyarrow import round by round."""
+    """``ragrecall trec`` on a 4-line run, a 25,000-line one (1,000 queries × 25) and one at the sizes the
+    command evaluates without numpy (run and judgments each just under 1 MiB), whole processes, against the
+    bare interpreter and importing numpy (and pyarrow) alone; each also with ``-m official -m num_q``, which
+    prints the same but takes the numpy path. Rounds interleaved; median and range of each, and the ratio to
+    the numpy+pyarrow import round by round."""
     print(f"# machine: {_machine()}", flush=True)
     print(f"# {_compile_ragrecall(sys.executable)}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
@@ -387,13 +388,16 @@ def startup(repeat: int) -> None:
             out.write(_TINY_QRELS)
         with open(run, "w") as out:
             out.write(_TINY_RUN)
-        # In its own process: a child's peak RSS counts the parent's at the fork, so this one stays small.
-        subprocess.run(
-            [sys.executable, __file__, "generate", "--queries", "1000", "--docs", "25", "--out", f"{folder}/mid"],
-            check=True,
-        )
-        mid_qrels, mid_run = str(Path(folder) / "mid" / "qrels.txt"), str(Path(folder) / "mid" / "run.txt")
-        print(f"25,000-line run: {os.path.getsize(mid_run):,} bytes", flush=True)
+        cases = {"4 lines": (qrels, run)}
+        for label, shape in (("25,000 lines", ("1000", "25", "7")), ("at the limits", ("1000", "31", "90"))):
+            data = f"{folder}/{shape[1]}"
+            # In its own process: a child's peak RSS counts the parent's at the fork, so this one stays small.
+            queries, docs, judged = shape
+            command = ["generate", "--queries", queries, "--docs", docs, "--judged", judged, "--out", data]
+            subprocess.run([sys.executable, __file__, *command], check=True)
+            cases[label] = (f"{data}/qrels.txt", f"{data}/run.txt")
+            sizes = ", ".join(f"{os.path.basename(p)} {os.path.getsize(p):,} bytes" for p in cases[label])
+            print(f"{label}: {sizes}", flush=True)
         check = (
             "import sys, contextlib, io\nfrom ragrecall.cli import main\n"
             f"with contextlib.redirect_stdout(io.StringIO()):\n    main(['trec', {qrels!r}, {run!r}])\n"
@@ -406,18 +410,12 @@ def startup(repeat: int) -> None:
             "python -c pass": [sys.executable, "-c", "pass"],
             "python -c 'import numpy'": [sys.executable, "-c", "import numpy"],
             "python -c 'import numpy, pyarrow, pyarrow.csv'": [sys.executable, "-c", _ARROW_IMPORT],
-            "ragrecall trec QRELS RUN (4 lines)": [*trec, qrels, run],
-            "ragrecall trec -l 1 QRELS RUN (4 lines, numpy)": [*trec, "-l", "1", qrels, run],
-            "ragrecall trec QRELS RUN (25,000 lines)": [*trec, mid_qrels, mid_run],
-            "ragrecall trec -l 1 QRELS RUN (25,000 lines, numpy)": [*trec, "-l", "1", mid_qrels, mid_run],
         }
-        outputs = {
-            name: subprocess.run(argv, capture_output=True, check=True).stdout
-            for name, argv in tools.items()
-            if "ragrecall" in name
-        }
-        same = [a == b for a, b in zip(list(outputs.values())[::2], list(outputs.values())[1::2], strict=True)]
-        print(f"-l 1 prints the same as the default: {same}", flush=True)
+        for label, files in cases.items():
+            tools[f"ragrecall trec QRELS RUN ({label})"] = [*trec, *files]
+            tools[f"  the same on the numpy path ({label})"] = [*trec, "-m", "official", "-m", "num_q", *files]
+        outputs = [subprocess.run(argv, capture_output=True, check=True).stdout for argv in list(tools.values())[3:]]
+        print(f"both paths print the same: {[a == b for a, b in zip(outputs[::2], outputs[1::2], strict=True)]}")
         times: dict[str, list[float]] = {name: [] for name in tools}
         peaks: dict[str, list[float]] = {name: [] for name in tools}
         for _ in range(repeat):
@@ -446,6 +444,7 @@ def main() -> None:
     g.add_argument("--queries", type=int, required=True)
     g.add_argument("--docs", type=int, required=True)
     g.add_argument("--out", type=Path, required=True)
+    g.add_argument("--judged", type=int, default=7, help="judgments drawn per query (repeats dropped)")
     c = sub.add_parser("compare")
     c.add_argument("--data", type=Path, required=True)
     c.add_argument("--tools", default="ragrecall,ragrecall-tables,ragrecall-plain,pytrec_eval,ranx")
@@ -461,7 +460,7 @@ def main() -> None:
     k.add_argument("--data", type=Path, required=True)
     args = parser.parse_args()
     if args.command == "generate":
-        generate(args.queries, args.docs, args.out)
+        generate(args.queries, args.docs, args.out, judged=args.judged)
     elif args.command == "compare":
         compare(
             args.data, args.tools.split(","), args.ranx_python, args.repeat, args.timeout, args.max_rss_gb, args.anchor

@@ -17,7 +17,10 @@ from ragrecall.ranking.measures._walk import cumulative, suffix_max
 def _groups(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Rows sorted by query; early queries hold large values, so a sum over all queries loses their low bits."""
     rng = np.random.default_rng(seed)
-    query = np.sort(rng.integers(0, 30, int(rng.integers(1, 400))))
+    n = int(rng.integers(1, 400))
+    query = np.sort(rng.integers(0, 30, n))
+    if seed % 2:  # one query holds about half the rows: far past twice the mean length
+        query = np.sort(np.where(rng.random(n) < 0.5, 7, query))
     values = rng.random(len(query)) * np.where(query < 10, 1e6, 1.0) / rng.integers(1, 997, len(query))
     return query.astype(np.int64), values
 

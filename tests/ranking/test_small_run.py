@@ -79,25 +79,27 @@ def test_trec_evals_test_files_print_as_on_the_numpy_path(
     assert small.count("\n") >= 29
 
 
-_SCORES = ("{:.3f}", "{:.0f}", "{:e}", "{:+.2f}", "{:.1f}")
+_SCORES = ("{:.3f}", "{:.0f}", "{:e}", "{:+.2f}", "{:.1f}", "{:.1f}e37")  # the last one past float32's range
 
 
 def _random_files(folder: Path, seed: int) -> tuple[Path, Path]:
     """Graded -1..3 judgments; runs with ties, unjudged documents, relevant documents past rank 1,000, queries
-    on one side only, queries with nothing relevant, blank lines, tabs and CRLF ends, scores written five ways,
+    on one side only, queries with nothing relevant, blank lines, tabs and CRLF ends, scores written six ways
+    (some past float32's range),
     words after the sixth field."""
     rng = np.random.default_rng(seed)
     qrels, run = [], []
     for q in range(int(rng.integers(1, 12))):
         qid = f"q{q:02d}"
-        pool = int(rng.integers(1, 1200 if q == 0 else 150))
+        pool = int(rng.integers(1050, 1200)) if q == 0 else int(rng.integers(1, 150))
         if q % 5 != 4:
             for d in rng.choice(pool, int(rng.integers(1, min(pool, 40) + 1)), replace=False):
-                grade = int(rng.integers(-1, 4)) if q % 3 else 0
+                grade = int(rng.integers(-1, 4)) if q % 3 or q == 0 else 0
                 qrels.append(f"{qid} 0 doc{d} {grade}")
         if q % 7 != 6:
             fmt = _SCORES[int(rng.integers(len(_SCORES)))]
-            for d in rng.choice(pool, int(rng.integers(1, pool + 1)), replace=False):
+            retrieved = pool if q == 0 and seed % 2 else int(rng.integers(1, pool + 1))  # past rank 1,000
+            for d in rng.choice(pool, retrieved, replace=False):
                 score = float(rng.integers(0, 6)) / 2 if q % 2 else float(rng.normal() * 10)
                 tail = " more words" if seed % 5 == 2 else ""  # trec_eval reads past words after the sixth field
                 run.append(f"{qid}\tQ0 doc{d} {int(rng.integers(1, 9))} {fmt.format(score)} run{seed}{tail}")
@@ -226,6 +228,12 @@ def test_large_compressed_and_missing_files_are_handed_over(tmp_path: Path) -> N
     big.write_bytes(b"".join(line % i for i in range(SMALL_RUN_BYTES // 16 + 1)))
     assert big.stat().st_size > SMALL_RUN_BYTES
     assert evaluate_small(str(qrels), str(big)) is None
+    assert evaluate_small(str(big), str(tmp_path / "absent")) is None
+    judged = tmp_path / "judged"
+    judged.write_bytes(b"".join(b"q1 0 d%d 1\n" % i for i in range(SMALL_RUN_BYTES // 10 + 1)))
+    assert judged.stat().st_size > SMALL_RUN_BYTES
+    (tmp_path / "run").write_text("q1 Q0 d1 1 1.0 r\n")
+    assert evaluate_small(str(judged), str(tmp_path / "run")) is None
     packed = tmp_path / "run.gz"
     packed.write_bytes(gzip.compress(b"q1 Q0 d1 1 1.0 r\n"))
     assert evaluate_small(str(qrels), str(packed)) is None
@@ -281,6 +289,20 @@ def test_scores_past_float32s_range_rank_as_on_the_numpy_path(
     small, full = _both(["-q", str(tmp_path / "qrels"), str(tmp_path / "run")], capsys, monkeypatch)
     assert small == full
     assert "recip_rank            \tq1\t0.5000\n" in small  # d2 at +inf first, d3 second
+
+
+@pytest.mark.parametrize(("value", "numpy"), [("2", False), ("0", True), ("abc", True), ("+2", True), ("", False)])
+def test_a_thread_count_the_numpy_path_may_refuse_hands_the_files_over(
+    value: str, numpy: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ragrecall.ranking._source import THREADS_ENV
+
+    (tmp_path / "qrels").write_text("q1 0 d1 1\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 1.0 r\n")
+    monkeypatch.setenv(THREADS_ENV, value)
+    assert (evaluate_small(str(tmp_path / "qrels"), str(tmp_path / "run")) is None) == numpy
+    small, full = _both([str(tmp_path / "qrels"), str(tmp_path / "run")], capsys, monkeypatch)
+    assert small == full
 
 
 def test_a_line_limit_of_the_users_hands_the_files_to_the_numpy_path(

@@ -7,9 +7,10 @@ also reads from strings, trec_eval's names included (``ndcg_cut.10``, ``bpref``,
 :func:`read_qrels`); :class:`RankingMetric` scores one :class:`~ragrecall.Sample` like every other metric;
 :func:`parse_ranking` reads the ranking an LLM reranker wrote.
 
-:class:`RankingMetric` and :func:`parse_ranking` (with their evidence models) are imported on first use, so
-that evaluating runs and reading TREC files does not load pydantic and the Sample machinery; so is each
-measure (and ``MEASURES``, which holds them all): a run evaluated on three measures loads those three.
+Every name is imported on first use: ``import ragrecall.ranking`` loads nothing (``ragrecall trec`` on a small
+run needs no numpy), evaluating runs and reading TREC files does not load pydantic and the Sample machinery
+(:class:`RankingMetric`, :func:`parse_ranking`), and a run evaluated on three measures loads those three
+(``MEASURES`` holds them all).
 """
 
 from typing import TYPE_CHECKING

@@ -18,20 +18,22 @@ import os
 import re
 import struct
 
-__all__ = ["OFFICIAL", "SMALL_RUN_BYTES", "Column", "SmallRun", "evaluate_small"]
+__all__ = ["OFFICIAL", "SMALL_RUN_BYTES", "OfficialColumn", "SmallRun", "evaluate_small"]
 
 SMALL_RUN_BYTES = 1 << 20
-"""Runs up to this size (and judgments up to four times it) are evaluated here; larger ones with numpy."""
+"""Runs and judgments up to this size each are evaluated here; larger ones with numpy, which is then faster."""
 
 _P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _RECALLS = tuple(i / 10 for i in range(11))  # each as float("0.i") reads it
 _GM_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
-_MAX_LINE_ENV = "RAGRECALL_MAX_LINE"  # ragrecall._files.MAX_LINE_ENV, not imported: it loads csv, gzip and json
+# The names of ragrecall._files.MAX_LINE_ENV and ._source.THREADS_ENV, not imported: they load gzip, json...
+_MAX_LINE_ENV = "RAGRECALL_MAX_LINE"
+_THREADS_ENV = "RAGRECALL_THREADS"
 
-Column = tuple[str, bool, bool, bool]
+OfficialColumn = tuple[str, bool, bool, bool]
 """A printed row: its label, whether it has per-query rows, whether it has a summary row, whether it is a count."""
 
-OFFICIAL: tuple[Column, ...] = (
+OFFICIAL: tuple[OfficialColumn, ...] = (
     ("runid", False, True, False),
     ("num_q", False, True, True),
     ("num_ret", True, True, True),
@@ -85,10 +87,10 @@ def evaluate_small(
     ``all_relevant`` makes the summary ``num_rel`` count every judgment with grade >= 1 of every evaluated
     query, whatever the other options (trec_eval 10's ``-c``, which sets both).
     """
-    if os.environ.get(_MAX_LINE_ENV, "").strip():  # a line limit of the user's: the numpy path's reader applies it
+    if _environment_for_numpy():
         return None
     try:
-        if os.path.getsize(run_path) > SMALL_RUN_BYTES or os.path.getsize(qrels_path) > 4 * SMALL_RUN_BYTES:
+        if os.path.getsize(run_path) > SMALL_RUN_BYTES or os.path.getsize(qrels_path) > SMALL_RUN_BYTES:
             return None
         with open(qrels_path, "rb") as handle:
             qrels_data = handle.read()
@@ -116,6 +118,15 @@ def evaluate_small(
     if all_relevant:
         means["num_rel"] = float(sum(1 for q in query_ids for g in judged[q].values() if g >= 1))
     return SmallRun([q.decode("ascii") for q in query_ids], values, means, runid)
+
+
+def _environment_for_numpy() -> bool:
+    """Whether the environment sets what only the numpy path applies: a line limit (``$RAGRECALL_MAX_LINE``),
+    or a thread count that is not plainly a whole number >= 1 (``$RAGRECALL_THREADS``, which it refuses)."""
+    threads = os.environ.get(_THREADS_ENV, "").strip()
+    return bool(os.environ.get(_MAX_LINE_ENV, "").strip()) or (
+        bool(threads) and not (threads.isascii() and threads.isdigit() and int(threads) >= 1)
+    )
 
 
 def _plain(data: bytes) -> list[list[bytes]] | None:

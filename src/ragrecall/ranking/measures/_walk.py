@@ -49,37 +49,50 @@ def cumulative(query: IntArray, values: FloatArray, *, inclusive: bool = True) -
     from the query's first row, so each sum is bit for bit trec_eval's loop (one cumulative sum over all queries,
     less what came before a query, would carry the rounding of the earlier queries' sums)."""
     n = len(values)
-    out = values.astype(np.float64, copy=True)
-    if n:
-        nth = np.arange(n, dtype=np.int64) - first_index_of_group(query)  # 0-based row within its query
-        by_nth = np.argsort(nth, kind="stable")
-        bounds = np.searchsorted(nth[by_nth], np.arange(1, int(nth.max()) + 2))
-        for k in range(len(bounds) - 1):  # one step per position, over every query long enough at once
-            rows = by_nth[bounds[k] : bounds[k + 1]]
-            out[rows] = out[rows - 1] + values[rows]
+    if not n:
+        return np.zeros(0, dtype=np.float64)
+    out = _accumulate_within(query, values, np.add, 0.0)
     if inclusive:
         return out
     before = np.zeros(n, dtype=np.float64)
-    if n:
-        later = np.flatnonzero(query[1:] == query[:-1]) + 1
-        before[later] = out[later - 1]
+    later = np.flatnonzero(query[1:] == query[:-1]) + 1
+    before[later] = out[later - 1]
     return before
 
 
 def suffix_max(query: IntArray, values: FloatArray) -> FloatArray:
-    """Per row (rows sorted by query): the largest value at or after it within its query, exactly one of the
-    values. One running maximum serves all queries: each value is replaced by its rank among all values, and
-    each query's ranks are lifted above every later query's, in integers, so no rounding touches a value."""
-    n = len(values)
-    if not n:
+    """Per row (rows sorted by query): the largest value at or after it within its query (exactly one of them)."""
+    if not len(values):
         return np.zeros(0, dtype=np.float64)
-    order = np.argsort(values, kind="stable")
-    rank = np.empty(n, dtype=np.int64)
-    rank[order] = np.arange(n, dtype=np.int64)
-    # Reversed, queries run downwards; lifting each query by n per step keeps queries apart.
-    lift = (int(query.max()) - query[::-1]).astype(np.int64) * n
-    best = np.maximum.accumulate(rank[::-1] + lift) - lift
-    return values[order[best[::-1]]]
+    return _accumulate_within(query, values, np.maximum, -np.inf, backward=True)
+
+
+def _accumulate_within(
+    query: IntArray, values: FloatArray, step: np.ufunc, fill: float, *, backward: bool = False
+) -> FloatArray:
+    """Per row (rows sorted by query, at least one): ``step`` accumulated over its query's rows from the first
+    to it (from the last, ``backward``), one row at a time, each query on its own, so that no other query's
+    values round it. Queries up to twice the mean length are the rows of one matrix, padded with ``fill``
+    (which must change no result) and accumulated along its rows at once; longer ones one by one."""
+    n = len(values)
+    starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
+    lengths = np.diff(np.append(starts, n))
+    short = lengths <= max(1, 2 * n // len(starts))  # so the matrix has at most about 2n cells
+    out = np.empty(n, dtype=np.float64)
+    if short.any():
+        first, count = starts[short], lengths[short]
+        row = np.repeat(np.arange(len(first)), count)
+        col = np.arange(len(row)) - np.repeat(np.cumsum(count) - count, count)
+        source = first[row] + col
+        if backward:
+            col = count[row] - 1 - col
+        matrix = np.full((len(first), int(count.max())), fill, dtype=np.float64)
+        matrix[row, col] = values[source]
+        out[source] = step.accumulate(matrix, axis=1)[row, col]
+    for begin, length in zip(starts[~short].tolist(), lengths[~short].tolist(), strict=True):
+        part = values[begin : begin + length]
+        out[begin : begin + length] = step.accumulate(part[::-1])[::-1] if backward else step.accumulate(part)
+    return out
 
 
 def pick(query: IntArray, values: FloatArray, nth: IntArray, n_queries: int) -> FloatArray:
