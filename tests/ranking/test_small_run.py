@@ -7,14 +7,14 @@ import gzip
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
 
+from helpers.small_path import assert_same_bits, took_small
 from ragrecall.cli import _trec
 from ragrecall.cli._main import main
-from ragrecall.ranking import evaluate_run, small_run
+from ragrecall.ranking import small_run
 from ragrecall.ranking.small_run import OFFICIAL, SMALL_RUN_BYTES, evaluate_small
 
 SUITE = Path(__file__).parent / "trec_eval_suite"
@@ -32,24 +32,10 @@ def _both(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pyte
     return small.out + small.err, full.out + full.err
 
 
-def _took_small(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Record, per call, whether the small path evaluated the files (True) or handed them over (False)."""
-    taken: list[bool] = []
-    real = small_run.evaluate_small
-
-    def spy(qrels: str, run: str, **options: Any) -> small_run.SmallRun | None:
-        result = real(qrels, run, **options)
-        taken.append(result is not None)
-        return result
-
-    monkeypatch.setattr(small_run, "evaluate_small", spy)
-    return taken
-
-
 def test_trec_evals_default_test_is_evaluated_without_numpy_byte_for_byte(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    taken = _took_small(monkeypatch)
+    taken = took_small(monkeypatch)
     assert main(["trec", str(SUITE / "qrels.test"), str(SUITE / "results.test")]) == 0
     assert capsys.readouterr().out == (SUITE / "out.test").read_text()
     assert taken == [True]
@@ -72,7 +58,7 @@ def test_trec_evals_test_files_print_as_on_the_numpy_path(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    taken = _took_small(monkeypatch)
+    taken = took_small(monkeypatch)
     small, full = _both([*flags, str(SUITE / "qrels.test"), str(SUITE / results)], capsys, monkeypatch)
     assert small == full
     assert taken == [plain]
@@ -115,13 +101,13 @@ def test_random_runs_print_as_on_the_numpy_path(
     seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     qrels, run = _random_files(tmp_path, seed)
-    taken = _took_small(monkeypatch)
+    taken = took_small(monkeypatch)
     small, full = _both(["-q", str(qrels), str(run)], capsys, monkeypatch)
     assert small == full
     if "error" not in full:  # a run none of whose queries is judged is the numpy path's error to report
         assert taken == [True]
         assert "\tall\t" in small
-        _assert_same_bits(qrels, run)
+        assert_same_bits(qrels, run)
 
 
 _FLAGS = [
@@ -145,24 +131,12 @@ def test_random_runs_with_trec_evals_flags_print_as_on_the_numpy_path(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     qrels, run = _random_files(tmp_path, seed)
-    taken = _took_small(monkeypatch)
+    taken = took_small(monkeypatch)
     small, full = _both(["-q", *flags, str(qrels), str(run)], capsys, monkeypatch)
     assert small == full
     if "error" not in full:
         assert taken == [True]
         assert "\tall\t" in small
-
-
-def _assert_same_bits(qrels: Path, run: Path) -> None:
-    """Every per-query value and summary equals the numpy path's to the last bit, not only to four digits."""
-    small = evaluate_small(str(qrels), str(run))
-    assert small is not None
-    rows = [r for r in _trec._rows([], 1, 0) if r.kind == "measure"]
-    full = evaluate_run(str(qrels), str(run), [r.measure for r in rows])
-    assert small.query_ids == list(full.query_ids)
-    for r in rows:
-        assert small.values[r.label] == full.values[str(r.measure)].tolist(), r.label
-        assert small.means[r.label] == full.means[str(r.measure)], r.label
 
 
 @pytest.mark.parametrize(
@@ -247,10 +221,10 @@ def test_only_trec_evals_official_output_takes_the_small_path(tmp_path: Path, mo
     (tmp_path / "run").write_text("q1 Q0 d1 1 1.0 r\n")
     files = [str(tmp_path / "qrels"), str(tmp_path / "run")]
     for flags in (["-m", "map"], ["-m", "official", "-m", "ndcg"], ["-m", "AP"], ["--format", "json"]):
-        taken = _took_small(monkeypatch)
+        taken = took_small(monkeypatch)
         assert main(["trec", *flags, *files]) == 0
         assert taken == [], flags
-    taken = _took_small(monkeypatch)
+    taken = took_small(monkeypatch)
     assert main(["trec", "-q", "-n", "-c", "-l", "1", "-M", "9", "-J", "-N", "3", "--format", "trec", *files]) == 0
     assert taken == [True]
 

@@ -138,7 +138,8 @@ def _levels(query: IntArray, grade: IntArray) -> tuple[IntArray, IntArray, IntAr
     if not len(query):
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty
-    low = int(grade.min())
-    span = int(grade.max()) - low + 1
-    keys, counts = np.unique(query * span + (grade - low), return_counts=True)
-    return keys // span, keys % span + low, counts.astype(np.int64)
+    # Sorted by the pair, not by one key made of both: grades may lie up to 2**64 apart, past what int64 holds.
+    order = np.lexsort((grade, query))
+    query, grade = query[order], grade[order]
+    first = np.flatnonzero(np.concatenate(([True], (query[1:] != query[:-1]) | (grade[1:] != grade[:-1]))))
+    return query[first], grade[first], np.diff(np.append(first, len(query))).astype(np.int64)

@@ -171,7 +171,9 @@ def _results(data: bytes) -> tuple[dict[bytes, list[tuple[float, bytes]]], str] 
         docs[fields[2]] = float(fields[4])
     ranked: dict[bytes, list[tuple[float, bytes]]] = {}
     for query, docs in rows.items():
-        try:  # as float32, as trec_eval stores them (past its range ±inf, as numpy casts; or refused, then numpy)
+        # As float32, as trec_eval stores them. Native packing casts as C does, ±inf past float32's range as numpy
+        # casts; a Python whose struct refused such a value would leave the file to the numpy path.
+        try:
             scores = struct.unpack(f"{len(docs)}f", struct.pack(f"{len(docs)}f", *docs.values()))
         except OverflowError:
             return None
