@@ -382,6 +382,7 @@ def plain_files(draw: st.DrawFn) -> tuple[bytes, bytes]:
         qrels += [sep.join([q, "0", d, draw(GRADES)]) for d in judged]
         run += [
             sep.join([q, "Q0", d, "1", draw(SCORES), draw(st.sampled_from(["r", "R#", "1"]))])
+            + draw(st.sampled_from(["", sep + "more words", sep + "#"]))  # words after the sixth field
             for d in draw(st.lists(DOCS, max_size=8, unique=True))
         ]
     qrels_order = draw(st.permutations(qrels))
@@ -394,11 +395,17 @@ def plain_files(draw: st.DrawFn) -> tuple[bytes, bytes]:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(plain_files(), st.sampled_from([(), ("-q",), ("-q", "-n"), ("-n",)]))
-def test_generated_plain_files_print_as_on_the_numpy_path(files: tuple[bytes, bytes], flags: tuple[str, ...]) -> None:
+@given(
+    plain_files(),
+    st.sampled_from([(), ("-q",), ("-q", "-n"), ("-n",)]),
+    st.sampled_from([(), ("-c",), ("-l", "2"), ("-M", "3"), ("-J",), ("--missing", "zero"), ("-c", "-J", "-M", "4")]),
+)
+def test_generated_plain_files_print_as_on_the_numpy_path(
+    files: tuple[bytes, bytes], flags: tuple[str, ...], trec_flags: tuple[str, ...]
+) -> None:
     qrels, run = files
     with tempfile.TemporaryDirectory() as folder:
-        _, taken = _same_both_ways(Path(folder), qrels, run, flags=flags)
+        _, taken = _same_both_ways(Path(folder), qrels, run, flags=flags + trec_flags)
     # Every generated file is plain: the small path takes it unless no query of the run is judged.
     assert taken == bool(_queries(qrels) & _queries(run))
 

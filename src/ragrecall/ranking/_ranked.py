@@ -76,6 +76,7 @@ class Ranked:
 
     def truncated(self, depth: int) -> Ranked:
         """The same run cut after ``depth`` documents per query (trec_eval's ``-M``)."""
+        depth = min(depth, int(np.iinfo(np.int64).max))  # a larger depth cuts nothing, and numpy cannot hold it
         keep = self.hit_pos <= depth
         return replace(
             self,

@@ -50,10 +50,16 @@ def grade_rule_positions(
 ) -> NDArray[np.int64]:
     """For each (query, grade): how many relevant judged documents of that query have a grade >= it."""
     keep = ranked.judged_grade >= rel
-    top = int(ranked.judged_grade.max(initial=0)) + 1
+    kept = ranked.judged_grade[keep]
+    # Grades by their rank among the distinct relevant grades, so that a key of query and grade fits in int64
+    # whatever the grades (they may lie up to 2**64 apart).
+    levels = np.sort(kept)
+    levels = levels[np.concatenate(([True], levels[1:] != levels[:-1]))]
+    top = len(levels) + 1
     # judged rows are sorted by (query, grade descending), so this key is ascending.
-    keys = ranked.judged_query[keep] * top + (top - 1 - ranked.judged_grade[keep])
-    upper = np.searchsorted(keys, queries * top + (top - 1 - np.minimum(grades, top - 1)), side="right")
+    keys = ranked.judged_query[keep] * top + (top - 1 - np.searchsorted(levels, kept))
+    lowest = np.searchsorted(levels, grades, side="left")  # the rank from which grades are >= the one asked
+    upper = np.searchsorted(keys, queries * top + (top - 1 - lowest), side="right")
     lower = np.searchsorted(keys, queries * top, side="left")
     return np.asarray(upper - lower, dtype=np.int64)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 from typing import Any, ClassVar
 
 import numpy as np
@@ -65,15 +64,28 @@ def _gain_range(top: NDArray[np.int64], gains: tuple[tuple[int, float], ...]) ->
     low = np.zeros(len(top), dtype=np.float64)
     high = np.maximum(top, 0).astype(np.float64)
     named = dict(gains)
-    if named:  # the table holds grades 0..top at their own gain unless named, and every named grade
-        low, high = np.full(len(top), math.inf), np.full(len(top), -math.inf)
-        for grade in range(int(top.max(initial=0)) + 1):
-            present = top >= grade
-            value = named.get(grade, float(grade))
-            low[present] = np.minimum(low[present], value)
-            high[present] = np.maximum(high[present], value)
-        for value in named.values():
-            low, high = np.minimum(low, value), np.maximum(high, value)
+    if not named:
+        return low, high
+    # The table holds every named grade at its gain, and grades 0..top at their own value unless named: of
+    # those, only the smallest and the largest unnamed grade can set the range (found without going through
+    # 0..top, which may be up to 2**63 grades).
+    low = np.full(len(top), min(named.values()), dtype=np.float64)
+    high = np.full(len(top), max(named.values()), dtype=np.float64)
+    smallest = 0
+    while smallest in named:
+        smallest += 1
+    present = top >= smallest
+    low[present] = np.minimum(low[present], float(smallest))
+    keys = sorted(named)
+    run_start = list(keys)  # for each named grade, the first of the named grades running up to it
+    for i in range(1, len(keys)):
+        if keys[i] == keys[i - 1] + 1:
+            run_start[i] = run_start[i - 1]
+    at = np.minimum(np.searchsorted(keys, top), len(keys) - 1)
+    is_named = np.asarray(keys, dtype=np.int64)[at] == top
+    largest = np.where(is_named, np.asarray(run_start, dtype=np.int64)[at] - 1, top)
+    found = largest >= 0
+    high[found] = np.maximum(high[found], largest[found].astype(np.float64))
     return low, high
 
 
