@@ -76,3 +76,13 @@ def test_a_depth_past_int64_cuts_nothing_on_either_path(
     assert capsys.readouterr().out == small
     assert main(["trec", "-M", depth, "-m", "P@5", *files]) == 0
     assert "map                   \tq1\t0.5000\n" in small
+
+
+def test_an_exponential_gain_past_float64_is_refused_naming_the_query() -> None:
+    from ragrecall.errors import InputError
+
+    run = {"p": {"x": 1.0}, "q": {"a": 1.0, "c": 2.0}}
+    fine = evaluate_run({"p": {"x": 1}, "q": {"a": 1000, "c": 0}}, run, ["nDCG(gain=exp)"])
+    assert 0 < fine.means["nDCG(gain=exp)"] <= 1
+    with pytest.raises(InputError, match=r"nDCG\(gain=exp\): the ideal DCG of query 'q' .*grade up to 1024"):
+        evaluate_run({"p": {"x": 1}, "q": {"a": 1024, "c": 0}}, run, ["nDCG(gain=exp)"])

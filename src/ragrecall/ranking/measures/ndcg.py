@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ...errors import ConfigurationError
+from ...errors import ConfigurationError, InputError
 from .._measure import Measure
 from .._ranked import Ranked, safe_divide
 from ._walk import Gains, gains_of, ideal_gains, parse_gains
@@ -48,7 +48,8 @@ class NDCG(Measure):
 
     def _gain(self, grades: NDArray[np.int64]) -> NDArray[np.float64]:
         if self.gain == "exp":
-            return np.exp2(grades.astype(np.float64)) - 1.0
+            with np.errstate(over="ignore"):  # a gain past float64 is refused by compute, naming the query
+                return np.exp2(grades.astype(np.float64)) - 1.0
         return grades.astype(np.float64)
 
     def compute(self, ranked: Ranked) -> NDArray[np.float64]:
@@ -65,6 +66,14 @@ class NDCG(Measure):
             weights=self._gain(ranked.judged_grade[ideal]) / discounts,
             minlength=ranked.n_queries,
         ).astype(np.float64)
+        past = np.flatnonzero(~np.isfinite(idcg))  # gain='exp' with grades near 1,000 and more: 2^grade overflows
+        if len(past):
+            query = ranked.query_ids[int(past[0])]
+            raise InputError(
+                f"{self}: the ideal DCG of query {query!r} is past what a float holds (grade up to "
+                f"{int(ranked.judged_grade[ranked.judged_query == past[0]].max())} with gain 2^grade - 1); "
+                "use the linear gain or gains='grade=gain,...'"
+            )
         return safe_divide(dcg, idcg)
 
     def _compute_gains(self, ranked: Ranked) -> NDArray[np.float64]:
