@@ -89,7 +89,7 @@ def _run(args: argparse.Namespace) -> int:
         if value is not None and value < 1:
             raise ConfigurationError(f"{flag} takes a positive integer, got {value}")
     missing: Literal["skip", "zero"] = "zero" if args.complete else args.missing or "skip"
-    if _official_only(args) and _print_small(args):
+    if _official_only(args) and _print_small(args, missing):
         return 0
     from ..ranking import evaluate
     from ..ranking.measures.relstring import relstrings
@@ -128,7 +128,7 @@ def _official_only(args: argparse.Namespace) -> bool:
     return args.measure in ([], ["official"]) and args.format in (None, "trec") and "-" not in (args.qrels, args.run)
 
 
-def _print_small(args: argparse.Namespace) -> bool:
+def _print_small(args: argparse.Namespace, missing: str) -> bool:
     """Print the official measures of a small, plain run evaluated without numpy; False (nothing printed) when
     the files are not that (see :mod:`ragrecall.ranking.small_run`)."""
     from ..ranking.small_run import OFFICIAL, evaluate_small
@@ -141,7 +141,7 @@ def _print_small(args: argparse.Namespace) -> bool:
         rel=args.level or 1,
         depth=args.depth,
         judged_only=args.judged_only,
-        missing_zero=args.complete or args.missing == "zero",
+        missing_zero=missing == "zero",
         all_relevant=args.complete,
     )
     if small is None:
@@ -152,9 +152,9 @@ def _print_small(args: argparse.Namespace) -> bool:
         else _Row(label, None, "measure", per_query, summary, integer=integer)
         for label, per_query, summary, integer in OFFICIAL
     ]
-    values, means = small.values, small.means
+    queries = tuple(small.query_ids)
     _print_trec(
-        sys.stdout, rows, tuple(small.query_ids), values, means, {}, small.runid, args.per_query, not args.nosummary
+        sys.stdout, rows, queries, small.values, small.means, {}, small.runid, args.per_query, not args.nosummary
     )
     return True
 
