@@ -240,6 +240,8 @@ def test_the_official_columns_are_the_numpy_paths(level: int, n_docs: int) -> No
     assert recalls == list(small_run._RECALLS)
     cutoffs = [r.measure.cutoff for r in rows if r.label.startswith("P_")]
     assert cutoffs == list(small_run._P_CUTOFFS)
+    kinds = {r.label: r.measure.AGGREGATE for r in rows if r.measure is not None}
+    assert kinds == {label: small_run._KINDS.get(label, "mean") for label in kinds}
 
 
 def test_a_small_run_does_not_import_numpy(tmp_path: Path) -> None:

@@ -16,14 +16,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import ConfigurationError
+from ._aggregate import aggregate
 from ._ranked import Ranked
 
 __all__ = ["Measure", "RelMeasure", "check_rel"]
 
 M = TypeVar("M", bound="Measure")
-
-_GM_FLOOR = 1e-5
-"""trec_eval's MIN_GEO_MEAN: per-query values below it count as it in a geometric mean."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,16 +108,7 @@ class Measure(ABC):
 
         Summed in query order, as trec_eval sums, so the printed digits agree with it.
         """
-        total = 0.0
-        if self.AGGREGATE == "gmean":
-            for v in values.tolist():
-                total += math.log(max(v, _GM_FLOOR))
-            return math.exp(total / len(values)) if len(values) else 0.0
-        for v in values.tolist():
-            total += v
-        if self.AGGREGATE == "sum" or not len(values):
-            return total
-        return total / len(values)
+        return aggregate(self.AGGREGATE, values.tolist())
 
 
 @dataclasses.dataclass(frozen=True, repr=False)

@@ -18,6 +18,8 @@ import os
 import re
 import struct
 
+from ._aggregate import aggregate
+
 __all__ = ["OFFICIAL", "SMALL_RUN_BYTES", "OfficialColumn", "SmallRun", "evaluate_small"]
 
 SMALL_RUN_BYTES = 1 << 20
@@ -25,7 +27,8 @@ SMALL_RUN_BYTES = 1 << 20
 
 _P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _RECALLS = tuple(i / 10 for i in range(11))  # each as float("0.i") reads it
-_GM_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
+_KINDS = {"gm_map": "gmean", "num_q": "sum", "num_ret": "sum", "num_rel": "sum", "num_rel_ret": "sum"}
+"""How each summary is taken from the per-query values (the others are means), as the measures' AGGREGATE."""
 # The names of ragrecall._files.MAX_LINE_ENV and ._source.THREADS_ENV, not imported: they load gzip, json...
 _MAX_LINE_ENV = "RAGRECALL_MAX_LINE"
 _THREADS_ENV = "RAGRECALL_THREADS"
@@ -114,7 +117,7 @@ def evaluate_small(
             ranking = [doc for doc in ranking if grades.get(doc, -1) >= 0]
         for label, value in _measure(ranking, grades, rel):
             values[label].append(value)
-    means = {label: _aggregate(label, column) for label, column in values.items()}
+    means = {label: aggregate(_KINDS.get(label, "mean"), column) for label, column in values.items()}
     if all_relevant:
         means["num_rel"] = float(sum(1 for q in query_ids for g in judged[q].values() if g >= 1))
     return SmallRun([q.decode("ascii") for q in query_ids], values, means, runid)
@@ -224,16 +227,3 @@ def _measure(ranking: list[bytes], grades: dict[bytes, int], rel: int) -> list[t
     out.extend((f"P_{k}", sum(1 for p in positions if p <= k) / k) for k in _P_CUTOFFS)
     out.append(("num_q", 1.0))
     return out
-
-
-def _aggregate(label: str, values: list[float]) -> float:
-    """The summary of one measure: summed in query order, then the mean (a sum for counts, a geometric mean
-    with values floored at 1e-5 for ``gm_map``), as the numpy path's ``Measure.aggregate``."""
-    total = 0.0
-    if label == "gm_map":
-        for v in values:
-            total += math.log(max(v, _GM_FLOOR))
-        return math.exp(total / len(values))
-    for v in values:
-        total += v
-    return total if label.startswith("num_") else total / len(values)
