@@ -90,3 +90,12 @@ def test_trec_prints_the_early_querys_interpolated_precision_as_trec_eval(
     (folder / "run").write_text("".join(f"{q} Q0 {d} 1 {s} r\n" for q, docs in run.items() for d, s in docs.items()))
     assert main(["trec", "-q", "-m", "iprec_at_recall.0", str(folder / "qrels"), str(folder / "run")]) == 0
     assert "iprec_at_recall_0.00  \ta\t0.0063\n" in capsys.readouterr().out
+
+
+def test_run_starts_marks_the_first_row_of_each_run_of_equal_rows() -> None:
+    from ragrecall.ranking._ranked import run_starts
+
+    assert run_starts(np.zeros(0, dtype=np.int64)).tolist() == []
+    assert run_starts(np.array([3])).tolist() == [0]
+    assert run_starts(np.array([1, 1, 2, 2, 2, 5])).tolist() == [0, 2, 5]
+    assert run_starts(np.array([1, 1, 1, 2]), np.array([0, 0, 4, 4])).tolist() == [0, 2, 3]

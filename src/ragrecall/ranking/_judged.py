@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 
 from ..errors import InputError
 from . import _vocab
-from ._ranked import first_index_of_group
+from ._ranked import first_index_of_group, run_starts
 from ._table import Qrels, where
 from ._vocab import arrow_strings, take, to_list, vocab_len
 
@@ -141,5 +141,5 @@ def _levels(query: IntArray, grade: IntArray) -> tuple[IntArray, IntArray, IntAr
     # Sorted by the pair, not by one key made of both: grades may lie up to 2**64 apart, past what int64 holds.
     order = np.lexsort((grade, query))
     query, grade = query[order], grade[order]
-    first = np.flatnonzero(np.concatenate(([True], (query[1:] != query[:-1]) | (grade[1:] != grade[:-1]))))
+    first = run_starts(query, grade)
     return query[first], grade[first], np.diff(np.append(first, len(query))).astype(np.int64)

@@ -120,6 +120,19 @@ def first_index_of_group(sorted_keys: IntArray) -> IntArray:
     return np.searchsorted(sorted_keys, sorted_keys, side="left").astype(np.int64)
 
 
+def run_starts(*columns: NDArray[np.generic]) -> IntArray:
+    """The rows (of equally long, sorted columns) where a run of equal rows begins: row 0 and every row that
+    differs from the one before in any column; empty for no rows. (np.unique would do for one column, but it
+    imports numpy.ma, 15-20 ms.)"""
+    first = columns[0]
+    if not len(first):
+        return np.zeros(0, dtype=np.int64)
+    change = np.zeros(len(first) - 1, dtype=np.bool_)
+    for column in columns:
+        change |= column[1:] != column[:-1]
+    return np.flatnonzero(np.concatenate(([True], change))).astype(np.int64)
+
+
 def safe_divide(numerator: FloatArray, denominator: FloatArray) -> FloatArray:
     """Elementwise ``numerator / denominator``, 0 where the denominator is 0 (trec_eval's convention)."""
     out = np.zeros_like(numerator, dtype=np.float64)

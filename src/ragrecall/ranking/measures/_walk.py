@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...errors import ConfigurationError
-from .._ranked import Ranked, first_index_of_group
+from .._ranked import Ranked, first_index_of_group, run_starts
 
 __all__ = [
     "Gains",
@@ -77,7 +77,7 @@ def _accumulate_within(
     queries are the rows of one matrix, padded with ``fill`` (which must change no result) to the group's
     longest, and accumulated along its rows at once: at most about 2n cells, one pass per group."""
     n = len(values)
-    starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
+    starts = run_starts(query)
     lengths = np.diff(np.append(starts, n))
     size_class = np.frexp(lengths.astype(np.float64))[1]  # 1 for length 1, 2 for 2-3, 3 for 4-7, ...
     out = np.empty(n, dtype=np.float64)

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._measure import RelMeasure
-from .._ranked import Ranked, safe_divide
+from .._ranked import Ranked, run_starts, safe_divide
 
 __all__ = ["ExtRR", "ExtendedReciprocalRank", "grade_rule_positions"]
 
@@ -54,7 +54,7 @@ def grade_rule_positions(
     # Grades by their rank among the distinct relevant grades, so that a key of query and grade fits in int64
     # whatever the grades (they may lie up to 2**64 apart).
     levels = np.sort(kept)
-    levels = levels[np.concatenate(([True], levels[1:] != levels[:-1]))]
+    levels = levels[run_starts(levels)]
     top = len(levels) + 1
     # judged rows are sorted by (query, grade descending), so this key is ascending.
     keys = ranked.judged_query[keep] * top + (top - 1 - np.searchsorted(levels, kept))

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._measure import RelMeasure
-from .._ranked import Ranked
+from .._ranked import Ranked, run_starts
 
 __all__ = ["RR", "ReciprocalRank"]
 
@@ -32,8 +32,7 @@ class ReciprocalRank(RelMeasure):
         positions = ranked.hit_pos[mask]
         out = np.zeros(ranked.n_queries, dtype=np.float64)
         # Hits are sorted by (query, position): the first hit of each query is its first relevant document.
-        # (np.unique would do, but it imports numpy.ma, 20 ms.)
-        first = np.flatnonzero(np.concatenate(([True], queries[1:] != queries[:-1]))) if len(queries) else queries
+        first = run_starts(queries)
         out[queries[first]] = 1.0 / positions[first]
         return out
 
