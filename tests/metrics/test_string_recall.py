@@ -237,6 +237,31 @@ def test_groups_overlapping_the_kernel_give_the_results_of_one_pass(monkeypatch:
     assert [r.model_dump() for r in grouped] == [r.model_dump() for r in whole]
 
 
+def test_two_groups_are_compared_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first two groups each wait for the other: with one helper thread the second never starts while the
+    # first waits, and the barrier breaks.
+    samples = [
+        {"id": i, "reference_contexts": ["alpha beta"], "retrieved_contexts": ["beta gamma"] * 4} for i in range(200)
+    ]
+    metric = NonLLMContextRecall()
+    whole = metric.batch_score(samples)
+    monkeypatch.setattr(_pair_work, "PARALLEL_MIN_PAIRS", 100)
+    both = threading.Barrier(2, timeout=10)
+    first_two: list[int] = []
+    original = string_recall.NonLLMContextRecall._group_best
+
+    def meeting(self: NonLLMContextRecall, texts: list[tuple[list[str], list[str]]], stop: object) -> object:
+        if len(first_two) < 2:
+            first_two.append(len(texts))
+            both.wait()
+        return original(self, texts, stop)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(string_recall.NonLLMContextRecall, "_group_best", meeting)
+    grouped = metric.batch_score(samples)
+    assert len(first_two) == 2 and not both.broken
+    assert [r.model_dump() for r in grouped] == [r.model_dump() for r in whole]
+
+
 def test_groups_cover_the_samples_in_order_with_balanced_pairs() -> None:
     pairs = [10, 0, 30, 5, 5, 50, 0, 20]
     assert string_recall._groups(pairs, split=False) == [(0, 8)]

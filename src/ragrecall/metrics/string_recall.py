@@ -47,6 +47,10 @@ _PRUNE_MIN_PAIRS = 128
 """Fewest pairs in a pass compared in two steps: below it the step's extra kernel calls cost more than they save."""
 _GROUPS = 4
 """Most groups of samples a pass is cut into, so that building results overlaps the kernel (see _score_pass)."""
+_KERNEL_THREADS = 2
+"""Groups compared at once: between its kernel calls a group runs Python (pair lists, cutoffs, the best of
+each row); with two groups in flight, one group's Python overlaps the other's kernel instead of leaving the
+cores idle (docs/benchmarks.md has the figures)."""
 
 MAX_CHARS = 100_000
 """Default most characters in one reference or retrieved context. The built-in scorers' work grows with the
@@ -187,9 +191,10 @@ class NonLLMContextRecall(SyncMetric):
         """Score all samples with pairwise similarity calls over every (reference, retrieved) pair, in chunks
         of bounded work, looking at ``stop`` between chunks.
 
-        With a built-in scorer the samples go in a few groups: while the similarity kernel (which releases
-        the GIL) works on one group in a helper thread, this thread builds the results of the group before,
-        so that building them costs little time beyond the kernel's."""
+        With a built-in scorer the samples go in a few groups, each compared in a helper thread: while the
+        similarity kernel (which releases the GIL) works on one group, the other helper prepares the next
+        group's pairs and this thread builds the results of the group before, so that the work around the
+        kernel costs little time beyond the kernel's."""
         texts = [self._texts(sample) for sample in samples]
         groups = _groups([len(ref) * len(ret) for ref, ret in texts], isinstance(self.scorer, str))
         if len(groups) == 1:
@@ -197,7 +202,7 @@ class NonLLMContextRecall(SyncMetric):
         from concurrent.futures import ThreadPoolExecutor
 
         results: list[MetricResult] = []
-        with ThreadPoolExecutor(1) as kernel:  # the groups' kernels in turn, in one helper thread
+        with ThreadPoolExecutor(_KERNEL_THREADS) as kernel:
             futures = [kernel.submit(self._group_best, texts[lo:hi], stop) for lo, hi in groups]
             try:
                 for (lo, hi), future in zip(groups, futures, strict=True):
