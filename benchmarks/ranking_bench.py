@@ -24,10 +24,13 @@ together, block by block (one figure, ``read_and_compute_s``); ``ragrecall-table
 every core and stops: the floor of any reader, the anchor for large runs. ``ragrecall-official`` runs the
 command line ``ragrecall trec -m official QRELS RUN`` (trec_eval's official measures and output: 30 rows) and
 ``pytrec_eval-official`` computes the same measures and summary with pytrec_eval; both print the summary to 4
-decimals, which must agree. Run ``compare`` with the Python of an environment made by ``pip install ragrecall
-pytrec-eval-terrier`` (no extras) to measure a default install. ``compare`` and ``startup`` first compile
-ragrecall's modules to bytecode, as ``pip install`` does (an editable install under ``PYTHONDONTWRITEBYTECODE``
-would compile them at every start), and time each process from its start to its exit as it happens.
+decimals, which must agree. ``ragrecall-command`` is the ``ragrecall trec`` command on the six measures
+(``--format json``) through the entry the installed command uses (:func:`ragrecall.cli.console`, which ends
+the process without the interpreter's last collection). Run ``compare`` with the Python of an environment
+made by ``pip install ragrecall pytrec-eval-terrier`` (no extras) to measure a default install. ``compare``
+and ``startup`` first compile ragrecall's modules to bytecode, as ``pip install`` does (an editable install
+under ``PYTHONDONTWRITEBYTECODE`` would compile them at every start), and time each process from its start to
+its exit as it happens.
 """
 
 from __future__ import annotations
@@ -158,6 +161,24 @@ def child(tool: str, data: Path) -> None:
         rows = [line.split("\t") for line in printed.getvalue().splitlines()]
         report["queries"] = int(next(r[2] for r in rows if r[0].strip() == "num_q"))
         report["means"] = json.dumps({r[0].strip(): r[2] for r in rows if r[0].strip() != "runid"})
+    elif tool == "ragrecall-command":
+        import contextlib
+        import io
+
+        from ragrecall.cli import console
+
+        report["import_s"] = round(time.perf_counter() - t0, 3)
+        t1 = time.perf_counter()  # the command as a shell runs it, its end included (see ragrecall.cli.console)
+        sys.argv = ["ragrecall", "trec", *(f"-m{m}" for m in MEASURES), "--format", "json", qrels_path, run_path]
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            code = console()
+        t2 = time.perf_counter()
+        if code != 0:
+            raise SystemExit(code)
+        payload = json.loads(printed.getvalue())
+        report["queries"] = payload["queries"]
+        report["means"] = json.dumps({k: round(v, 6) for k, v in payload["means"].items()})
     elif tool == "pyarrow-read":
         import pyarrow as pa
         import pyarrow.csv as pacsv
@@ -225,7 +246,7 @@ def child(tool: str, data: Path) -> None:
         report["means"] = json.dumps({k: round(float(v), 6) for k, v in means.items()})
     else:
         raise SystemExit(f"unknown tool {tool}")
-    if tool in ("ragrecall", "ragrecall-stdin"):
+    if tool in ("ragrecall", "ragrecall-stdin", "ragrecall-command"):
         report["read_and_compute_s"] = round(t2 - t1, 3)
     else:
         report["read_s"] = round(t1 - t0, 3)

@@ -175,6 +175,32 @@ def test_trec_formats_and_gzip(tmp_path: Path) -> None:
     ]
 
 
+def test_the_command_ends_without_the_last_collection_and_main_leaves_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ragrecall.cli import _main
+
+    qrels, run_file = tmp_path / "q.qrels", tmp_path / "r.run"
+    qrels.write_text(QRELS, encoding="utf-8")
+    run_file.write_text(RUN, encoding="utf-8")
+    frozen: list[str] = []
+    monkeypatch.setattr(_main.gc, "freeze", lambda: frozen.append(capsys.readouterr().out))
+    monkeypatch.setattr(sys, "argv", ["ragrecall", "trec", str(qrels), str(run_file), "-m", "P@2"])
+    assert _main.console() == 0
+    assert len(frozen) == 1 and frozen[0].startswith("P@2  0.5000")  # frozen once, after the output was written
+    assert _main.main(["trec", str(qrels), str(run_file), "-m", "P@2"]) == 0
+    assert len(frozen) == 1  # the function that tests and embedding hosts call leaves the collector alone
+    # The installed command and `python -m ragrecall.cli` are the entry that freezes, and print the same.
+    module = subprocess.run(
+        [sys.executable, "-m", "ragrecall.cli", "trec", str(qrels), str(run_file), "-m", "P@2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert module.returncode == 0 and module.stdout == run("trec", str(qrels), str(run_file), "-m", "P@2").stdout
+    assert module.stdout.startswith("P@2  0.5000")
+
+
 def test_eval_offline_with_ranking_measures_and_dry_run(tmp_path: Path) -> None:
     data = tmp_path / "data.jsonl"
     rows = [

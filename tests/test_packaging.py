@@ -45,6 +45,9 @@ def test_wheel_contents(wheel: Path) -> None:
     assert "ragrecall/py.typed" in names
     assert "ragrecall/prompts/README.md" in names
     assert "ragrecall/data/demo.jsonl" in names
+    (entry_points,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
+    scripts = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "ragrecall = ragrecall.cli:console" in scripts  # the entry that ends without the last collection
 
 
 def test_installed_wheel_loads_its_files_from_another_directory(wheel: Path, tmp_path: Path) -> None:

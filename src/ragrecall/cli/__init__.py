@@ -8,6 +8,6 @@ none of the inputs). A reader that stops early (``ragrecall demo | head -1``) en
 code 141, as a Unix tool stopped by SIGPIPE; files already written are kept.
 """
 
-from ._main import main
+from ._main import console, main
 
-__all__ = ["main"]
+__all__ = ["console", "main"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import shlex
@@ -41,6 +42,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"ragrecall: interrupted; {_resume_hint(args, argv)}", file=sys.stderr)
         return 130
+
+
+def console() -> int:
+    """The ``ragrecall`` command itself: :func:`main` on ``sys.argv``, in a process that ends right after.
+
+    The interpreter's exit still runs the ``atexit`` handlers, closes what is only referenced once and flushes
+    stdout and stderr; what it no longer does is the last collection of the reference cycles of every imported
+    module (numpy's and pyarrow's most of all), which took 15-30 ms, longer than a small ``trec`` itself. Only
+    the process's owner may decide that, so :func:`main`, which tests and embedding hosts call, does not.
+    """
+    code = main()
+    gc.freeze()  # what is tracked now is never collected again: the process is about to end
+    return code
 
 
 def _resume_hint(args: argparse.Namespace, argv: Sequence[str] | None, fix: str = "") -> str:
