@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -291,6 +293,12 @@ def test_eval_against_an_openai_compatible_server_then_replay_offline(tmp_path: 
         assert live.returncode == 0, live.stderr
         assert len(server.requests) == 8
         base_url = server.base_url
+    # The command closed its cache: no journal is left beside it, and the file alone holds every reply.
+    assert sorted(p.name for p in cache.iterdir()) == ["ragrecall-cache.sqlite"]
+    alone = tmp_path / "alone.sqlite"
+    alone.write_bytes((cache / "ragrecall-cache.sqlite").read_bytes())
+    with contextlib.closing(sqlite3.connect(alone)) as db:
+        assert db.execute("SELECT COUNT(*) FROM responses").fetchone() == (8,)
     # The server is gone: a replay answers every request from the cache.
     args = [
         str(SCRIPT),

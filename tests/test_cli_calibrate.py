@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -123,8 +125,9 @@ def test_calibrate_a_model_behind_an_openai_compatible_server(tmp_path: Path) ->
 
     labels = write(tmp_path / "labels.jsonl", ROWS)
     env = {**os.environ, "MY_KEY": "sk-local"}
+    cache = tmp_path / "cache.sqlite"
     with FakeOpenAIServer() as server:  # answers ragrecall's prompts as the offline judge does
-        args = ["calibrate", str(labels), "--llm", "gpt-4o-mini", "--base-url", server.base_url]
+        args = ["calibrate", str(labels), "--llm", "gpt-4o-mini", "--base-url", server.base_url, "--cache", str(cache)]
         done = subprocess.run(
             [str(SCRIPT), *args, "--api-key-env", "MY_KEY", "--json"],
             capture_output=True,
@@ -137,6 +140,10 @@ def test_calibrate_a_model_behind_an_openai_compatible_server(tmp_path: Path) ->
     data = json.loads(done.stdout)
     assert data["model"] == "gpt-4o-mini" and data["accuracy"] == pytest.approx(5 / 6)
     assert data["usage"]["requests"] == 3
+    # The command closed its cache: no journal is left beside it, so the file alone holds the three replies.
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("cache")) == ["cache.sqlite"]
+    with contextlib.closing(sqlite3.connect(cache)) as db:
+        assert db.execute("SELECT COUNT(*) FROM responses").fetchone() == (3,)
 
 
 def test_samples_the_judge_failed_on_are_listed_and_fail_the_command(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 from .._files import check_output_path
@@ -111,17 +112,18 @@ def _run(args: argparse.Namespace) -> int:
         check_output_path(args.report, "--report", [*inputs, ("checkpoint", args.checkpoint)])
     if args.show < 0:
         raise ConfigurationError(f"--show must be 0 or more, got {args.show}")
-    metric = ContextRecall(llm_source(args)(), votes=args.votes, judging=args.judging, seed=args.seed)
-    result = calibrate(
-        metric,
-        args.labels,
-        max_concurrency=args.concurrency,
-        show_progress=not args.no_progress and not args.json,
-        checkpoint=args.checkpoint,
-        n_resamples=args.resamples,
-        seed=args.seed,
-        score_tolerance=args.score_tolerance,
-    )
+    with ExitStack() as resources:  # the response cache is closed once the judge is done
+        metric = ContextRecall(llm_source(args, resources)(), votes=args.votes, judging=args.judging, seed=args.seed)
+        result = calibrate(
+            metric,
+            args.labels,
+            max_concurrency=args.concurrency,
+            show_progress=not args.no_progress and not args.json,
+            checkpoint=args.checkpoint,
+            n_resamples=args.resamples,
+            seed=args.seed,
+            score_tolerance=args.score_tolerance,
+        )
     if args.report:  # written before printing: a reader of stdout that goes away must not lose the file
         title = f"ragrecall calibration: {os.path.basename(args.labels)}"
         if result.evaluation is not None:  # the whole report of the judge's run, opening with the calibration

@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 from .._files import check_output_path
@@ -125,37 +126,42 @@ def run_eval(args: argparse.Namespace, batch: BatchBackend | None = None) -> int
         raise FileNotFoundError(f"no such dataset file: {args.data}")
     _check_outputs(args)
     files_only = batch is not None and batch.files
-    llm = llm_source(args, files_only=files_only) if any(needs_llm(spec) for spec in args.metric) else None
-    metrics: list[Metric] = [parse_metric(spec, llm=llm) for spec in args.metric]
-    names = [m.name for m in metrics]
-    resolved = []
-    for name, bound in bounds:
-        found = resolve_metric_name(name, metrics)
-        if found is None:
-            raise ConfigurationError(f"--fail-under names {name!r}, which is not among the metrics: {', '.join(names)}")
-        resolved.append((found, bound))
-    bounds = resolved
-    if getattr(args, "dry_run", False):
-        return _dry_run(args, metrics, column_map)
-    backend: Backend = batch if batch is not None else getattr(args, "backend", "live")
-    poll_interval = getattr(args, "poll_interval", None)
-    in_flight = getattr(args, "max_samples_in_flight", None)
-    if backend == "live" and (poll_interval is not None or in_flight is not None):
-        flag = "--poll-interval" if poll_interval is not None else "--max-samples-in-flight"
-        raise ConfigurationError(f"{flag} applies to --backend batch only")
-    if backend == "batch":
-        backend = BatchBackend(max_samples_in_flight=in_flight)
-    result = evaluate(
-        args.data,
-        metrics,
-        max_concurrency=args.concurrency,
-        show_progress=not args.no_progress,
-        checkpoint=args.checkpoint,
-        column_map=column_map,
-        backend=backend,
-        poll_interval=poll_interval,
-        allow_endpoint_change=args.allow_endpoint_change,
-    )
+    with ExitStack() as resources:  # the response cache is closed once the samples are scored
+        llm = (
+            llm_source(args, resources, files_only=files_only) if any(needs_llm(spec) for spec in args.metric) else None
+        )
+        metrics: list[Metric] = [parse_metric(spec, llm=llm) for spec in args.metric]
+        names = [m.name for m in metrics]
+        resolved = []
+        for name, bound in bounds:
+            found = resolve_metric_name(name, metrics)
+            if found is None:
+                raise ConfigurationError(
+                    f"--fail-under names {name!r}, which is not among the metrics: {', '.join(names)}"
+                )
+            resolved.append((found, bound))
+        bounds = resolved
+        if getattr(args, "dry_run", False):
+            return _dry_run(args, metrics, column_map)
+        backend: Backend = batch if batch is not None else getattr(args, "backend", "live")
+        poll_interval = getattr(args, "poll_interval", None)
+        in_flight = getattr(args, "max_samples_in_flight", None)
+        if backend == "live" and (poll_interval is not None or in_flight is not None):
+            flag = "--poll-interval" if poll_interval is not None else "--max-samples-in-flight"
+            raise ConfigurationError(f"{flag} applies to --backend batch only")
+        if backend == "batch":
+            backend = BatchBackend(max_samples_in_flight=in_flight)
+        result = evaluate(
+            args.data,
+            metrics,
+            max_concurrency=args.concurrency,
+            show_progress=not args.no_progress,
+            checkpoint=args.checkpoint,
+            column_map=column_map,
+            backend=backend,
+            poll_interval=poll_interval,
+            allow_endpoint_change=args.allow_endpoint_change,
+        )
     corrected = corrected_by_labels(result, args.labels) if args.labels else ([], [])
     if args.out:  # written before printing: a reader of stdout that goes away must not lose the file
         result.to_jsonl(args.out)

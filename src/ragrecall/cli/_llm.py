@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
+from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError
@@ -66,10 +67,13 @@ def add_llm_arguments(parser: argparse.ArgumentParser, title: str = "LLM (for co
     store.add_argument("--replay", metavar="PATH", help="response cache, replay only: a request not in it is an error")
 
 
-def llm_source(args: argparse.Namespace, *, files_only: bool = False) -> Callable[[], LLM]:
+def llm_source(args: argparse.Namespace, resources: ExitStack, *, files_only: bool = False) -> Callable[[], LLM]:
     """What LLM metrics get: a counting stand-in (--dry-run), the lexical stand-in (--offline), or an endpoint.
 
-    With ``files_only`` (batch files exported and imported, nothing sent) no API key is needed.
+    The response cache it opens is closed when ``resources`` closes, at the end of the command's work: closing
+    folds SQLite's journal into the cache file, so that the file alone holds every reply (the command ends
+    without the interpreter's last collection, which used to close it). With ``files_only`` (batch files
+    exported and imported, nothing sent) no API key is needed.
     """
     from ..llm import DryRunLLM, OfflineJudge, OpenAILLM, ResponseCache, RetryPolicy
 
@@ -96,8 +100,8 @@ def llm_source(args: argparse.Namespace, *, files_only: bool = False) -> Callabl
     )
     cache = None
     if args.cache or args.replay:
-        cache = ResponseCache(
-            cache_file(args.cache or args.replay), mode="replay-only" if args.replay else "read-write"
+        cache = resources.enter_context(
+            ResponseCache(cache_file(args.cache or args.replay), mode="replay-only" if args.replay else "read-write")
         )
     model: LLM
     if args.provider == "anthropic":
