@@ -432,11 +432,13 @@ def startup(repeat: int) -> None:
             "python -c 'import numpy'": [sys.executable, "-c", "import numpy"],
             "python -c 'import numpy, pyarrow, pyarrow.csv'": [sys.executable, "-c", _ARROW_IMPORT],
         }
+        same = []
         for label, files in cases.items():
-            tools[f"ragrecall trec QRELS RUN ({label})"] = [*trec, *files]
-            tools[f"  the same on the numpy path ({label})"] = [*trec, "-m", "official", "-m", "num_q", *files]
-        outputs = [subprocess.run(argv, capture_output=True, check=True).stdout for argv in list(tools.values())[3:]]
-        print(f"both paths print the same: {[a == b for a, b in zip(outputs[::2], outputs[1::2], strict=True)]}")
+            small = tools[f"ragrecall trec QRELS RUN ({label})"] = [*trec, *files]
+            numpy = tools[f"  the same on the numpy path ({label})"] = [*trec, "-m", "official", "-m", "num_q", *files]
+            outputs = [subprocess.run(argv, capture_output=True, check=True).stdout for argv in (small, numpy)]
+            same.append(outputs[0] == outputs[1])
+        print(f"both paths print the same: {same}")
         times: dict[str, list[float]] = {name: [] for name in tools}
         peaks: dict[str, list[float]] = {name: [] for name in tools}
         for _ in range(repeat):

@@ -12,9 +12,11 @@ import numpy as np
 import pytest
 
 from helpers.small_path import assert_same_bits, took_small
+from ragrecall._files import MAX_LINE_ENV
 from ragrecall.cli import _trec
 from ragrecall.cli._main import main
 from ragrecall.ranking import small_run
+from ragrecall.ranking._source import THREADS_ENV
 from ragrecall.ranking.small_run import OFFICIAL, SMALL_RUN_BYTES, evaluate_small
 
 SUITE = Path(__file__).parent / "trec_eval_suite"
@@ -242,6 +244,8 @@ def test_the_official_columns_are_the_numpy_paths(level: int, n_docs: int) -> No
     assert cutoffs == list(small_run._P_CUTOFFS)
     kinds = {r.label: r.measure.AGGREGATE for r in rows if r.measure is not None}
     assert kinds == {label: small_run._KINDS.get(label, "mean") for label in kinds}
+    # The small path names the settings it leaves to the numpy path without importing their modules.
+    assert (small_run._MAX_LINE_ENV, small_run._THREADS_ENV) == (MAX_LINE_ENV, THREADS_ENV)
 
 
 def test_a_small_run_does_not_import_numpy(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from ..errors import InputError
 from ._hashed import hashed_hits
 from ._judged import Judged, prepare_judged
 from ._order import order_parts, positions, sort_within_groups
-from ._ranked import Ranked
+from ._ranked import Ranked, run_starts
 from ._table import Qrels, Run, where
 from ._vocab import arrow_take, index_in, take, to_list
 
@@ -83,11 +83,11 @@ def rank_part(judged: Judged, run: Run, *, hit_docs: bool = False) -> RunPart:
     if not every_row:  # rows of unjudged queries are never evaluated
         rows = np.flatnonzero(query >= 0)
         query, doc, scores = query[rows], doc[rows], scores[rows]
-    heads = _heads(query)
+    heads = run_starts(query)
     if not _together(query, heads):  # make each query's rows contiguous
         by_query = np.argsort(query, kind="stable")
         query, doc, scores = query[by_query], doc[by_query], scores[by_query]
-        heads, every_row = _heads(query), False
+        heads, every_row = run_starts(query), False
     n = len(query)
     group_query = query[heads]
     with np.errstate(over="ignore"):  # a score past float32's range becomes ±inf, as in trec_eval: no warning
@@ -127,7 +127,7 @@ def rank_slices(judged: Judged, run: Run, *, hit_docs: bool = False) -> list[Run
     """:func:`rank_part` over slices of about :data:`_SLICE_ROWS` rows of whole queries, when each query's rows
     are together (else over the whole run): the same result, with temporaries the size of a slice."""
     n = len(run)
-    heads = _heads(run.query_codes.astype(np.int64, copy=False))
+    heads = run_starts(run.query_codes.astype(np.int64, copy=False))
     if n <= _SLICE_ROWS or not _together(run.query_codes, heads):
         return [rank_part(judged, run, hit_docs=hit_docs)]
     cuts = np.unique(heads[np.searchsorted(heads, np.arange(0, n, _SLICE_ROWS), side="left").clip(max=len(heads) - 1)])
@@ -136,7 +136,7 @@ def rank_slices(judged: Judged, run: Run, *, hit_docs: bool = False) -> list[Run
     parts = []
     for begin, end in itertools.pairwise(bounds):
         codes = run.query_codes[begin:end]
-        firsts = codes[_heads(codes.astype(np.int64, copy=False))]
+        firsts = codes[run_starts(codes.astype(np.int64, copy=False))]
         local[firsts] = np.arange(len(firsts), dtype=np.int32)
         if run.distinct_doc_codes:
             doc_codes, doc_vocab = run.doc_codes[begin:end], run.doc_vocab
@@ -221,13 +221,6 @@ def finish(
 
 def _cat(arrays: Iterable[IntArray]) -> IntArray:
     return np.concatenate([np.zeros(0, dtype=np.int64), *(a.astype(np.int64, copy=False) for a in arrays)])
-
-
-def _heads(query: IntArray) -> IntArray:
-    """Where each run of equal adjacent values starts."""
-    if not len(query):
-        return np.zeros(0, dtype=np.int64)
-    return np.concatenate(([0], np.flatnonzero(query[1:] != query[:-1]) + 1)).astype(np.int64)
 
 
 def _together(values: NDArray[np.integer], heads: IntArray) -> bool:
