@@ -13,6 +13,7 @@ error messages live in one place (:mod:`._plain_read`).
 
 from __future__ import annotations
 
+import bisect
 import math
 import os
 import re
@@ -51,6 +52,8 @@ OFFICIAL: tuple[OfficialColumn, ...] = (
     *((f"P_{k}", True, True, False) for k in _P_CUTOFFS),
 )
 """trec_eval's default measures (``-m official``), in its order."""
+_IPREC_LABELS = tuple(label for label, _, _, _ in OFFICIAL if label.startswith("iprec_at_recall_"))
+_P_LABELS = tuple(label for label, _, _, _ in OFFICIAL if label.startswith("P_"))
 
 _SCORE = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _GRADE = re.compile(rb"[+-]?[0-9]{1,18}")  # fits in 64 bits
@@ -187,8 +190,12 @@ def _results(data: bytes) -> tuple[dict[bytes, list[tuple[float, bytes]]], str] 
 def _measure(ranking: list[bytes], grades: dict[bytes, int], rel: int) -> list[tuple[str, float]]:
     """One query's official values, each computed as trec_eval computes it (relevant: grade >= ``rel``;
     judged non-relevant: grade in [0, rel); documents not judged, or judged below 0, neither)."""
-    num_rel = sum(1 for g in grades.values() if g >= rel)
-    num_nonrel = sum(1 for g in grades.values() if 0 <= g < rel)
+    num_rel = num_nonrel = 0
+    for g in grades.values():
+        if g >= rel:
+            num_rel += 1
+        elif g >= 0:
+            num_nonrel += 1
     found = nonrel_above = in_r = 0
     ap = bpref = rr = 0.0
     precisions: list[float] = []  # at each relevant document retrieved
@@ -220,10 +227,10 @@ def _measure(ranking: list[bytes], grades: dict[bytes, int], rel: int) -> list[t
         ("bpref", bpref / num_rel if num_rel else 0.0),
         ("recip_rank", rr),
     ]
-    for recall in _RECALLS:
+    for label, recall in zip(_IPREC_LABELS, _RECALLS, strict=True):
         wanted = math.floor(recall * num_rel + 0.5)
         reached = found >= max(wanted, 1)  # 0 when fewer relevant documents were retrieved than the level asks
-        out.append((f"iprec_at_recall_{recall:.2f}", best[max(wanted, 1) - 1] if reached else 0.0))
-    out.extend((f"P_{k}", sum(1 for p in positions if p <= k) / k) for k in _P_CUTOFFS)
+        out.append((label, best[max(wanted, 1) - 1] if reached else 0.0))
+    out.extend((label, bisect.bisect_right(positions, k) / k) for label, k in zip(_P_LABELS, _P_CUTOFFS, strict=True))
     out.append(("num_q", 1.0))
     return out
