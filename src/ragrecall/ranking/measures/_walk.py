@@ -52,12 +52,13 @@ def cumulative(query: IntArray, values: FloatArray, *, inclusive: bool = True) -
     n = len(values)
     if not n:
         return np.zeros(0, dtype=np.float64)
-    out = _accumulate_within(query, values, np.add, 0.0)
+    starts = run_starts(query)
+    out = _accumulate_within(starts, values, np.add, 0.0)
     if inclusive:
         return out
-    before = np.zeros(n, dtype=np.float64)
-    later = np.flatnonzero(query[1:] == query[:-1]) + 1
-    before[later] = out[later - 1]
+    before = np.empty(n, dtype=np.float64)
+    before[1:] = out[:-1]
+    before[starts] = 0.0
     return before
 
 
@@ -65,19 +66,19 @@ def suffix_max(query: IntArray, values: FloatArray) -> FloatArray:
     """Per row (rows sorted by query): the largest value at or after it within its query (exactly one of them)."""
     if not len(values):
         return np.zeros(0, dtype=np.float64)
-    return _accumulate_within(query, values, np.maximum, -np.inf, backward=True)
+    return _accumulate_within(run_starts(query), values, np.maximum, -np.inf, backward=True)
 
 
 def _accumulate_within(
-    query: IntArray, values: FloatArray, step: np.ufunc, fill: float, *, backward: bool = False
+    starts: IntArray, values: FloatArray, step: np.ufunc, fill: float, *, backward: bool = False
 ) -> FloatArray:
-    """Per row (rows sorted by query, at least one): ``step`` accumulated over its query's rows from the first
-    to it (from the last, ``backward``), one row at a time, each query on its own, so that no other query's
-    values round it. Queries are grouped by length, within a factor of two (1, 2-3, 4-7, ...); each group's
-    queries are the rows of one matrix, padded with ``fill`` (which must change no result) to the group's
-    longest, and accumulated along its rows at once: at most about 2n cells, one pass per group."""
+    """Per row (rows sorted by query, at least one; each query's rows begin at ``starts``): ``step`` accumulated
+    over its query's rows from the first to it (from the last, ``backward``), one row at a time, each query on
+    its own, so that no other query's values round it. Queries are grouped by length, within a factor of two
+    (1, 2-3, 4-7, ...); each group's queries are the rows of one matrix, padded with ``fill`` (which must change
+    no result) to the group's longest, and accumulated along its rows at once: at most about 2n cells, one pass
+    per group."""
     n = len(values)
-    starts = run_starts(query)
     lengths = np.diff(np.append(starts, n))
     size_class = np.frexp(lengths.astype(np.float64))[1]  # 1 for length 1, 2 for 2-3, 3 for 4-7, ...
     out = np.empty(n, dtype=np.float64)
