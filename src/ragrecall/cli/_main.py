@@ -49,8 +49,9 @@ def console() -> int:
 
     The interpreter's exit still runs the ``atexit`` handlers, closes what is only referenced once and flushes
     stdout and stderr; what it no longer does is the last collection of the reference cycles of every imported
-    module (numpy's and pyarrow's most of all), which took 15-30 ms, longer than a small ``trec`` itself. Only
-    the process's owner may decide that, so :func:`main`, which tests and embedding hosts call, does not.
+    module (numpy's and pyarrow's most of all): 15-60 ms of a ``trec`` over 25,000 to 500,000 lines. Only the
+    process's owner may decide that, so :func:`main`, which tests and embedding hosts call, does not; what the
+    commands open (the response cache) they close themselves.
     """
     code = main()
     gc.freeze()  # what is tracked now is never collected again: the process is about to end
