@@ -15,10 +15,8 @@
 
 from __future__ import annotations
 
-import csv
 import gzip
 import io
-import json
 import os
 import threading
 import zlib
@@ -217,6 +215,8 @@ def load_json(text: str | bytes, *, path: str | None, line: int | None) -> Any:
         json.JSONDecodeError: the text is not JSON (left to the caller, which knows how to word it).
         FileFormatError: arrays and objects nest deeper than the limit, naming ``path`` and ``line``.
     """
+    import json  # here: the TREC readers, which import this module, never need it (3 ms)
+
     try:
         value = json.loads(text)
     except RecursionError:
@@ -253,6 +253,8 @@ class _FieldLimit:
 
     @contextmanager
     def __call__(self) -> Iterator[None]:
+        import csv  # here, as json above
+
         with self._lock:
             if self._readers == 0:
                 self._saved = csv.field_size_limit()

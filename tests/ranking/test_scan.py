@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 
 from ragrecall.errors import FileFormatError, InputError
 from ragrecall.ranking import _scan, evaluate_run, read_qrels, read_run
+from ragrecall.ranking import evaluate as evaluate_module
 
 pytest.importorskip("pyarrow")
 
@@ -70,6 +72,27 @@ def used(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return calls
 
 
+@pytest.fixture
+def qrels_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Records, per reading of the judgments by evaluate_run, how many run blocks were handed out before it."""
+    handed = [0]
+    reads: list[int] = []
+    blocks, read = _scan.blocks, evaluate_module.read_qrels
+
+    def counted_blocks(*args: Any, **kwargs: Any) -> Any:
+        for block in blocks(*args, **kwargs):
+            handed[0] += 1
+            yield block
+
+    def recorded_read(*args: Any, **kwargs: Any) -> Any:
+        reads.append(handed[0])
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(_scan, "blocks", counted_blocks)
+    monkeypatch.setattr(evaluate_module, "read_qrels", recorded_read)
+    return reads
+
+
 @pytest.mark.parametrize("block", [64, 300, 5000, 1 << 23])
 @pytest.mark.parametrize("workers", [1, 4])
 @pytest.mark.parametrize("missing", ["skip", "zero"])
@@ -100,13 +123,48 @@ def test_gzip_crlf_and_blank_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_a_query_split_across_the_file_falls_back(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, used: list[bool]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, used: list[bool], qrels_reads: list[int]
 ) -> None:
     monkeypatch.setattr(_scan, "_BLOCK_SIZE", 128)
+    monkeypatch.setenv("RAGRECALL_THREADS", "2")
     qrels, run = _files(tmp_path, seed=2, shuffle=True)
     scanned = evaluate_run(qrels, run, MEASURES, per_query=True)
     assert used == [False]
+    assert len(qrels_reads) == 1  # read while the first blocks were parsed, and not again for the fallback
     assert scanned.per_query == _whole(qrels, run).per_query
+
+
+def test_the_judgments_are_read_while_the_first_blocks_are_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, used: list[bool], qrels_reads: list[int]
+) -> None:
+    monkeypatch.setattr(_scan, "_BLOCK_SIZE", 128)
+    monkeypatch.setenv("RAGRECALL_THREADS", "2")
+    qrels, run = _files(tmp_path, seed=9, depth=12)
+    scanned = evaluate_run(qrels, run, MEASURES, per_query=True)
+    assert used == [True]
+    assert qrels_reads == [4]  # once, when two blocks per worker were in the workers' hands
+    assert scanned.per_query == _whole(qrels, run).per_query
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_judgments_that_cannot_be_read_stop_the_scan_with_their_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    import pyarrow as pa
+
+    monkeypatch.setattr(_scan, "_BLOCK_SIZE", 128)
+    monkeypatch.setenv("RAGRECALL_THREADS", str(workers))
+    qrels, run = _files(tmp_path, seed=10, depth=12)
+    qrels.write_text(qrels.read_text(encoding="utf-8") + "5 0 x\n", encoding="utf-8")
+    before = threading.active_count()
+    with pytest.raises(FileFormatError, match="expected 4 fields") as caught:
+        evaluate_run(qrels, run, ["AP"])
+    assert caught.value.path == str(qrels)
+    # An error of a kind that would hand the run back to the whole-file readers still comes out as it is.
+    monkeypatch.setattr(evaluate_module, "read_qrels", lambda *a, **k: (_ for _ in ()).throw(pa.ArrowInvalid("x")))
+    with pytest.raises(pa.ArrowInvalid, match="x"):
+        evaluate_run(qrels, run, ["AP"])
+    assert threading.active_count() == before  # the workers have ended
 
 
 def test_expected_positions_reach_the_hits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -190,5 +248,25 @@ def test_small_files_are_ranked_without_pyarrow_and_agree(tmp_path: Path, monkey
         "from ragrecall.ranking import evaluate_run\n"
         f"evaluate_run({str(qrels)!r}, {str(run)!r}, ['AP', 'nDCG@10'])\n"
         "assert 'pyarrow' not in sys.modules, 'a small run imported pyarrow'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_run_file_is_evaluated_without_importing_json_or_csv(tmp_path: Path) -> None:
+    """The readers' shared module imports them only where they are used (3-4 ms a script would pay)."""
+    import subprocess
+    import sys
+
+    run, qrels = tmp_path / "run", tmp_path / "qrels"
+    run.write_text("".join(f"q{i // 100} Q0 d{i} {i} {i % 7} tag-{i}\n" for i in range(12_000)), encoding="utf-8")
+    qrels.write_text("q3 0 d301 1\n", encoding="utf-8")
+    assert run.stat().st_size > 1 << 18  # not a small file: the block path
+    code = (
+        "import sys\n"
+        "from ragrecall.ranking import evaluate_run\n"
+        f"evaluate_run({str(qrels)!r}, {str(run)!r}, ['AP'], threads=2)\n"
+        "assert 'pyarrow' in sys.modules\n"
+        "loaded = [m for m in ('json', 'csv') if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

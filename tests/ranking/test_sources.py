@@ -124,6 +124,43 @@ def test_reader_threads_default_bounded_and_settable(monkeypatch: pytest.MonkeyP
         reader_threads()
 
 
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_in_threads_calls_started_once_the_first_items_are_handed_out(workers: int) -> None:
+    pulled: list[int] = []
+    log: list[str] = []
+
+    def items() -> Any:
+        for i in range(10):
+            pulled.append(i)
+            yield i
+
+    def started() -> None:
+        log.append(f"started after {len(pulled)}")
+
+    results = list(_source.in_threads(lambda i: i * i, items(), workers, started=started))
+    assert results == [i * i for i in range(10)]
+    handed = 1 if workers == 1 else 2 * workers  # in this thread, the first item is looked at first
+    assert log == [f"started after {handed}"]
+
+
+def test_in_threads_stops_when_started_raises() -> None:
+    done: list[int] = []
+    gate = threading.Event()
+
+    def work(i: int) -> int:
+        gate.wait()
+        done.append(i)
+        return i
+
+    def started() -> None:
+        gate.set()
+        raise KeyError("judgments")
+
+    with pytest.raises(KeyError, match="judgments"):
+        list(_source.in_threads(work, range(100), 2, started=started))
+    assert set(done) <= {0, 1, 2, 3}  # the items handed out before the error, at most: none after it
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_readers_use_at_most_the_threads_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
     pytest.importorskip("pyarrow")
@@ -132,25 +169,27 @@ def test_readers_use_at_most_the_threads_asked(tmp_path: Path, monkeypatch: pyte
     (tmp_path / "q").write_text("q1 0 d60 1\n")
     monkeypatch.setattr("ragrecall.ranking._arrow_read._BLOCK_SIZE", (4096, 4096))
     monkeypatch.setattr("ragrecall.ranking._scan._BLOCK_SIZE", 4096)
-    seen: set[int] = set()
+    reads: list[set[int]] = []  # per read, the threads that did its work
     original = _source.in_threads
 
-    def counting(work: Any, items: Any, workers: int) -> Any:
+    def counting(work: Any, items: Any, workers: int, **kwargs: Any) -> Any:
         assert workers == threads
-        seen.clear()  # one read at a time: the threads of this one
+        seen: set[int] = set()
+        reads.append(seen)
 
         def traced(item: Any) -> Any:
             seen.add(threading.get_ident())
             return work(item)
 
-        return original(traced, items, workers)
+        return original(traced, items, workers, **kwargs)
 
     monkeypatch.setattr("ragrecall.ranking._arrow_read.in_threads", counting)
     monkeypatch.setattr("ragrecall.ranking._scan.in_threads", counting)
     assert len(read_run(tmp_path / "r", threads=threads)) == 20_000
-    assert 1 <= len(seen) <= threads  # one pool per read, of at most ``threads`` threads
+    assert len(reads) == 1 and 1 <= len(reads[0]) <= threads  # one pool per read, of at most ``threads``
+    reads.clear()
     assert evaluate_run(tmp_path / "q", tmp_path / "r", ["AP"], threads=threads).query_ids == ("q1",)
-    assert 1 <= len(seen) <= threads
+    assert len(reads) == 2 and all(1 <= len(seen) <= threads for seen in reads)  # the judgments, then the run
     with pytest.raises(ConfigurationError):
         read_run(tmp_path / "r", threads=0)
 

@@ -3,7 +3,8 @@
 The file is cut into blocks of whole queries (a block ends where its last query begins, the rest going to
 the next block); each block is parsed by pyarrow and ranked against the judgments in a worker thread, one
 per core up to four unless told otherwise (``threads``, ``$RAGRECALL_THREADS``; pyarrow's parser and numpy's
-larger operations release the GIL), and only its hits and depths are kept. This is the path for the common
+larger operations release the GIL), and only its hits and depths are kept. The judgments are read while the
+first blocks are parsed: the calling thread has nothing else to do then. This is the path for the common
 layout: one query's lines together. When a query turns up in two blocks, a line is malformed, a score is NaN,
 the separators are irregular (see :func:`~._arrow_read.parse_block`), a line ends with a lone carriage
 return, or gzip data is truncated or corrupt, :func:`scan_run` gives up and the caller reads the file
@@ -14,13 +15,15 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 
 from .._files import GZIP_ERRORS
 from ._arrow_read import Layout, NotForArrow, parse_block, run_from_arrow, sniff
 from ._build import RunPart, rank_part
 from ._judged import Judged
 from ._source import LineTooLong, blocks, in_threads, open_input, reader_threads
+from ._table import Run
 from ._vocab import arrow
 
 __all__ = ["scan_run"]
@@ -37,11 +40,21 @@ class _NotForThisPath(Exception):
 
 
 def scan_run(
-    path: str | os.PathLike[str], judged: Judged, *, hit_docs: bool = False, threads: int | None = None
+    path: str | os.PathLike[str],
+    judgments: Callable[[], Judged],
+    *,
+    hit_docs: bool = False,
+    threads: int | None = None,
 ) -> list[RunPart] | None:
-    """Rank the run file at ``path`` against ``judged`` in parts, in at most ``threads`` worker threads (see
+    """Rank the run file at ``path`` in parts, in at most ``threads`` worker threads (see
     :func:`~._source.reader_threads`), or None when the file needs the whole-file readers (see the module
-    docstring), is not a regular file (a pipe is read once, by those readers), or pyarrow is not installed.
+    docstring), is not a regular file (a pipe is read once, by those readers), cannot be opened (those readers
+    report it), or pyarrow is not installed.
+
+    ``judgments`` gives the judgments to rank against. It is called at most once, in this thread, once the
+    first blocks are in the workers' hands: the judgments are read while the run's first blocks are parsed,
+    and a block is ranked once they are ready. Its errors propagate as they are. It is not called when the
+    file is handed back before its first blocks are read.
 
     Raises:
         InputError: a document is listed twice for one query.
@@ -52,32 +65,51 @@ def scan_run(
     name = os.fspath(path)
     if pa is None or name == "-" or not _regular(name):
         return None
-    source = open_input(name)
+    try:
+        source = open_input(name)
+    except OSError:
+        return None
     layout = sniff(source, "run")
     if layout is None:
         return None
     separator = layout.separator
-    judged.pos_doc_keys  # noqa: B018 - computed here once, not by each worker thread
+    ready = threading.Event()
+    judged: list[Judged] = []
+    failed = False
+
+    def read_judgments() -> None:
+        nonlocal failed
+        try:
+            judged.append(judgments())
+            judged[0].pos_doc_keys  # noqa: B018 - computed here once, not by each worker thread
+        except BaseException:
+            failed = True
+            raise
+        finally:
+            ready.set()  # a worker waiting for judgments that failed stops (its result is never looked at)
 
     def rank(block: bytearray) -> RunPart:
-        return _rank_block(block, layout, judged, name, hit_docs)
+        run = _parse_block(block, layout, name)
+        ready.wait()
+        if failed:
+            raise _NotForThisPath("the judgments could not be read")
+        return rank_part(judged[0], run, hit_docs=hit_docs)
 
+    fallbacks = (*_FALLBACKS, pa.ArrowInvalid, pa.ArrowNotImplementedError)
     try:
         with source.open() as raw:
             size = min(_BLOCK_SIZE, max(source.size() * (4 if source.gz else 1) // 16, _LEAST_BLOCK))
             parts = blocks(raw, size, lambda block: _last_query_start(block, separator.encode()))
-            return _apart(in_threads(rank, parts, workers))
-    except (
-        _NotForThisPath,
-        NotForArrow,
-        LineTooLong,
-        pa.ArrowInvalid,
-        pa.ArrowNotImplementedError,
-        UnicodeDecodeError,
-    ):
+            return _apart(in_threads(rank, parts, workers, started=read_judgments))
+    except fallbacks:
+        if failed:  # an error of the judgments, not a layout this path does not take
+            raise
         return None
-    except GZIP_ERRORS:
-        return None
+
+
+_FALLBACKS: tuple[type[Exception], ...] = (_NotForThisPath, NotForArrow, LineTooLong, UnicodeDecodeError, *GZIP_ERRORS)
+"""What hands a run file back to the whole-file readers (with pyarrow's ``ArrowInvalid`` and
+``ArrowNotImplementedError``)."""
 
 
 def _regular(path: str) -> bool:
@@ -100,14 +132,14 @@ def _apart(parts: Iterator[RunPart]) -> list[RunPart]:
     return out
 
 
-def _rank_block(block: bytearray, layout: Layout, judged: Judged, name: str, hit_docs: bool) -> RunPart:
-    """Parse one block with pyarrow (in this thread) and rank it."""
+def _parse_block(block: bytearray, layout: Layout, name: str) -> Run:
+    """Parse one block with pyarrow (in this thread)."""
     if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):  # a lone CR ends a line the cut missed
         raise _NotForThisPath("a line ends with a lone carriage return")
     run = run_from_arrow(parse_block(block, "run", layout), name)
     if run is None:
         raise _NotForThisPath("a score is NaN")
-    return rank_part(judged, run, hit_docs=hit_docs)
+    return run
 
 
 def _last_query_start(buffer: bytearray, separator: bytes) -> int:

@@ -208,12 +208,21 @@ def after_last_line(block: bytearray) -> int:
     return block.rfind(b"\n") + 1
 
 
-def in_threads(work: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[R]:
+def in_threads(
+    work: Callable[[T], R], items: Iterable[T], workers: int, *, started: Callable[[], None] | None = None
+) -> Iterator[R]:
     """``work`` over ``items`` in ``workers`` threads (in this thread when 1, or when there is one item: a
-    pool would cost more than it gives), results in order; at most two items per worker are held at once."""
+    pool would cost more than it gives), results in order; at most two items per worker are held at once.
+
+    ``started`` is called once, in this thread, when the first items are in the workers' hands and before any
+    result is awaited (first thing when the work runs in this thread): other work done there overlaps theirs.
+    Should it raise, the items not begun are dropped, the running ones are waited for, and the error propagates.
+    """
     items = iter(items)
     head = list(itertools.islice(items, 1 if workers <= 1 else 2))
     if len(head) < 2:
+        if started is not None:
+            started()
         yield from map(work, itertools.chain(head, items))
         return
     items = itertools.chain(head, items)
@@ -223,9 +232,14 @@ def in_threads(work: Callable[[T], R], items: Iterable[T], workers: int) -> Iter
     with ThreadPoolExecutor(workers) as pool:
         try:
             for item in items:
-                if len(pending) >= 2 * workers:
-                    yield pending.popleft().result()
                 pending.append(pool.submit(work, item))
+                if len(pending) == 2 * workers:
+                    if started is not None:
+                        begin, started = started, None
+                        begin()
+                    yield pending.popleft().result()
+            if started is not None:
+                started()
             while pending:
                 yield pending.popleft().result()
         finally:

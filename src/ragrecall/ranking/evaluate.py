@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 from collections.abc import Iterable, Mapping
@@ -93,7 +94,9 @@ def evaluate_run(
         depth: look at the first ``depth`` documents of each query only (trec_eval's ``-M``).
         judged_only: take every document absent from the judgments (or judged with a negative grade) out of
             the run before measuring, the others moving up (trec_eval's ``-J``); applied after ``depth``.
-        threads: most threads that read files (default: ``$RAGRECALL_THREADS``, else one per core up to 4).
+        threads: most threads that read a file (default: ``$RAGRECALL_THREADS``, else one per core up to 4).
+            With more than one, the judgments are read in this thread while that many threads parse the
+            first blocks of a run file.
 
     Raises:
         ConfigurationError: a measure string cannot be read, or ``missing`` is not "skip" or "zero".
@@ -142,11 +145,15 @@ def rank_run(
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
         raise ConfigurationError(f"depth must be a positive integer, got {depth!r}")
     with without_arrow() if _small(qrels) and _small(run) else nullcontext():
-        judged = prepare_judged(_as_qrels(qrels, threads))
+        # Read once: while the first blocks of a run file are parsed (see scan_run), or else here.
+        judgments = functools.cache(lambda: prepare_judged(_as_qrels(qrels, threads)))
         want_docs = bool(expected_positions)
         parts = (
-            scan_run(run, judged, hit_docs=want_docs, threads=threads) if isinstance(run, (str, os.PathLike)) else None
+            scan_run(run, judgments, hit_docs=want_docs, threads=threads)
+            if isinstance(run, (str, os.PathLike))
+            else None
         )
+        judged = judgments()
         if parts is None:
             parts = rank_slices(judged, _as_run(run, threads), hit_docs=want_docs)
     n_missing = len(set(judged.query_ids).difference(*(p.query_ids for p in parts)))
