@@ -143,6 +143,22 @@ def test_in_threads_calls_started_once_the_first_items_are_handed_out(workers: i
     assert log == [f"started after {handed}"]
 
 
+@pytest.mark.parametrize(("workers", "held", "most"), [(2, None, 4), (2, 3, 3), (3, 1, 3)])
+def test_in_threads_holds_at_most_the_items_asked(workers: int, held: int | None, most: int) -> None:
+    pulled: list[int] = []
+    ahead: list[int] = []
+
+    def items() -> Any:
+        for i in range(20):
+            pulled.append(i)
+            yield i
+
+    for taken, result in enumerate(_source.in_threads(lambda i: i, items(), workers, held=held), start=1):
+        assert result == taken - 1
+        ahead.append(len(pulled) - taken + 1)  # handed out and not yet taken, this one included
+    assert max(ahead) == most  # never fewer than one per worker
+
+
 def test_in_threads_stops_when_started_raises() -> None:
     done: list[int] = []
     gate = threading.Event()

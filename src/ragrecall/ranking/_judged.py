@@ -74,11 +74,6 @@ class Judged:
         """Per judgment (``row_*``), the hash of its document ID (see :func:`~._vocab.string_keys`)."""
         return _vocab.string_keys(self.arrow_doc_vocab)[self.row_doc]
 
-    @property
-    def pos_doc_keys(self) -> NDArray[np.uint64]:
-        """:attr:`row_doc_keys`, under the name the block scanner warms before it starts its threads."""
-        return self.row_doc_keys
-
     @functools.cached_property
     def arrow_doc_vocab(self) -> Any:
         """The judgments' document IDs as a pyarrow array (needs pyarrow)."""

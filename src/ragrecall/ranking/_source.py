@@ -15,7 +15,7 @@ import os
 import stat
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
@@ -209,10 +209,16 @@ def after_last_line(block: bytearray) -> int:
 
 
 def in_threads(
-    work: Callable[[T], R], items: Iterable[T], workers: int, *, started: Callable[[], None] | None = None
-) -> Iterator[R]:
+    work: Callable[[T], R],
+    items: Iterable[T],
+    workers: int,
+    *,
+    started: Callable[[], None] | None = None,
+    held: int | None = None,
+) -> Generator[R, None, None]:
     """``work`` over ``items`` in ``workers`` threads (in this thread when 1, or when there is one item: a
-    pool would cost more than it gives), results in order; at most two items per worker are held at once.
+    pool would cost more than it gives), results in order; at most ``held`` items (two per worker unless
+    told) are in the workers' hands or done and not yet taken.
 
     ``started`` is called once, in this thread, when the first items are in the workers' hands and before any
     result is awaited (first thing when the work runs in this thread): other work done there overlaps theirs.
@@ -228,12 +234,13 @@ def in_threads(
     items = itertools.chain(head, items)
     from concurrent.futures import ThreadPoolExecutor  # 8 ms of imports (logging) a one-block read skips
 
+    window = max(held or 2 * workers, workers)
     pending: deque[Future[R]] = deque()
     with ThreadPoolExecutor(workers) as pool:
         try:
             for item in items:
                 pending.append(pool.submit(work, item))
-                if len(pending) == 2 * workers:
+                if len(pending) == window:
                     if started is not None:
                         begin, started = started, None
                         begin()

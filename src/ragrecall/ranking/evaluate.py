@@ -94,9 +94,9 @@ def evaluate_run(
         depth: look at the first ``depth`` documents of each query only (trec_eval's ``-M``).
         judged_only: take every document absent from the judgments (or judged with a negative grade) out of
             the run before measuring, the others moving up (trec_eval's ``-J``); applied after ``depth``.
-        threads: most threads that read a file (default: ``$RAGRECALL_THREADS``, else one per core up to 4).
-            With more than one, the judgments are read in this thread while that many threads parse the
-            first blocks of a run file.
+        threads: most threads that parse a file (default: ``$RAGRECALL_THREADS``, else one per core up to 4).
+            With more than one, this thread reads the judgments while they parse the first blocks of a run
+            file, then ranks each block they parse.
 
     Raises:
         ConfigurationError: a measure string cannot be read, or ``missing`` is not "skip" or "zero".
