@@ -4,6 +4,7 @@
     python benchmarks/ranking_bench.py compare --data /tmp/bench-small [--ranx-python /path/to/python]
         [--tools ragrecall,pytrec_eval] [--repeat 5] [--anchor pytrec_eval] [--timeout 1500] [--max-rss-gb 20]
     python benchmarks/ranking_bench.py startup [--repeat 15]
+    python benchmarks/ranking_bench.py inprocess --data /tmp/bench-small [--repeat 15] [--threads N]
 
 ``generate`` writes ``qrels.txt`` (about 5 relevant documents per query, grades 1-3, plus a few judged 0) and
 ``run.txt`` (``docs`` documents per query, grouped by query, scores descending, as retrieval systems write
@@ -30,7 +31,9 @@ the process without the interpreter's last collection). Run ``compare`` with the
 made by ``pip install ragrecall pytrec-eval-terrier`` (no extras) to measure a default install. ``compare``
 and ``startup`` first compile ragrecall's modules to bytecode, as ``pip install`` does (an editable install
 under ``PYTHONDONTWRITEBYTECODE`` would compile them at every start), and time each process from its start to
-its exit as it happens.
+its exit as it happens. ``inprocess`` times ``evaluate_run`` on the six measures in one process, after one
+warm-up call: what a notebook or a job evaluating many runs pays per run (to compare two versions, run it
+with each one's ``src`` on ``PYTHONPATH``, alternating).
 """
 
 from __future__ import annotations
@@ -460,6 +463,25 @@ def startup(repeat: int) -> None:
     print(f"# machine after: {_machine()}", flush=True)
 
 
+def inprocess(data: Path, repeat: int, threads: int | None) -> None:
+    from ragrecall.ranking import evaluate_run
+
+    qrels_path, run_path = str(data / "qrels.txt"), str(data / "run.txt")
+    print(f"# machine: {_machine()}", flush=True)
+    evaluate_run(qrels_path, run_path, MEASURES, threads=threads)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        evaluate_run(qrels_path, run_path, MEASURES, threads=threads)
+        times.append(time.perf_counter() - start)
+    times.sort()
+    source = Path(sys.modules["ragrecall"].__file__ or "").parent
+    print(
+        f"evaluate_run in one process ({source}, threads={threads}): median {statistics.median(times) * 1000:.1f} ms "
+        f"[{times[0] * 1000:.1f}-{times[-1] * 1000:.1f}] over {repeat} runs after one warm-up"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -478,6 +500,10 @@ def main() -> None:
     c.add_argument("--anchor", default=None, help="a tool of --tools: print the others' ratios to it, round by round")
     st = sub.add_parser("startup", help="ragrecall trec on small files against importing numpy and pyarrow")
     st.add_argument("--repeat", type=int, default=15)
+    ip = sub.add_parser("inprocess", help="evaluate_run timed within one process, after a warm-up")
+    ip.add_argument("--data", type=Path, required=True)
+    ip.add_argument("--repeat", type=int, default=15)
+    ip.add_argument("--threads", type=int, default=None)
     k = sub.add_parser("child")
     k.add_argument("--tool", required=True)
     k.add_argument("--data", type=Path, required=True)
@@ -490,6 +516,8 @@ def main() -> None:
         )
     elif args.command == "startup":
         startup(args.repeat)
+    elif args.command == "inprocess":
+        inprocess(args.data, args.repeat, args.threads)
     else:
         child(args.tool, args.data)
 

@@ -122,33 +122,63 @@ def test_gzip_crlf_and_blank_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert scanned.per_query == _whole(qrels, run).per_query
 
 
+@pytest.mark.parametrize(("workers", "handed"), [(1, 1), (2, 3)])
 def test_a_query_split_across_the_file_falls_back(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, used: list[bool], qrels_reads: list[int]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, used: list[bool], qrels_reads: list[int], workers: int, handed: int
 ) -> None:
     monkeypatch.setattr(_scan, "_BLOCK_SIZE", 128)
-    monkeypatch.setenv("RAGRECALL_THREADS", "2")
+    monkeypatch.setenv("RAGRECALL_THREADS", str(workers))
     qrels, run = _files(tmp_path, seed=2, shuffle=True)
     scanned = evaluate_run(qrels, run, MEASURES, per_query=True)
     assert used == [False]
-    assert len(qrels_reads) == 1  # read while the first blocks were parsed, and not again for the fallback
+    assert qrels_reads == [handed]  # read while the first blocks were parsed, and not again for the fallback
     assert scanned.per_query == _whole(qrels, run).per_query
 
 
-def test_the_judgments_are_read_while_the_first_blocks_are_parsed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, used: list[bool], qrels_reads: list[int]
+@pytest.mark.parametrize(("workers", "handed"), [(1, 1), (2, 3), (3, 4)])
+def test_workers_parse_while_the_judgments_are_read_and_this_thread_ranks(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    used: list[bool],
+    qrels_reads: list[int],
+    workers: int,
+    handed: int,
 ) -> None:
     monkeypatch.setattr(_scan, "_BLOCK_SIZE", 128)
-    monkeypatch.setenv("RAGRECALL_THREADS", "2")
+    monkeypatch.setenv("RAGRECALL_THREADS", str(workers))
     qrels, run = _files(tmp_path, seed=9, depth=12)
+    parsed_in: set[int] = set()
+    ranked_in: set[int] = set()
+    parse, rank = _scan._parse_block, _scan.rank_part
+
+    def recorded_parse(*args: Any) -> Any:
+        parsed_in.add(threading.get_ident())
+        return parse(*args)
+
+    def recorded_rank(*args: Any, **kwargs: Any) -> Any:
+        ranked_in.add(threading.get_ident())
+        return rank(*args, **kwargs)
+
+    monkeypatch.setattr(_scan, "_parse_block", recorded_parse)
+    monkeypatch.setattr(_scan, "rank_part", recorded_rank)
     scanned = evaluate_run(qrels, run, MEASURES, per_query=True)
     assert used == [True]
-    assert qrels_reads == [3]  # once, when the first block of each worker and one more were handed out
+    assert qrels_reads == [handed]  # once: the first block of each worker and one more were handed out
+    assert ranked_in == {threading.get_ident()}  # every block ranked in the calling thread
+    if workers > 1:
+        assert threading.get_ident() not in parsed_in and 1 <= len(parsed_in) <= workers
     assert scanned.per_query == _whole(qrels, run).per_query
+
+
+def _unreadable(*args: Any, **kwargs: Any) -> Any:
+    import pyarrow as pa
+
+    raise pa.ArrowInvalid("judgments at fault")  # a kind of error that hands a run back to the whole-file reader
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_judgments_that_cannot_be_read_stop_the_scan_with_their_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qrels_reads: list[int], workers: int
 ) -> None:
     import pyarrow as pa
 
@@ -160,10 +190,13 @@ def test_judgments_that_cannot_be_read_stop_the_scan_with_their_error(
     with pytest.raises(FileFormatError, match="expected 4 fields") as caught:
         evaluate_run(qrels, run, ["AP"])
     assert caught.value.path == str(qrels)
-    # An error of a kind that would hand the run back to the whole-file readers still comes out as it is.
-    monkeypatch.setattr(evaluate_module, "read_qrels", lambda *a, **k: (_ for _ in ()).throw(pa.ArrowInvalid("x")))
-    with pytest.raises(pa.ArrowInvalid, match="x"):
+    assert len(qrels_reads) == 1
+    # An error of a kind that would hand the run back still comes out of the scan as it is: read once.
+    calls: list[int] = []
+    monkeypatch.setattr(evaluate_module, "read_qrels", lambda *a, **k: calls.append(1) or _unreadable())
+    with pytest.raises(pa.ArrowInvalid, match="judgments at fault"):
         evaluate_run(qrels, run, ["AP"])
+    assert calls == [1]
     assert threading.active_count() == before  # the workers have ended
 
 

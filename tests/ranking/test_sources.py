@@ -205,7 +205,7 @@ def test_readers_use_at_most_the_threads_asked(tmp_path: Path, monkeypatch: pyte
     assert len(reads) == 1 and 1 <= len(reads[0]) <= threads  # one pool per read, of at most ``threads``
     reads.clear()
     assert evaluate_run(tmp_path / "q", tmp_path / "r", ["AP"], threads=threads).query_ids == ("q1",)
-    assert len(reads) == 2 and all(1 <= len(seen) <= threads for seen in reads)  # the judgments, then the run
+    assert len(reads) == 2 and all(1 <= len(seen) <= threads for seen in reads)  # the run's read, the judgments'
     with pytest.raises(ConfigurationError):
         read_run(tmp_path / "r", threads=0)
 

@@ -1,15 +1,17 @@
 """Evaluate a TREC run file block by block, in parallel, without holding the whole run in memory.
 
-The file is cut into blocks of whole queries (a block ends where its last query begins, the rest going to
-the next block). Worker threads parse the blocks with pyarrow, one per core up to four unless told otherwise
-(``threads``, ``$RAGRECALL_THREADS``; pyarrow's parser releases the GIL), and the calling thread ranks each
-parsed block against the judgments as it arrives, in file order, keeping only its hits and depths. Ranking
-is many short numpy calls that hold the GIL between them: in one thread it does not contend with itself,
-and it overlaps the parsing of the next blocks. The judgments are read while the first blocks are parsed.
-This is the path for the common layout: one query's lines together. When a query turns up in two blocks, a
-line is malformed, a score is NaN, the separators are irregular (see :func:`~._arrow_read.parse_block`), a
-line ends with a lone carriage return, or gzip data is truncated or corrupt, :func:`scan_run` gives up and
-the caller reads the file whole (the plain reader then reports the line at fault).
+The calling thread reads the file (decompressing gzip) and cuts it into blocks of whole queries (a block
+ends where its last query begins, the rest going to the next block). Worker threads parse the blocks with
+pyarrow, one per core up to four unless told otherwise (``threads``, ``$RAGRECALL_THREADS``; pyarrow's
+parser releases the GIL), and the calling thread ranks each parsed block against the judgments as it
+arrives, in file order, keeping only its hits and depths. Ranking is many short numpy calls that hold the
+GIL between them: in one thread it does not contend with itself, and it overlaps the parsing of the next
+blocks. The judgments are read once the first blocks are in the workers' hands (with one thread, or a file
+of one block, before any block is parsed). This is the path for the common layout: one query's lines
+together. When a query turns up in two blocks, a line is malformed, a score is NaN, the separators are
+irregular (see :func:`~._arrow_read.parse_block`), a line ends with a lone carriage return, or gzip data is
+truncated or corrupt, :func:`scan_run` gives up and the caller reads the file whole (the plain reader then
+reports the line at fault).
 """
 
 from __future__ import annotations
@@ -33,13 +35,18 @@ _BLOCK_SIZE = 1 << 23
 """Most bytes read per block (a block grows past it only to hold a query longer than that)."""
 _LEAST_BLOCK = 1 << 21
 """Fewest bytes per block: a file gets about 16 blocks between the two bounds. Small blocks cut the peak
-memory; large ones keep per-block costs small (one thread ranks every block: at 5,000 queries x 100
-documents, blocks of 1 MiB took 15% longer in all than blocks of 2 MiB; 4 MiB saved 3% more for 15 MB more
-at the peak)."""
+memory; large ones keep per-block costs small, which count since one thread ranks every block (5,000
+queries x 100 documents in-process: blocks of 1.5, 2 and 3 MiB took 0.87-0.89, 0.85-0.87 and 0.86-0.91 of
+the time of 1 MiB blocks; 2 MiB peaked at 118-123 MB, 4 MiB at 127-131)."""
 
 
 class _NotForThisPath(Exception):
     """The file is not in the layout this path reads; the caller reads it whole."""
+
+
+_FALLBACKS: tuple[type[Exception], ...] = (_NotForThisPath, NotForArrow, LineTooLong, UnicodeDecodeError, *GZIP_ERRORS)
+"""What hands a run file back to the whole-file readers (with pyarrow's ``ArrowInvalid`` and
+``ArrowNotImplementedError``)."""
 
 
 def scan_run(
@@ -75,37 +82,37 @@ def scan_run(
     if layout is None:
         return None
     separator = layout.separator
-    judged: list[Judged] = []
-    reading = False
+    judged: Judged | None = None
+    reading = False  # while set, an error is the judgments': it propagates as it is
 
     def read_judgments() -> None:
-        nonlocal reading
-        reading = True  # while set, an error is the judgments': it propagates as it is
-        judged.append(judgments())
+        nonlocal judged, reading
+        reading = True
+        judged = judgments()
         reading = False
 
     def parse(block: bytearray) -> Run:
         return _parse_block(block, layout, name)
+
+    def rank(run: Run) -> RunPart:
+        assert judged is not None  # in_threads calls read_judgments before handing back a parsed block
+        return rank_part(judged, run, hit_docs=hit_docs)
 
     fallbacks = (*_FALLBACKS, pa.ArrowInvalid, pa.ArrowNotImplementedError)
     try:
         with source.open() as raw:
             size = min(_BLOCK_SIZE, max(source.size() * (4 if source.gz else 1) // 16, _LEAST_BLOCK))
             parts = blocks(raw, size, lambda block: _last_query_start(block, separator.encode()))
-            # One block parsing per worker and one parsed ahead of the ranking: holding more was no faster, and
-            # took more memory. The workers have ended when the with block does.
+            # One block parsing per worker and one parsed ahead of the ranking: two per worker were no faster,
+            # and raised the peak (121-127 MB against 118-124 at 5,000 x 100). The workers have ended when the
+            # with block does.
             runs = in_threads(parse, parts, workers, started=read_judgments, held=workers + 1)
             with closing(runs):
-                return _apart(rank_part(judged[0], run, hit_docs=hit_docs) for run in runs)
+                return _apart(map(rank, runs))
     except fallbacks:
         if reading:
             raise
         return None
-
-
-_FALLBACKS: tuple[type[Exception], ...] = (_NotForThisPath, NotForArrow, LineTooLong, UnicodeDecodeError, *GZIP_ERRORS)
-"""What hands a run file back to the whole-file readers (with pyarrow's ``ArrowInvalid`` and
-``ArrowNotImplementedError``)."""
 
 
 def _regular(path: str) -> bool:

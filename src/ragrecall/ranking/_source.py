@@ -217,12 +217,13 @@ def in_threads(
     held: int | None = None,
 ) -> Generator[R, None, None]:
     """``work`` over ``items`` in ``workers`` threads (in this thread when 1, or when there is one item: a
-    pool would cost more than it gives), results in order; at most ``held`` items (two per worker unless
-    told) are in the workers' hands or done and not yet taken.
+    pool would cost more than it gives), results in order; at most ``held`` items (two per worker unless told,
+    never fewer than one per worker) are in the workers' hands or done and not yet taken.
 
     ``started`` is called once, in this thread, when the first items are in the workers' hands and before any
-    result is awaited (first thing when the work runs in this thread): other work done there overlaps theirs.
-    Should it raise, the items not begun are dropped, the running ones are waited for, and the error propagates.
+    result is awaited (when the work runs in this thread: once the first item is taken from ``items``, before
+    any work): other work done there overlaps theirs. Should it raise, the items not begun are dropped, the
+    running ones are waited for, and the error propagates.
     """
     items = iter(items)
     head = list(itertools.islice(items, 1 if workers <= 1 else 2))
@@ -234,7 +235,7 @@ def in_threads(
     items = itertools.chain(head, items)
     from concurrent.futures import ThreadPoolExecutor  # 8 ms of imports (logging) a one-block read skips
 
-    window = max(held or 2 * workers, workers)
+    window = max(2 * workers if held is None else held, workers)
     pending: deque[Future[R]] = deque()
     with ThreadPoolExecutor(workers) as pool:
         try:

@@ -78,9 +78,10 @@ def evaluate_run(
     ``-c``). Queries run but not judged are ignored. A query judged with no relevant document is evaluated
     and scores 0 on every measure.
 
-    A run given as a path is read and evaluated block by block on every core when pyarrow is installed and
-    each query's lines are together (the usual layout): only the judged documents found and the depth of
-    each query are kept, so memory stays small whatever the size of the file. Other runs, and files this
+    A run given as a path is read and evaluated block by block when pyarrow is installed and each query's
+    lines are together (the usual layout): worker threads parse the blocks and this thread ranks them, keeping
+    only the judged documents found and the depth of each query, so memory stays small whatever the size of
+    the file. Other runs, and files this
     path cannot take, are read whole first (:func:`~ragrecall.ranking.read_run`); the results are the same.
 
     Args:
@@ -94,9 +95,9 @@ def evaluate_run(
         depth: look at the first ``depth`` documents of each query only (trec_eval's ``-M``).
         judged_only: take every document absent from the judgments (or judged with a negative grade) out of
             the run before measuring, the others moving up (trec_eval's ``-J``); applied after ``depth``.
-        threads: most threads that parse a file (default: ``$RAGRECALL_THREADS``, else one per core up to 4).
-            With more than one, this thread reads the judgments while they parse the first blocks of a run
-            file, then ranks each block they parse.
+        threads: most threads that parse one file (default: ``$RAGRECALL_THREADS``, else one per core up to
+            4). With more than one, the judgments are read (by their own threads) while the run's first blocks
+            are parsed: for that moment the two files' threads run side by side.
 
     Raises:
         ConfigurationError: a measure string cannot be read, or ``missing`` is not "skip" or "zero".
