@@ -81,8 +81,8 @@ def evaluate_run(
     A run given as a path is read and evaluated block by block when pyarrow is installed and each query's
     lines are together (the usual layout): worker threads parse the blocks and this thread ranks them, keeping
     only the judged documents found and the depth of each query, so memory stays small whatever the size of
-    the file. Other runs, and files this
-    path cannot take, are read whole first (:func:`~ragrecall.ranking.read_run`); the results are the same.
+    the file. Other runs, and files this path cannot take, are read whole first
+    (:func:`~ragrecall.ranking.read_run`); the results are the same.
 
     Args:
         qrels: judgments (see :data:`QrelsLike`).

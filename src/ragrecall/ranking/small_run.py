@@ -30,7 +30,8 @@ _P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _RECALLS = tuple(i / 10 for i in range(11))  # each as float("0.i") reads it
 _KINDS = {"gm_map": "gmean", "num_q": "sum", "num_ret": "sum", "num_rel": "sum", "num_rel_ret": "sum"}
 """How each summary is taken from the per-query values (the others are means), as the measures' AGGREGATE."""
-# The names of ragrecall._files.MAX_LINE_ENV and ._source.THREADS_ENV, not imported: they load gzip, zlib, threading...
+# The names of ragrecall._files.MAX_LINE_ENV and ._source.THREADS_ENV, not imported: they load gzip,
+# zlib, threading...
 _MAX_LINE_ENV = "RAGRECALL_MAX_LINE"
 _THREADS_ENV = "RAGRECALL_THREADS"
 
