@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -124,20 +125,22 @@ def test_reader_threads_default_bounded_and_settable(monkeypatch: pytest.MonkeyP
         reader_threads()
 
 
+def _noted(count: int, pulled: list[int]) -> Iterator[int]:
+    """0 to ``count - 1``, each appended to ``pulled`` as it is taken."""
+    for i in range(count):
+        pulled.append(i)
+        yield i
+
+
 @pytest.mark.parametrize("workers", [1, 2, 3])
 def test_in_threads_calls_started_once_the_first_items_are_handed_out(workers: int) -> None:
     pulled: list[int] = []
     log: list[str] = []
 
-    def items() -> Any:
-        for i in range(10):
-            pulled.append(i)
-            yield i
-
     def started() -> None:
         log.append(f"started after {len(pulled)}")
 
-    results = list(_source.in_threads(lambda i: i * i, items(), workers, started=started))
+    results = list(_source.in_threads(lambda i: i * i, _noted(10, pulled), workers, started=started))
     assert results == [i * i for i in range(10)]
     handed = 1 if workers == 1 else 2 * workers  # in this thread, the first item is looked at first
     assert log == [f"started after {handed}"]
@@ -147,13 +150,7 @@ def test_in_threads_calls_started_once_the_first_items_are_handed_out(workers: i
 def test_in_threads_holds_at_most_the_items_asked(workers: int, held: int | None, most: int) -> None:
     pulled: list[int] = []
     ahead: list[int] = []
-
-    def items() -> Any:
-        for i in range(20):
-            pulled.append(i)
-            yield i
-
-    for taken, result in enumerate(_source.in_threads(lambda i: i, items(), workers, held=held), start=1):
+    for taken, result in enumerate(_source.in_threads(lambda i: i, _noted(20, pulled), workers, held=held), start=1):
         assert result == taken - 1
         ahead.append(len(pulled) - taken + 1)  # handed out and not yet taken, this one included
     assert max(ahead) == most  # never fewer than one per worker
