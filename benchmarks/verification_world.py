@@ -72,11 +72,15 @@ def summarise(outcomes: Sequence[world.SampleOutcome]) -> dict[str, Any]:
         row["background"] += len(o.background)
         row["background_flagged"] += sum(c.flagged for c in o.background)
     total = {key: sum(r[key] for r in rows.values()) for key in next(iter(rows.values()))}
+    lie_classes = list(dict.fromkeys(o.cls for o in outcomes if o.lie))
+    honest_classes = list(dict.fromkeys(o.cls for o in outcomes if not o.lie))
     errors = [o.error for o in outcomes if o.error is not None]
     return {
         "rows": rows,
         "total": total,
         "lies": sum(o.lie for o in outcomes),
+        "lie_classes": lie_classes,
+        "honest_classes": honest_classes,
         "mae": sum(errors) / len(errors) if errors else None,
     }
 
@@ -86,7 +90,7 @@ def render(name: str, summary: dict[str, Any]) -> str:
     rows, total = summary["rows"], summary["total"]
     head = f"{'class':<24}{'lang':<6}{'samples':>8}{'caught':>9}{'flagged':>9}{'bg flagged':>12}{'failed':>8}"
     lines = [f"== {name} ==", head]
-    for group, classes in (("lies", world.LIE_CLASSES), ("honest", world.HONEST_CLASSES)):
+    for group, classes in (("lies", summary["lie_classes"]), ("honest", summary["honest_classes"])):
         lines.append(f"-- {group}")
         for cls in classes:
             for language in LANGUAGES:
@@ -132,7 +136,7 @@ def main() -> None:
         report = {"world": str(args.world), "samples": len(samples), "runs": summaries, "notes": notes}
         print(json.dumps(report, indent=1))
         return
-    lies = sum(s["class"] in world.LIE_CLASSES for s in samples)
+    lies = sum(s.get("lie", s["class"] in world.LIE_CLASSES) for s in samples)
     print(f"verification world: {len(samples)} samples ({lies} lies), {args.world.name}")
     for name, summary in summaries.items():
         print()

@@ -180,9 +180,12 @@ class SampleOutcome:
     def failed(self) -> bool:
         return self.status != "scored"
 
+    is_lie: bool | None = None
+    """The sample's own ``lie`` field, when it has one (worlds of other classes than :data:`LIE_CLASSES`)."""
+
     @property
     def lie(self) -> bool:
-        return self.cls in LIE_CLASSES
+        return self.cls in LIE_CLASSES if self.is_lie is None else self.is_lie
 
     @property
     def target(self) -> ClaimOutcome | None:
@@ -227,7 +230,16 @@ def score_sample(sample: dict[str, Any], confirm: Any = None, *, grouped: bool =
     if result.status != "scored" or not isinstance(result.evidence, ClaimRecallEvidence):
         cause = result.failure.message if result.failure is not None else result.reason
         return SampleOutcome(
-            sample["id"], sample["language"], sample["class"], result.status, None, truth, [], requests, cause
+            sample["id"],
+            sample["language"],
+            sample["class"],
+            result.status,
+            None,
+            truth,
+            [],
+            requests,
+            cause,
+            sample.get("lie"),
         )
     verdicts = {v.claim: v for v in result.evidence.claims}
     outcomes = [
@@ -243,7 +255,15 @@ def score_sample(sample: dict[str, Any], confirm: Any = None, *, grouped: bool =
         for c in claims
     ]
     return SampleOutcome(
-        sample["id"], sample["language"], sample["class"], "scored", result.value, truth, outcomes, requests
+        sample["id"],
+        sample["language"],
+        sample["class"],
+        "scored",
+        result.value,
+        truth,
+        outcomes,
+        requests,
+        is_lie=sample.get("lie"),
     )
 
 

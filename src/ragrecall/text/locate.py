@@ -3,8 +3,9 @@
 Both texts are *folded*: Unicode NFKC (full-width and half-width forms, ligatures, compatibility
 characters, decomposed accents and Hangul), case folding, and every whitespace, punctuation and leftover
 combining mark removed (Unicode categories ``Z*``, ``C*``, ``P*`` and ``Mn``), superscript and subscript
-digits too (footnote marks), so ``"U.S. capital"`` matches ``"US Capital"``, ``巴黎，法国`` matches
-``巴黎,法国`` and ``İstanbul`` matches ``istanbul``. Each folded character
+digits too (footnote marks), and Traditional Chinese written as Simplified (:mod:`.chinese`), so ``"U.S.
+capital"`` matches ``"US Capital"``, ``巴黎，法国`` matches ``巴黎,法国``, ``國家圖書館`` matches ``国家图书馆`` and
+``İstanbul`` matches ``istanbul``. Each folded character
 remembers the span of the original text it came from, so a match is reported as a span of the original.
 
 :func:`locate` tries, in order:
@@ -37,6 +38,7 @@ import numpy as np
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA, Indel
 
+from .chinese import simplified
 from .negation import negations
 from .numbers import names_in, number_start, numbers_in, scale_end
 from .segment import CJK_RANGES, has_cjk
@@ -96,6 +98,7 @@ class Folded:
         """Fold ``original`` (see the module docstring)."""
         if original.isascii():
             return cls(original, original.translate(_ASCII_DELETE).lower())
+        original = simplified(original)  # the same length: Traditional Chinese matches Simplified
         chars: list[str] = []
         starts: list[int] = []
         ends: list[int] = []

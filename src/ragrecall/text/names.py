@@ -15,9 +15,10 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .dates import MONTHS
 from .numbers import names_in
 from .segment import CJK_RANGES, has_cjk
-from .terms import STOPWORDS
+from .terms import STOPWORDS, spelling
 
 __all__ = ["Name", "claim_names", "folded_words"]
 
@@ -76,10 +77,30 @@ _OPENERS = frozenset(
         "our",
         "your",
         "my",
+        "around",
+        "about",
+        "less",
+        "more",
+        "fewer",
+        "nearly",
+        "almost",
+        "over",
+        "under",
+        "roughly",
+        "approximately",
+        "only",
+        "just",
+        "some",
     ]
 )
 _NO_NAME_OPENERS = STOPWORDS | _OPENERS
-_CJK_LEAD = re.compile(r"^(?:\d+(?:[.,]\d+)?\s*[年月日号號]?|[，,、\s]|在|于|於)+")
+_CJK_LEAD = re.compile(
+    r"^(?:\d+(?:[.,]\d+)?\s*[年月日号號]?|[，,、\s]|在|于|於|如果|假如|倘若|若是|若|要是|据传|据说|据称|相传|可能|据)+"
+)
+_CALENDAR = frozenset(MONTHS) | frozenset(
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+)
+_MEASURE_WORDS = "个個座艘条條位名所家部本件只隻台辆輛间間张張棵栋棟项項次届屆"
 _CONNECTORS = frozenset(
     {"of", "de", "du", "des", "la", "le", "van", "von", "der", "den", "di", "da", "del", "y", "and"}
 )
@@ -135,6 +156,9 @@ def claim_names(claim: str) -> tuple[Name, ...]:
 
     for m in words:
         word = m.group()
+        if word.lower().rstrip(".") in _CALENDAR:
+            close()  # "April", "Monday": a date, not a name
+            continue
         if (
             (word[0].isupper() and not word.isupper())
             or (word.isupper() and len(word) > 1 and word.isalpha())
@@ -149,7 +173,9 @@ def claim_names(claim: str) -> tuple[Name, ...]:
     subject = _CJK_SUBJECT.match(norm, lead.end() if lead else 0)
     if subject and not subject.group().startswith(tuple(_PRONOUNS)):
         cut = _CJK_PREDICATE.search(subject.group(), 2)  # a subject has two characters at least: 长城 is no 长
-        term = subject.group()[: cut.start() if cut else None].lstrip("该這这那此本其")
+        term = subject.group()[: cut.start() if cut else None]
+        if term[:1] in "该這这那此本其":  # 这艘拖轮: the demonstrative and its measure word name nothing
+            term = term.lstrip("该這这那此本其").lstrip(_MEASURE_WORDS)
         if 2 <= len(term) <= 8:
             names.append(Name(term, (term,), cjk=True))
     unique: dict[tuple[str, ...], Name] = {}
@@ -163,8 +189,9 @@ def fold_word(word: str) -> str:
     folded = unicodedata.normalize("NFKC", word).casefold()
     for suffix in ("'s", "’s"):
         if folded.endswith(suffix):
-            return folded[: -len(suffix)]
-    return folded
+            folded = folded[: -len(suffix)]
+            break
+    return spelling(folded)
 
 
 @lru_cache(maxsize=4096)

@@ -14,6 +14,7 @@ import unicodedata
 from functools import lru_cache
 from importlib import resources
 
+from .chinese import simplified
 from .letters import letter_runs
 
 __all__ = ["denied_after", "negations", "sentence_negated_before"]
@@ -103,11 +104,16 @@ _FALSE_FRIENDS = _cues(
 
 @lru_cache(maxsize=1 << 14)  # every clause of an evidence sentence is read once per claim checked against it
 def _cleaned(text: str) -> str:
-    norm = text if text.isascii() else unicodedata.normalize("NFKC", text)
+    norm = text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
+    if "until" in norm:  # "was not climbed until 1957": it was, in 1957
+        norm = _NOT_UNTIL.sub(lambda m: " " * len(m.group()), norm)
     if _FALSE_FRIENDS.absent(norm):
         return norm
     # Same length, so offsets still hold: each false friend becomes spaces.
     return _FALSE_FRIENDS.pattern.sub(lambda m: " " * len(m.group()), norm)
+
+
+_NOT_UNTIL = re.compile(r"\bnot\b(?=(?:\s+[^\W\d_]+){0,3}\s+until\b)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=4096)  # a claim is read by the coverage check and again by the quote check
@@ -137,4 +143,10 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
     if _DENIAL.absent(cleaned):
         return False
     found = _DENIAL.pattern.search(cleaned)
-    return found is not None and (not opening or found.start() <= 12)
+    if found is None or (opening and found.start() > 12):
+        return False
+    # "It is false that X": a statement of its own about X, not a denial of what came before.
+    return not (opening and _OPENS_STATEMENT.match(cleaned, found.start()))
+
+
+_OPENS_STATEMENT = re.compile(r"[^.!?。！？]*?\b(?:that|whether)\b", re.IGNORECASE)

@@ -48,7 +48,7 @@ _SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9
 _WORD = "|".join(sorted([*_ONES, *_TENS, *_SCALES], key=len, reverse=True))
 _ENGLISH_PATTERN = (
     rf"\b(?:(?P<dozen>an?\s+dozen|dozen)|(?P<a>an?\s+)?(?P<words>(?:{_WORD})(?:(?:\s*-\s*|\s+(?:and\s+)?)(?:{_WORD}))*))"
-    r"\b(?!\s*-\s*[^\W\d_])(?!s\b)"
+    r"\b(?!\s*-\s*(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|fold|sided|off|way|time|hundredth|thousandth)\b)(?!s\b)"
 )
 _ENGLISH = re.compile(_ENGLISH_PATTERN, re.IGNORECASE)
 # The same on lower-cased ASCII text (the same length, so the same spans), a few times faster: a case-blind
@@ -78,8 +78,42 @@ _CN_MEASURE = re.compile(
 )
 _CN_NOT_NUMBER = re.compile(
     "十分(?!钟|鐘)|万一|千万(?![个個名人元])|一一|一些|一直|一起|一样|一樣|一般|一切|一定|一旦|一致|一共|一同|一道|一向|一律"
-    "|一度|一再|一带|一帶|一点|一點|一下|一面|一边|一邊|一时|一時|统一|統一|唯一|之一|万分"
+    "|一度|一再|一带|一帶|一点|一點|一下|一面|一边|一邊|一时|一時|统一|統一|唯一|之一|万分|同一|单一|某一|其一|任一|第一时间"
 )
+
+
+_PARTS = {"half": 0.5, "quarter": 0.25, "third": 1 / 3}
+_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3}
+_MAY_BE_FRACTIONAL = re.compile(r"half|dozen|quarter|third", re.IGNORECASE)
+_SCALE_WORD = r"(hundred|thousand|million|billion|trillion|dozen)"
+_FRACTIONAL = re.compile(
+    rf"\b(?:(half)|(?:a|one|two|three)\s+(quarters?|thirds?)(?:\s+of)?)\s+an?\s+{_SCALE_WORD}\b"
+    rf"|\b({_WORD}|\d+)\s+and\s+a\s+half(?:\s+{_SCALE_WORD})?\b"
+    rf"|\b({'|'.join(_ONES)}|\d+)\s+dozen\b",
+    re.IGNORECASE,
+)
+_UNIT_OF = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "dozen": 12}
+
+
+def _fractional(text: str) -> list[WordNumber]:
+    """ "half a million" (500000), "a quarter of a million", "one and a half (million)", "two dozen"."""
+    found = []
+    for m in _FRACTIONAL.finditer(text):
+        if m.group(1) or m.group(2):
+            part = (m.group(1) or m.group(2)).lower()
+            count = _COUNTS[m.group().split()[0].lower()] if m.group(2) else 1
+            value = round(count * _PARTS[part.rstrip("s")] * _UNIT_OF[m.group(3).lower()])
+        elif m.group(4):
+            whole = int(m.group(4)) if m.group(4).isdigit() else _english_value([m.group(4).lower()], leading_a=False)
+            if whole is None:
+                continue
+            value = (whole + 0.5) * (_UNIT_OF[m.group(5).lower()] if m.group(5) else 1)
+        else:
+            count = int(m.group(6)) if m.group(6).isdigit() else _ONES[m.group(6).lower()]
+            value = count * 12
+        shown = str(int(value)) if float(value).is_integer() else str(value)
+        found.append(WordNumber(shown, m.start(), m.end()))
+    return found
 
 
 def english_numbers(text: str) -> list[WordNumber]:
@@ -92,20 +126,34 @@ def english_numbers(text: str) -> list[WordNumber]:
         matches = _ENGLISH_LOWER.finditer(text.lower())
     else:
         matches = _ENGLISH.finditer(text)
+    taken = _fractional(text) if _MAY_BE_FRACTIONAL.search(text) else []
+    found += taken
     for m in matches:
+        if any(t.start < m.end() and m.start() < t.end for t in taken):
+            continue
+        if (
+            m.group("words")
+            and m.group("words").lower() == "zero"
+            and text[max(0, m.start() - 6) : m.start()].lower().strip() in ("below", "above")
+        ):
+            continue  # "below zero" signs the number before it
         if m.group("dozen"):
             found.append(WordNumber("12", m.start(), m.end()))
             continue
         words = re.split(r"[\s-]+", m.group("words").lower())
         words = [w for w in words if w != "and"]
-        if words == ["one"] and not m.group("a") and _pronoun(text, m.start(), m.end()):
+        if (
+            words == ["one"]
+            and not m.group("a")
+            and (_pronoun(text, m.start(), m.end()) or text[m.end() : m.end() + 1] == "-")
+        ):
             continue
         if m.group("a") and words[0] not in _SCALES:
             continue  # "a three-..." is not a number phrase
         value = _english_value(words, leading_a=bool(m.group("a")))
         if value is not None:
             found.append(WordNumber(str(value), m.start(), m.end()))
-    return found
+    return sorted(found, key=lambda w: w.start)
 
 
 def _pronoun(text: str, start: int, end: int) -> bool:
@@ -147,11 +195,16 @@ def chinese_numbers(text: str) -> list[WordNumber]:
             continue
         positional = any(c in _CN_SMALL or c in _CN_LARGE for c in run)
         has_digit = any(c in _CN_DIGITS for c in run)
-        measured = _CN_MEASURE.match(text, end) is not None
+        measured = _CN_MEASURE.match(text, end) is not None or text[end : end + 1] == "成"
         marked = text[max(0, start - 1) : start] == "第" or text[max(0, start - 3) : start] == "百分之"
         plain = positional and has_digit and run[0] not in "百佰千仟万萬亿億"
         if not (plain or measured or marked or run == "十"):
             continue
+        if text[end : end + 1] == "成" and len(run) == 1 and run in _CN_DIGITS:
+            found.append(WordNumber(str(_CN_DIGITS[run] * 10), start, end + 1))  # 八成: 80 per cent
+            continue
+        if run == "一":
+            continue  # 一座, 一个, 第一: an article or "first", not a count to check
         value = parse_chinese(run)
         if value is not None:
             found.append(WordNumber(value, start, end))

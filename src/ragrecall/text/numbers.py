@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
+from .dates import dates_in
 from .number_words import chinese_numbers, english_numbers
 from .segment import CJK_RANGES, has_cjk
 from .units import units_after, units_before
@@ -138,8 +139,31 @@ def _number_spans(text: str) -> tuple[str, tuple[tuple[str, int, int], ...]]:
     spans = _digit_numbers(norm) if _ANY_DIGIT.search(norm) else []
     taken = [(s, e) for _, s, e in spans]
     spans += [(w.value, w.start, w.end) for w in words if not any(s < w.end and w.start < e for s, e in taken)]
+    if _MAY_BE_DATE.search(norm):
+        dates = dates_in(norm)
+        if dates:  # a date's numbers are its tokens: 1876-04-11 is no range 4–11, and its day no count
+            spans = [sp for sp in spans if not any(d.start <= sp[1] < d.end for d in dates)]
+            spans += [token for d in dates for token in d.tokens]
+    spans = [_signed(norm, span) for span in spans]
     spans.sort(key=lambda span: span[1])
     return norm, tuple(spans)
+
+
+_MAY_BE_DATE = re.compile(r"\d[-/.]\d{1,2}[-/.]\d|月|[A-Z][a-z]{2}")
+_BELOW_ZERO = re.compile(r"(?:零下|minus\s+|negative\s+)$", re.IGNORECASE)
+_BELOW_ZERO_AFTER = re.compile(
+    r"^\s*(?:°\s*[CF]?|degrees?\s*(?:celsius|fahrenheit|C|F)?)?\s*below\s+zero", re.IGNORECASE
+)
+
+
+def _signed(norm: str, span: tuple[str, int, int]) -> tuple[str, int, int]:
+    """``span`` negative when the text says so in words: 零下12度, minus 12, 12 degrees below zero."""
+    value, start, end = span
+    if value.startswith("-") or not value[:1].isdigit():
+        return span
+    if _BELOW_ZERO.search(norm[max(0, start - 9) : start]) or _BELOW_ZERO_AFTER.match(norm[end : end + 30]):
+        return (f"-{value}", start, end) if value != "0" else span
+    return span
 
 
 @lru_cache(maxsize=4096)
@@ -189,6 +213,8 @@ def _digit_numbers(norm: str) -> list[tuple[str, int, int]]:
         before = norm[start - 1] if start else ""
         if _is_letter(before) and not (before in _BETWEEN_DIGITS and start >= 2 and norm[start - 2].isdigit()):
             continue  # a name: AX3000
+        if before == "^":
+            continue  # the power of a unit: km^2
         opening = norm[number_start(norm, start) : start]  # "", ".", "-" or "-."
         point = "." in opening
         tail = before in ".,'" and not point and start >= 2
@@ -275,7 +301,12 @@ def _may_scale(text: str, end: int) -> bool:
 def _normalised(text: str) -> str:
     if text.isascii():
         return text
+    # A power after a unit is part of it (km², m³: "km2"); elsewhere a script digit marks a footnote.
+    text = _UNIT_POWER.sub(lambda m: m.group(1) + "^" + unicodedata.normalize("NFKC", m.group(2)), text)
     return unicodedata.normalize("NFKC", _GROUP_SPACE.sub("'", _SCRIPT_DIGITS.sub(" ", text)))
+
+
+_UNIT_POWER = re.compile(r"(?<![^\W\d_])((?:k|c|m)?m|ft|mi)([²³])")
 
 
 def _is_letter(ch: str) -> bool:

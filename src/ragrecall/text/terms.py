@@ -17,10 +17,11 @@ import re
 from functools import lru_cache
 from typing import Literal
 
+from .chinese import simplified
 from .normalize import normalize_text
 from .segment import CJK_RANGES
 
-__all__ = ["STOPWORDS", "content_terms", "is_function_word", "stem"]
+__all__ = ["STOPWORDS", "content_terms", "is_function_word", "spelling", "stem"]
 
 _WORD = re.compile(r"[^\W\d_]{2,}|\d+(?:[.,]\d+)*", re.UNICODE)
 _ASCII_WORD = re.compile(r"[a-z]{2,}|\d+(?:[.,]\d+)*")
@@ -58,7 +59,7 @@ def _ascii_terms(text: str, stem: bool) -> frozenset[str]:
 
 @lru_cache(maxsize=4096)
 def _terms(text: str, stem: bool, cjk: Literal["bigrams", "chars"]) -> frozenset[str]:
-    norm = normalize_text(text)
+    norm = simplified(normalize_text(text))
     out: set[str] = set()
     for run in _CJK_RUN.findall(norm):
         if cjk == "bigrams":
@@ -81,10 +82,37 @@ def stem(word: str) -> str:
     return _stem(word)
 
 
+def spelling(word: str) -> str:
+    """``word`` (lower case) in one English spelling: British ``-our``, ``-tre``, ``-ise`` and ``grey`` as
+    American ``-or``, ``-ter``, ``-ize`` and ``gray`` (harbour and harbor, centre and center meet)."""
+    if len(word) < 5 or not word.isascii():
+        return word
+    for british, american in _SPELLINGS:
+        if word.endswith(british) and len(word) - len(british) >= 3:
+            return word[: -len(british)] + american
+    return "gray" if word == "grey" else word
+
+
+_SPELLINGS = (
+    ("ours", "ors"),
+    ("our", "or"),
+    ("tres", "ters"),
+    ("tre", "ter"),
+    ("ised", "ized"),
+    ("ising", "izing"),
+    ("ise", "ize"),
+    ("isation", "ization"),
+    ("ogue", "og"),
+    ("lled", "led"),
+    ("lling", "ling"),
+)
+
+
 @lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
     if word[0].isdigit():
         return word
+    word = spelling(word)
     for suffix, replacement in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith(("ss", "us")):
             word = word[: -len(suffix)] + replacement

@@ -14,7 +14,8 @@
   reference (a third: a claim may use its own words, "the firm was established" for "the company was
   founded", but not bring facts of its own), every number it writes occurs there, and it writes no negation
   unless the reference does. Terms are stemmed words and, for CJK text, character bigrams (the stricter
-  test: a claim must come from the reference, not merely share its characters).
+  test: a claim must come from the reference, not merely share its characters). And it says what its
+  sentence says (:func:`._grounded.misread`): the same roles, negation, frames and cue values.
 - **Duplicate**: a claim equal to an earlier one after normalisation (case, width, whitespace, punctuation).
 
 Only grounded, non-duplicate claims count towards coverage.
@@ -34,6 +35,7 @@ from ...text.numbers import numbers_in
 from ...text.segment import CJK_RANGES
 from ...text.terms import content_terms
 from ._evidence import DroppedClaim
+from ._grounded import misread
 
 __all__ = ["COVERAGE_SHARE", "GROUNDING_SHARE", "CoverageReport", "Flagged", "analyse", "states_facts"]
 
@@ -104,7 +106,7 @@ def analyse(reference: str, claims: Sequence[str]) -> CoverageReport:
     ungrounded: list[Flagged] = []
     duplicates: list[Flagged] = []
     for i, claim in enumerate(claims):
-        reason = _ungrounded_reason(claim, ref_terms, ref_numbers, ref_negated)
+        reason = _ungrounded_reason(claim, ref_terms, ref_numbers, ref_negated) or misread(claim, reference)
         if reason is not None:
             ungrounded.append(Flagged(claim, reason, i))
             continue

@@ -118,6 +118,10 @@ class ClaimVerdict(BaseModel):
     evidence negates the claim"``."""
     check: str | None = None
     """The check that failed (``"number"``, ``"polarity"``, ``"subject"`` …), None when none did."""
+    note: str | None = None
+    """What code could not read and left to the judge and the confirmer, e.g. ``"predicate not checked by code:
+    its words are not in the evidence"`` (a predicate written in other words: "passed away" for "died");
+    None when code read everything it checks."""
     confirmed: bool | None = None
     """With ``confirm``: True when the confirming model found the claim entailed by its evidence sentences,
     False when it did not (the claim is then ``"refuted"``); None when not asked (confirmation off, or the

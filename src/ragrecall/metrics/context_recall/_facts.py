@@ -14,7 +14,7 @@ from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
 from ._evidence import Quote
 from ._words import script_of, strict_terms, words
 
-__all__ = ["PROBLEMS", "ClaimFacts", "Evidence", "Failure", "SentenceSource", "claim_facts"]
+__all__ = ["PROBLEMS", "ClaimFacts", "Evidence", "Failure", "SentenceSource", "claim_facts", "failed"]
 
 PROBLEMS: dict[str, str] = {
     "not_found": "quote not found in any context",
@@ -28,6 +28,25 @@ PROBLEMS: dict[str, str] = {
     "range": "range not in evidence",
     "unrelated": "quotes do not add up",
     "predicate": "evidence states something else",
+    "unread": "predicate not checked by code",
+    "modality": "the evidence hedges it",
+    "conditional": "the evidence states it under a condition",
+    "attribution": "the evidence only reports it",
+    "fiction": "the evidence tells it as fiction",
+    "question": "the evidence leaves it open",
+    "comparative": "comparison differs",
+    "superlative": "rank differs",
+    "temporal": "time order differs",
+    "direction": "direction differs",
+    "quantifier": "quantifier differs",
+    "bound": "bound differs",
+    "fraction": "fraction differs",
+    "status": "the evidence says it no longer holds",
+    "membership": "membership differs",
+    "outcome": "outcome differs",
+    "contrast": "a word of the claim is another in the evidence",
+    "roles": "roles differ",
+    "year": "year differs",
     "contested": "a passage states the claim",
     "refuted": "not confirmed",
 }
@@ -82,10 +101,17 @@ class Evidence:
 
 @dataclass(frozen=True)
 class Failure:
-    """A failed check: its key in :data:`PROBLEMS` and the problem text for the evidence."""
+    """A failed check: its key in :data:`PROBLEMS` and the problem text for the evidence; or, with ``unread``,
+    what code could not read (a predicate in other words), a note that fails nothing."""
 
     check: str
     problem: str
+    unread: bool = False
+
+
+def failed(result: Failure | None) -> bool:
+    """True when ``result`` fails the evidence (a note of what code could not read does not)."""
+    return result is not None and not result.unread
 
 
 class ClaimFacts:

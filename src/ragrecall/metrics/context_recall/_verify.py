@@ -22,7 +22,7 @@ from ...text.locate import Folded, Located, fold, has_ellipsis, locate
 from ...text.segment import sentence_spans
 from ._checks import check_evidence
 from ._evidence import QUOTE_WINDOW, Quote, Verification
-from ._facts import PROBLEMS, Evidence
+from ._facts import PROBLEMS, Evidence, failed
 from ._replies import Support
 
 __all__ = ["Checked", "Contexts", "check_support"]
@@ -64,6 +64,8 @@ class Checked:
     """For the judge, numbering contexts from 1 as it does: what failed and the rule to follow."""
     check: str | None = None
     """The key in :data:`._facts.PROBLEMS` of the check that failed."""
+    note: str | None = None
+    """What code could not read and left to the judge (a predicate in other words), for the evidence."""
 
 
 _FEEDBACK = {
@@ -86,11 +88,12 @@ def check_support(
         return lost
     evidence = [Evidence.of(q, contexts) for q in quotes]
     quotes = [q.model_copy(update={"sentence": ev.text}) for q, ev in zip(quotes, evidence, strict=True)]
-    failed = check_evidence(claim, quotes, evidence, contexts)
-    if failed is not None:
-        return Checked(quotes, "unverified", failed.problem, _RULE, failed.check)
+    result = check_evidence(claim, quotes, evidence, contexts)
+    if failed(result):
+        assert result is not None
+        return Checked(quotes, "unverified", result.problem, _RULE, result.check)
     corrected = any(q.context != q.cited for q in quotes)
-    return Checked(quotes, "corrected" if corrected else "verified")
+    return Checked(quotes, "corrected" if corrected else "verified", note=result.problem if result else None)
 
 
 def _lost(quotes: list[Quote]) -> Checked | None:

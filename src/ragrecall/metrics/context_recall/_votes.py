@@ -181,7 +181,9 @@ def _renumbered(judged: Judged, order: list[int]) -> Judged:
         reason = f"{reason} [passage {order[0] + 1} shown alone]"
     elif order != sorted(order):
         reason = f"{reason} [passages shown in the order {', '.join(str(i + 1) for i in order)}]"
-    return Judged(reason, Checked(quotes, checked.verification, checked.problem, checked.feedback, checked.check))
+    return Judged(
+        reason, Checked(quotes, checked.verification, checked.problem, checked.feedback, checked.check, checked.note)
+    )
 
 
 def claim_verdict(claim: Claim, judged: Judged, policy: UnverifiedPolicy) -> ClaimVerdict:
@@ -199,6 +201,7 @@ def claim_verdict(claim: Claim, judged: Judged, policy: UnverifiedPolicy) -> Cla
         verification=checked.verification,
         problem=checked.problem,
         check=checked.check,
+        note=checked.note,
         origin=claim.origin,
         votes=[counted],
     )

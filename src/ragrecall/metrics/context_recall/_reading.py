@@ -1,0 +1,240 @@
+"""Does the evidence assert what the claim asserts? The cue classes (:mod:`ragrecall.text.cues`) of a claim and of
+the clauses of its evidence that state it (:class:`._scope.Scope`) must agree. Deterministic, no LLM call.
+
+- *frames*: every frame standing over the evidence (modality, conditional, attribution, fiction, question)
+  is one the claim writes too: "was built" is not "was planned to be built", "holds 5 million m³" not "if the
+  dam is raised, will hold 5 million m³", "X was a forger" not "his rival claimed X was a forger";
+- *polar values* (comparative and superlative, temporal, direction): where the claim and the evidence write
+  the same dimension, they write the same direction, or the opposite one with the two sides of the comparison
+  swapped ("Y is larger than X" for "X is smaller than Y"; :func:`._roles.sides_swapped`); a superlative has
+  the same rank ("the largest" is not "the second-largest" nor "one of the largest");
+- *exclusive values* (quantifier, membership, outcome, fraction, one-word contrasts): where both write a value
+  of a group, every value the claim writes is one the evidence writes ("all" is not "most", "the sole founder"
+  not "one of five founders", "won" not "was shortlisted", "tripled" not "doubled", "red" not "blue");
+- *status*: a claim saying what is ("is the mayor") is not stated by evidence saying only what was ("served as
+  mayor from 1990 to 1998");
+- *bounds*: a number the claim bounds ("at least 300") is bounded alike wherever the evidence bounds it
+  ("up to 300" is not; "about 300" is not "exactly 300");
+- *years*: a figure the claim gives for a year is given for that year in the evidence, not for another year
+  of the same sentence (each number's year is the one its clause writes).
+
+What a side does not write is not read: a claim with no quantifier is not held to the evidence's, and a value
+the evidence does not write at all (a synonym code does not know) is left to the judge and the confirmer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ...text.cues import Cue, cues_in, plain
+from ...text.numbers import Quantity, quantities
+from ._facts import PROBLEMS, ClaimFacts, Failure
+from ._roles import sides_swapped
+from ._scope import Scope, frames_of
+
+__all__ = ["reading_failure"]
+
+_POLAR = ("comparative", "temporal", "direction")
+_EXCLUSIVE = ("quantifier", "membership", "outcome", "fraction", "contrast")
+_POLE = re.compile(r"^(?P<group>[a-z]+)(?P<sign>[+-])(?P<rank>\d*)$")
+_ORDINAL = re.compile(r"(?:\b(second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+)$", re.IGNORECASE)
+_RANKS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
+_YEAR_UNIT = frozenset({"year"})
+
+
+def reading_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
+    """The first cue class on which ``scope`` (an evidence sentence read for the claim) does not assert what the
+    claim asserts, or None (see the module docstring)."""
+    claim_cues = cues_in(facts.text)
+    evidence_cues = scope.cues(core=True) or scope.cues()
+    return (
+        _frames(facts, scope)
+        or _polar(facts, scope, claim_cues, evidence_cues)
+        or _exclusive(claim_cues, evidence_cues, facts.text, scope.text)
+        or _status(claim_cues, evidence_cues)
+        or _bounds(facts, scope)
+        or _years(facts, scope)
+    )
+
+
+def _fail(check: str, detail: str) -> Failure:
+    return Failure(check, f"{PROBLEMS[check]}: {detail}")
+
+
+def _frames(facts: ClaimFacts, scope: Scope) -> Failure | None:
+    own = frames_of(list(cues_in(facts.text)))
+    for cls, words in scope.frames().items():
+        if cls not in own:
+            return _fail(cls, f"“{words}” in the evidence")
+    return None
+
+
+def _poles(cues: Sequence[Cue], text: str) -> list[tuple[Cue, str, str, str]]:
+    """The polar cues as (cue, group, sign, rank): rank "" for a comparative, "1" … for a superlative, "among"
+    for one among others ("one of the largest", 最大的…之一)."""
+    amongs = [c for c in cues if c.cls == "membership" and c.value == "among"]
+    out = []
+    for cue in cues:
+        if cue.cls not in _POLAR:
+            continue
+        m = _POLE.match(cue.value)
+        if m is None:
+            continue
+        rank = m.group("rank")
+        if rank:
+            ordinal = _ORDINAL.search(text[: cue.start])
+            among = any(_governs_rank(a, cue, text) for a in amongs)
+            rank = "among" if among else str(_RANKS[ordinal.group(1).lower()]) if ordinal else rank
+        out.append((cue, m.group("group"), m.group("sign"), rank))
+    return out
+
+
+def _governs_rank(among: Cue, superlative: Cue, text: str) -> bool:
+    """Whether "one of", "among" (just before) or 之一 (after, in the same phrase) makes the superlative one
+    among others: "one of the largest", "among the first", 最大的水库之一."""
+    if among.end <= superlative.start:
+        return superlative.start - among.end <= 12 and not re.search(r"[,;，；]", text[among.end : superlative.start])
+    return among.start - superlative.end <= 15 and not re.search(r"[,;，；。]", text[superlative.end : among.start])
+
+
+def _polar(facts: ClaimFacts, scope: Scope, claim_cues: Sequence[Cue], evidence_cues: Sequence[Cue]) -> Failure | None:
+    theirs = _poles(evidence_cues, scope.text)
+    for cue, group, sign, rank in _poles(claim_cues, plain(facts.text)):
+        same = [t for t in theirs if t[1] == group]
+        if not same or any(t[2] == sign and t[3] == rank for t in same):
+            continue
+        if rank and rank != "among" and any(t[2] == sign for t in same):
+            shown = next(t[0].text for t in same if t[2] == sign)
+            return _fail("superlative", f"“{cue.text}” in the claim, “{shown}” in the evidence")
+        if rank == "among" or any(t[3] == "among" for t in same):
+            return _fail("superlative", f"“{cue.text}” in the claim, one among others in the evidence")
+        opposite = [t for t in same if t[2] != sign and t[3] == rank]
+        if opposite and not rank:
+            swapped = sides_swapped(plain(facts.text), cue, scope, opposite[0][0])
+            if swapped is None or swapped:
+                continue  # a converse, or sides code cannot tell apart
+        if opposite:
+            return _fail(cue.cls, f"“{cue.text}” in the claim, “{opposite[0][0].text}” in the evidence")
+    return None
+
+
+def _group(cue: Cue) -> str:
+    return cue.value.partition(":")[0] if cue.cls == "contrast" else cue.cls
+
+
+def _exclusive(
+    claim_cues: Sequence[Cue], evidence_cues: Sequence[Cue], claim_text: str, evidence_text: str
+) -> Failure | None:
+    ours = _values(claim_cues, plain(claim_text))
+    theirs = _values(evidence_cues, evidence_text)
+    for key, values in ours.items():
+        written = theirs.get(key)
+        if not written:
+            continue
+        missing = [v for v in values if v not in written]
+        if missing:
+            cls = key[0]
+            shown = ", ".join(sorted({c.text for c in evidence_cues if _key(c) == key}))
+            said = next(c.text for c in claim_cues if _key(c) == key and c.value == missing[0])
+            return _fail(cls, f"“{said}” in the claim, “{shown}” in the evidence")
+    return None
+
+
+def _key(cue: Cue) -> tuple[str, str]:
+    return cue.cls, _group(cue)
+
+
+def _values(cues: Sequence[Cue], text: str) -> dict[tuple[str, str], set[str]]:
+    out: dict[tuple[str, str], set[str]] = {}
+    bound_words = {c.text.casefold() for c in cues if c.cls == "bound"}
+    for cue in cues:
+        if cue.cls not in _EXCLUSIVE:
+            continue
+        if cue.cls == "quantifier" and cue.text.casefold() in bound_words:
+            continue  # "some 500 people": a bound of the number, read by the bound check
+        out.setdefault(_key(cue), set()).add(cue.value)
+    return out
+
+
+def _status(claim_cues: Sequence[Cue], evidence_cues: Sequence[Cue]) -> Failure | None:
+    claim = {c.value for c in claim_cues if c.cls == "status"}
+    evidence = {c.value: c.text for c in evidence_cues if c.cls == "status"}
+    if claim == {"present"} and "ended" in evidence and "present" not in evidence:
+        return _fail("status", f"“{evidence['ended']}” in the evidence")
+    return None
+
+
+_BEFORE = re.compile(r"^\s*(?:[$€£¥]|us\$|usd|rmb|eur|gbp)?\s*$", re.IGNORECASE)
+_AFTER = re.compile(r"^[\s-]*(?:[^\W\d_]{0,4})?[\s-]*$")
+
+
+def _bounds_of(text: str, cues: Sequence[Cue], q: Quantity) -> frozenset[str]:
+    """The bound families (lower, upper, approx, exact) written right before or after the number ``q``."""
+    out: set[str] = set()
+    for cue in cues:
+        if cue.cls != "bound":
+            continue
+        between = text[cue.end : q.start] if cue.end <= q.start else text[q.end : cue.start]
+        if cue.end <= q.start:
+            # "at least 300", "至少可容纳1,200": a verb may stand between a Chinese bound and its number
+            if _BEFORE.match(between) or (not cue.text.isascii() and _cjk_unit(between)):
+                out.add(cue.value)
+        elif cue.start - q.end <= 5 and _AFTER.match(between) and (cue.text.isascii() or _cjk_unit(between)):
+            out.add(cue.value)
+    return frozenset(out)
+
+
+def _cjk_unit(between: str) -> bool:
+    """Nothing, or at most four CJK characters (a measure word, a unit, a verb: 人, 立方米, 可容纳)."""
+    stripped = between.strip()
+    return not stripped or (len(stripped) <= 4 and all("\u4e00" <= ch <= "\u9fff" for ch in stripped))
+
+
+def _bounds(facts: ClaimFacts, scope: Scope) -> Failure | None:
+    claim = plain(facts.text)
+    claim_cues = cues_in(facts.text)
+    if not any(c.cls == "bound" for c in claim_cues):
+        return None
+    evidence_cues = cues_in(scope.text)
+    found = quantities(scope.text)
+    for q in quantities(claim):
+        ours = _bounds_of(claim, claim_cues, q)
+        if not ours:
+            continue
+        theirs = [_bounds_of(scope.text, evidence_cues, e) for e in found if e.value == q.value]
+        if theirs and all(t and not t & ours for t in theirs):
+            said = claim[max(0, q.start - 12) : q.end].strip()
+            return _fail("bound", f"“{said}” in the claim; the evidence bounds {q.value} otherwise")
+    return None
+
+
+def _is_year(q: Quantity, text: str) -> bool:
+    """A year: written with 年 (or "year"), or four bare digits from 1000 to 2100 with no unit ("1,100人" is none)."""
+    if q.units & _YEAR_UNIT:
+        return True
+    written = text[q.start : q.end]
+    return not q.units and written.isdigit() and len(written) == 4 and 1000 <= int(written) <= 2100
+
+
+def _years(facts: ClaimFacts, scope: Scope) -> Failure | None:
+    """Each figure stands with the year the claim gives it: where the evidence writes the claim's figure in a
+    clause with a year, that year is one of the claim's ("250 staff in 2010 and 400 in 2018" does not give 400
+    for 2010)."""
+    claim = plain(facts.text)
+    claimed = quantities(claim)
+    found = quantities(scope.text)
+    years = {q.value for q in claimed if _is_year(q, claim)}
+    clause_numbers = [[e for e in found if s <= e.start < t] for s, t in scope.clauses]
+    for q in claimed:
+        places = [scope.clause_of(e.start) for e in found if e.value == q.value]
+        if not places:
+            continue
+        if years and not _is_year(q, claim):
+            clause_years = [{y.value for y in clause_numbers[k] if _is_year(y, scope.text)} for k in places]
+            if all(ys and not ys & years for ys in clause_years):
+                other = sorted(set().union(*clause_years))[0]
+                return _fail(
+                    "year", f"{q.value} is given for {other} in the evidence, not for {', '.join(sorted(years))}"
+                )
+    return None

@@ -1,0 +1,154 @@
+"""Who does what to whom: when a claim and the clauses of its evidence hold the same two parties around the same
+predicate, the parties keep their roles. Deterministic, no LLM call.
+
+Two readings, each only where it can tell:
+
+- around a predicate with two roles (``[relation]`` cues: defeated, succeeded, studied under, a tributary of;
+  击败, 接替, 师从, 支流) or a comparison (larger than, 大于, 甲比乙大), the words before the predicate and after
+  it are compared with the evidence's (:func:`sides_swapped`): the claim's left side found on the evidence's
+  right and its right side on the left is a swap, unless one of them is passive ("was defeated by", 被, 由) and
+  the other is not;
+- for any other predicate, two names of the claim (capitalised, :func:`~ragrecall.text.names.claim_names`)
+  with a word of the claim's predicate between them in the evidence must stand in the claim's order, or in the
+  other order with a passive between them.
+
+A symmetric predicate ("met", "married", "borders", "A and B"; 与, 和, 会面, 接壤) reads the same both ways and
+is not checked; nor is a possessive ("Y's capital is X"), which turns roles around without a passive.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from ...text.cues import Cue, cues_in, plain
+from ._facts import PROBLEMS, ClaimFacts, Failure
+from ._scope import Scope
+from ._words import strict_terms
+
+__all__ = ["roles_failure", "sides_swapped"]
+
+_PASSIVE_AFTER = re.compile(r"^\s*(?:[^\W\d_]+\s+){0,2}?by\b", re.IGNORECASE)
+_PASSIVE_CJK = re.compile(r"[被由遭]")
+_PREPOSITION_AFTER = re.compile(r"^\s+(?:in|on|at|by|from|during|as|after|before|for|with|under)\b", re.IGNORECASE)
+_BE_BEFORE = re.compile(r"\b(?:was|were|is|are|been|being|be|got|get)\s+(?:[^\W\d_]+ly\s+)?$", re.IGNORECASE)
+_COPULA_CJK = re.compile(r"[是为乃]")
+_SYMMETRIC = re.compile(r"\b(?:and|with|versus|vs|against|met|married|between)\b|[与和同跟及]", re.IGNORECASE)
+
+
+def _weights(text: str, *, before: bool) -> dict[str, float]:
+    """The terms of ``text`` (one side of a predicate), each weighted by its nearness to the predicate: 1 for
+    the nearest, 1/2 for the next … (a party stands next to its predicate; a shared object further away)."""
+    folded = text.casefold()
+    placed = sorted(strict_terms(text), key=lambda t: folded.find(t) if t in folded else len(folded))
+    if before:
+        placed.reverse()
+    return {t: 1 / (1 + i) for i, t in enumerate(placed)}
+
+
+Side = dict[str, float]
+
+
+def _roles(text: str, cue: Cue, start: int, end: int) -> tuple[Side, Side]:
+    """(who acts, who undergoes) around the predicate ``cue`` in ``text[start:end]``: before and after it when
+    active; after and before it with "by" after it; in Chinese, between 被/由 and the predicate for who acts and
+    before 被/由 for who undergoes, and for a predicate closing its clause (X是Y的支流) before and after 是."""
+    before, after = text[start : cue.start], text[cue.end : end]
+    passive_cjk = _PASSIVE_CJK.search(before)
+    if passive_cjk is not None:
+        return _weights(before[passive_cjk.end() :], before=True), _weights(before[: passive_cjk.start()], before=True)
+    if _COPULA_CJK.match(after.lstrip()):  # 鹤川最长的支流是墨溪: the tributary is after 是
+        return _weights(after.lstrip()[1:], before=False), _weights(before, before=True)
+    if not strict_terms(after):
+        copula = list(_COPULA_CJK.finditer(before))
+        if copula:
+            at = copula[-1]
+            return _weights(before[: at.start()], before=True), _weights(before[at.end() :], before=False)
+    agent, patient = _weights(before, before=True), _weights(after, before=False)
+    if cue.cls == "relation" and _passive(cue, before, after):
+        return patient, agent
+    return agent, patient
+
+
+def _passive(cue: Cue, before: str, after: str) -> bool:
+    """A predicate read passively: "by" after it, a form of "be" before it, or a participle opening its clause
+    or standing after a comma ("Founded in 1923, the club …"; "The museum, founded in 1904, …")."""
+    if cue.text.casefold().endswith(" by") or _PASSIVE_AFTER.match(after) or _BE_BEFORE.search(before):
+        return True
+    opens = not strict_terms(before) or before.rstrip().endswith(",")
+    return opens and cue.text.isascii() and _PREPOSITION_AFTER.match(after) is not None
+
+
+def _distinct(a: Side, b: Side) -> tuple[Side, Side]:
+    """The two sides without the words both hold ("Tellmark" of "Agnes Tellmark" and "Tellmark Pharmaceuticals"):
+    they tell neither party apart."""
+    both = a.keys() & b.keys()
+    return {t: w for t, w in a.items() if t not in both}, {t: w for t, w in b.items() if t not in both}
+
+
+def sides_swapped(claim: str, ours: Cue, scope: Scope, theirs: Cue) -> bool | None:
+    """Whether the parties around the claim's predicate ``ours`` have each other's roles around the evidence's
+    predicate ``theirs`` (read within the clauses stating the claim; a passive read as its active): True when
+    a word of each party stands on the other party's side, False when no word does, None when only one does
+    (the words cannot tell)."""
+    agent, patient = _distinct(*_roles(claim, ours, 0, len(claim)))
+    their_agent, their_patient = _distinct(*_roles(scope.text, theirs, scope.first, scope.last))
+    if ours.cls == "relation" and not (agent and patient and their_agent and their_patient):
+        return None  # a party left unsaid on one side ("was founded in 1919", "She taught at …"): no order to read
+    crossed = (agent.keys() & their_patient.keys(), patient.keys() & their_agent.keys())
+    if all(crossed):
+        return True  # each party found on the other side (shared words such as "的面积" stay where they are)
+    if any(crossed):
+        return None
+    return False
+
+
+def _key(cue: Cue) -> str:
+    return cue.text.casefold().removesuffix(" by")
+
+
+def roles_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
+    """The roles of the claim's parties swapped in the evidence (see the module docstring), or None."""
+    claim = plain(facts.text)
+    ours = [c for c in cues_in(facts.text) if c.cls == "relation"]
+    theirs = [c for c in scope.cues() if c.cls == "relation"]
+    if any(c.value == "sym" for c in ours + theirs):
+        return None
+    read = False
+    for cue in ours:
+        for other in (t for t in theirs if _key(t) == _key(cue)):
+            read = True
+            if sides_swapped(claim, cue, scope, other):
+                return Failure("roles", f"{PROBLEMS['roles']}: “{cue.text}” with its parties the other way round")
+    if read:
+        return None
+    return _named(facts, claim, scope)
+
+
+def _named(facts: ClaimFacts, claim: str, scope: Scope) -> Failure | None:
+    """Two names of the claim around a word of its predicate, in the other order in the evidence with no passive
+    to turn them (or in the same order with a passive on one side only)."""
+    names = [n for n in facts.names if not n.cjk]
+    if len(names) < 2:
+        return None
+    folded_claim = claim.casefold()
+    text = scope.text[scope.first : scope.last]
+    folded = text.casefold()
+    for a, b in itertools.pairwise(names):
+        ca, cb = folded_claim.find(a.text.casefold()), folded_claim.find(b.text.casefold())
+        ea, eb = folded.find(a.text.casefold()), folded.find(b.text.casefold())
+        if min(ca, cb, ea, eb) < 0 or cb <= ca:
+            continue
+        between = claim[ca + len(a.text) : cb]
+        predicate = strict_terms(between)
+        if not predicate or _SYMMETRIC.search(between):
+            continue
+        lo, hi = sorted((ea, eb))
+        near = text[lo + len((a if ea < eb else b).text) : hi]
+        if not predicate & strict_terms(near) or _SYMMETRIC.search(near) or near.lstrip().startswith(("'s", "’s")):
+            continue
+        reversed_ = eb < ea
+        passive = bool(re.search(r"\bby\b", between, re.IGNORECASE)) != bool(re.search(r"\bby\b", near, re.I))
+        if reversed_ != passive:
+            return Failure("roles", f"{PROBLEMS['roles']}: {a.text} and {b.text} the other way round")
+    return None

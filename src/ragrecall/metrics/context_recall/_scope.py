@@ -1,0 +1,164 @@
+"""Which part of an evidence sentence states a claim, and which frames stand over that part.
+
+A sentence is read in clauses (:func:`~ragrecall.text.clauses.clause_spans`). The clauses that state the claim
+(:class:`Scope`) are those holding the quote and a term or number of the claim and, for each term of what the
+claim says (its names left out) or number that they lack, the nearest clause holding it. Frame cues
+(:data:`~ragrecall.text.cues.FRAMES`) stand over those clauses when they are written:
+
+- in one of them ("Critics claimed that …", "… may have been built …", "… whether …");
+- in a clause that leads in to them or sits between them, unless that clause is a statement of its own (it
+  opens with which, who, although, but …; 虽然, 但 …; it ends with a semicolon; its frame has a complement of
+  its own: "Critics claimed that A, but B"): "According to a local rumour, …", "据传，…", "In the novel …, …"; a conditional lead-in ("If the dam is raised, …", "如果…，…") stands over the next clause only,
+  and a modal one only when it is a word or two long ("Perhaps, …", "可能，…");
+- in a short clause after them reporting who says so ("…, critics claimed", "…, according to legend").
+
+A neutral verb of saying ("said", "according to"; 表示, 称) makes an attribution frame only with a source
+whose word is doubtful in its clause ("His rival said that …", "Critics say …"; 批评者称).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from ...text.clauses import clause_spans
+from ...text.cues import FRAMES, Cue, cues_in, plain
+from ...text.numbers import numbers_in
+from ...text.segment import has_cjk
+from ._facts import ClaimFacts, Evidence
+from ._words import strict_terms
+
+__all__ = ["Scope", "frames_of"]
+
+_OWN_STATEMENT = re.compile(
+    r"^\W*(?:which|who|whom|whose|where|when|while|whereas|although|though|but|and|yet|however|despite|"
+    r"虽然|尽管|但是|但|而|却|然而|并且|且|其中)",
+    re.IGNORECASE,
+)
+_COMPLEMENT = re.compile(r"\b(?:that|whether)\b\s+\S+\s+\S+", re.IGNORECASE)
+_SHORT_WORDS = 3
+_LEAD_CJK = 10
+_SHORT_CJK = 6
+_TRAILING_WORDS = 6
+_TRAILING_CJK = 12
+_SAYING = ("attribution source", "attribution verb")
+
+
+@dataclass(frozen=True)
+class Scope:
+    """An evidence sentence read for one claim: its plain text (:func:`~ragrecall.text.cues.plain`), its
+    clauses and those that state the claim."""
+
+    text: str
+    clauses: tuple[tuple[int, int], ...]
+    chosen: frozenset[int]
+    core: frozenset[int]
+    """The chosen clauses that hold the quote: frames are read over these (a clause chosen only for a term the
+    quote's clauses lack, "It was once believed that the source of the Dunn …; surveyors showed that it …",
+    lends the claim its subject, not its frame)."""
+
+    @classmethod
+    def of(cls, ev: Evidence, facts: ClaimFacts) -> Scope:
+        """The clauses of ``ev``'s sentence that state ``facts``' claim (see the module docstring)."""
+        sentence = plain(ev.text)
+        # Clauses are cut in the text as written: NFKC makes a full-width comma an ASCII one with no space after.
+        written = ev.text if len(ev.text) == len(sentence) else sentence
+        clauses = clause_spans(written) or ((0, len(sentence)),)
+        terms = [strict_terms(sentence[s:e]) | numbers_in(sentence[s:e]) for s, e in clauses]
+        claim_terms = facts.bigrams | facts.numbers
+        qs, qe = _offsets(ev, sentence)
+        quoted = [i for i, (s, e) in enumerate(clauses) if s < qe and qs < e] or [0]
+        said = (facts.bigrams - facts.name_terms) | facts.numbers
+        # A quoted clause holding only the claim's names ("Salloway denied the charge and won …") lends the
+        # subject, not the statement: the clauses holding what the claim says come first.
+        chosen = (
+            {i for i in quoted if terms[i] & said} or {i for i in quoted if terms[i] & claim_terms} or set(quoted)
+        )
+        core = frozenset(chosen)
+        held = frozenset().union(*(terms[i] for i in chosen))
+        missing = (claim_terms - held) and ((facts.bigrams - facts.name_terms) | facts.numbers) - held
+        for term in sorted(missing):
+            holders = [i for i, t in enumerate(terms) if term in t]
+            if holders:
+                chosen.add(min(holders, key=lambda i: min(abs(i - c) for c in chosen)))
+        return cls(sentence, clauses, frozenset(chosen), core)
+
+    @property
+    def first(self) -> int:
+        """Where the first chosen clause starts."""
+        return self.clauses[min(self.chosen)][0]
+
+    @property
+    def last(self) -> int:
+        """Where the last chosen clause ends."""
+        return self.clauses[max(self.chosen)][1]
+
+    @cached_property
+    def stated(self) -> str:
+        """The chosen clauses' text, in order, joined by a space."""
+        return " ".join(self.text[s:e] for i, (s, e) in enumerate(self.clauses) if i in self.chosen)
+
+    def clause_of(self, at: int) -> int:
+        """The index of the clause holding offset ``at``."""
+        return next((i for i, (s, e) in enumerate(self.clauses) if s <= at < e), len(self.clauses) - 1)
+
+    def cues(self, *, core: bool = False) -> list[Cue]:
+        """The cues of the chosen clauses (with ``core``, of the clauses holding the quote)."""
+        clauses = self.core if core else self.chosen
+        return [c for c in cues_in(self.text) if self.clause_of(c.start) in clauses]
+
+    def frames(self) -> dict[str, str]:
+        """Frame class → the words that write it, for each frame standing over the chosen clauses."""
+        out: dict[str, str] = {}
+        by_clause: dict[int, list[Cue]] = {}
+        for cue in cues_in(self.text):
+            by_clause.setdefault(self.clause_of(cue.start), []).append(cue)
+        low, high = min(self.core), max(self.core)
+        for k, cues in by_clause.items():
+            for cls, words in frames_of(cues).items():
+                if k in self.core or self._stands_over(k, cls, low, high):
+                    out.setdefault(cls, words)
+        return out
+
+    def _stands_over(self, k: int, cls: str, low: int, high: int) -> bool:
+        s, e = self.clauses[k]
+        clause = self.text[s:e]
+        if _OWN_STATEMENT.match(clause) or (k < low and clause.rstrip().endswith((";", "；"))):
+            return False  # a statement of its own: "…, which …", "It was once believed that …; in 1902 …"
+        if k > high:
+            return cls in ("attribution", "fiction") and _short(clause, _TRAILING_WORDS, _TRAILING_CJK)
+        if cls == "conditional":
+            return k + 1 in self.core
+        if cls == "modality":
+            return _short(clause, _SHORT_WORDS, _SHORT_CJK)
+        # "Critics claimed that A, but B", 所谓A的说法并不属实，B: a frame with its own complement stands over
+        # that complement only
+        return k < high and not _COMPLEMENT.search(clause) and (not has_cjk(clause) or _short(clause, 0, _LEAD_CJK))
+
+
+def frames_of(cues: list[Cue]) -> dict[str, str]:
+    """Frame class → the words writing it, among ``cues`` (one text's or one clause's): the frame cues, and an
+    attribution where a neutral verb of saying has a doubtful source beside it."""
+    out: dict[str, str] = {}
+    for cue in cues:
+        if cue.cls in FRAMES:
+            out.setdefault(cue.cls, cue.text)
+    saying = {c.cls: c.text for c in cues if c.cls in _SAYING}
+    if len(saying) == 2:
+        out.setdefault("attribution", f"{saying[_SAYING[0]]} … {saying[_SAYING[1]]}")
+    return out
+
+
+def _short(clause: str, words: int, cjk: int) -> bool:
+    if has_cjk(clause):
+        return len(re.sub(r"\W", "", clause)) <= cjk
+    return len(clause.split()) <= words
+
+
+def _offsets(ev: Evidence, sentence: str) -> tuple[int, int]:
+    """The quote's span in the plain sentence (the same as in the sentence, unless NFKC changed a length)."""
+    qs, qe = ev.quote_start - ev.start, ev.quote_end - ev.start
+    if len(sentence) == len(ev.text):
+        return qs, qe
+    return len(plain(ev.text[:qs])), len(plain(ev.text[:qe]))

@@ -1,0 +1,103 @@
+"""The subject check: every name of the claim is named by its evidence, or earlier in the evidence's passage.
+
+A name (:func:`~ragrecall.text.names.claim_names`) is named when its words occur in the evidence sentence or
+before it in the same passage ("He was born in 1879" after a sentence naming him); a capitalised word opening
+the claim counts as a name only when the passage never writes it in lower case and it does not end as common
+nouns do ("Construction"); a Chinese subject, whose end no space marks, when its first two characters are
+written, or half its bigrams (two at least), or the evidence sentence opens with its head noun (学院 for
+汀澜音乐学院). A missing name fails only where the evidence names something else.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+from ...text.locate import fold
+from ...text.names import Name, claim_names, folded_words
+from ...text.segment import sentence_spans
+from ...text.terms import STOPWORDS
+from ._evidence import Quote
+from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource
+
+__all__ = ["named", "sentences_of", "subject_failure"]
+
+
+def subject_failure(
+    facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], contexts: SentenceSource
+) -> Failure | None:
+    """Each name of the claim is in an evidence sentence or earlier in its passage, unless that passage names
+    nothing else there (a manual's chunk about "the router" need not name the router)."""
+    for name in facts.names:
+        if any(named(name, ev, contexts.texts[ev.context]) for ev in evidence):
+            continue
+        if any(_other_names(facts, ev) for ev in evidence):
+            return Failure("subject", f"{PROBLEMS['subject']}: {name.text}")
+    return None
+
+
+def _other_names(facts: ClaimFacts, ev: Evidence) -> bool:
+    """True when the evidence sentence, or its passage before it, is about something the claim does not name: the
+    first name of one of those sentences, a capitalised word or sequence inside a sentence (not its first word,
+    not a function word, not an acronym), or, in Chinese, a subject whose first two characters differ from the
+    claim's."""
+    ours = {w for n in facts.names for w in n.words}
+    ours_cjk = [fold(n.words[0])[:2] for n in facts.names if n.cjk]
+    for sentence in sentences_of(ev.earlier + ev.text):
+        # What a sentence is about is its first name: a place or person named further on ("… described by Henrik
+        # Ost from a specimen shot near Halvey") is no other subject.
+        for name in claim_names(sentence)[:1]:
+            if name.cjk:
+                if ours_cjk and fold(name.words[0])[:2] not in ours_cjk:
+                    return True
+                continue
+            if name.initial or set(name.words) <= ours:
+                continue
+            if len(name.words) == 1 and (name.words[0] in STOPWORDS or name.text.isupper()):
+                continue
+            return True
+    return False
+
+
+def sentences_of(text: str) -> list[str]:
+    return [text[s:e] for s, e in sentence_spans(text)] if text else []
+
+
+def named(name: Name, ev: Evidence, context: str) -> bool:
+    """True when ``name`` occurs in the evidence sentence or earlier in its passage (a capitalised word opening
+    the claim counts as a name only when the passage never writes it in lower case)."""
+    upto = ev.earlier + ev.text
+    if name.cjk:  # where a Chinese subject ends is not marked: its first two characters must be written
+        return _cjknamed(fold(name.words[0]), fold(upto), fold(ev.text))
+    if name.initial and (name.words[0] in _lower_words(context) or _common_noun(name.words[0], context)):
+        return True
+    return set(name.words) <= folded_words(upto)
+
+
+def _cjknamed(term: str, upto: str, sentence: str) -> bool:
+    """A Chinese subject is named when its first two characters are written, or half its bigrams and two at least
+    are (its opening word may be a verb: 连接南屿岛的大桥), or the evidence sentence opens with its head noun, perhaps
+    after 该, 本, 这: 学院最初… for 汀澜音乐学院."""
+    if term[:2] in upto:
+        return True
+    bigrams = [term[i : i + 2] for i in range(len(term) - 1)]
+    found = sum(b in upto for b in bigrams)
+    if found >= 2 and found * 2 >= len(bigrams):
+        return True
+    head = term[-2:]
+    return len(term) > 2 and sentence.lstrip("该本这此其").startswith(head)
+
+
+_NOUN_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ance", "ence", "ure", "ship", "hood", "ism")
+
+
+def _common_noun(word: str, context: str) -> bool:
+    """A capitalised word opening the claim that its passage never writes and that ends as common nouns do
+    ("Construction", "Attendance"): a word of the sentence, not a name."""
+    return word.endswith(_NOUN_ENDINGS) and word not in folded_words(context)
+
+
+@lru_cache(maxsize=1024)
+def _lower_words(text: str) -> frozenset[str]:
+    return frozenset(w for w in folded_words(text) if w in unicodedata.normalize("NFKC", text))

@@ -1,0 +1,180 @@
+"""Cue classes, English and Chinese: the words that say *how* a sentence asserts what it holds.
+
+The cues are data (``data/cues.en.txt``, ``data/cues.zh.txt``), one section per class:
+
+- *frames* — ``modality`` (may, planned, nearly won; 可能, 计划, 险些), ``conditional`` (if, unless; 如果,
+  除非), ``attribution`` (claimed, according to legend, his rival said; 声称, 据传), ``fiction`` (in the
+  novel; 小说中) and ``question`` (whether; 是否): a sentence in such a frame does not assert what it holds;
+- *values* — ``comparative`` (larger/smaller; 大于/小于), ``temporal`` (before/after; 之前/之后),
+  ``direction`` (north of/south of), ``quantifier`` (all/most/some; 全部/大多/部分), ``bound`` (at least,
+  up to, about, exactly; 至少, 不足, 约; read next to a number), ``fraction`` (half, tripled; 一半, 翻两番),
+  ``status`` (is the/served as; 现任/曾任), ``membership`` (sole/one of; 唯一/之一), ``outcome``
+  (won/shortlisted; 获得/入围), ``contrast`` (one-word swaps: red/blue, rose/fell, north/south; 红色/蓝色);
+- ``synonym``: words that say the same thing (died/passed away; 去世/逝世), for reading a predicate.
+
+:func:`cues_in` finds them in a text: English cues as whole words (case ignored, a space matching any run of
+spaces; a capitalised cue inside a sentence is a name: "May", "Rose", "Will"), Chinese cues anywhere, the
+longest cue first where two overlap; words that write a cue but are none (若干, "above all", "would later")
+are taken out first. The text is read folded (NFKC, Traditional Chinese as Simplified) with its length kept,
+so a cue's span is a span of the text given whenever folding keeps its length (as it does for Chinese).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from .chinese import simplified
+from .segment import has_cjk
+
+__all__ = ["FRAMES", "Cue", "cues_in", "plain"]
+
+FRAMES = ("modality", "conditional", "attribution", "fiction", "question")
+"""The frame classes: a sentence in one of these frames does not assert what it holds."""
+_SOURCE, _SAYING = "attribution source", "attribution verb"
+_NUMBER_AFTER = re.compile(
+    r"\W{0,3}(?:[$€£¥]\s?)?\d|\s?[〇零一二两三四五六七八九十百千万]"
+    r"|\s+(?:all|every|everyone|half|twice|double|entirely|completely|always|a\s+(?:quarter|third|dozen)|one|two|three"
+    r"|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|a\s+hundred|a\s+thousand|hundreds|thousands)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A cue found in a text: its class, its value (the class's name for a frame), and where it is."""
+
+    cls: str
+    value: str
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class _Entry:
+    cls: str
+    value: str
+    before_number: bool = True
+    """False for a cue that is no cue of this class where a number follows it (``nearly !number``)."""
+
+
+def _load() -> tuple[dict[str, list[_Entry]], list[str]]:
+    table: dict[str, list[_Entry]] = {}
+    excluded: list[str] = []
+    for name in ("cues.en.txt", "cues.zh.txt"):
+        section = ""
+        text = resources.files(__package__).joinpath(f"data/{name}").read_text(encoding="utf-8")
+        for line in text.splitlines():
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith("[") and line.endswith("]"):
+                section = line[1:-1]
+                continue
+            if section == "not a cue":
+                excluded.append(line.casefold())
+                continue
+            cue, _, value = line.partition(" = ")
+            before_number = not cue.endswith(" !number")
+            cue = cue.removesuffix(" !number").strip().casefold()
+            for v in (value.split() or [section]) if section in ("bound",) else [value.strip() or section]:
+                table.setdefault(cue, []).append(_Entry(section, v, before_number))
+    return table, excluded
+
+
+_TABLE, _EXCLUDED = _load()
+
+
+_MAX_WORDS = max(len(c.split()) for c in _TABLE if c.isascii())
+_LATIN_CUES = {tuple(c.split()): c for c in _TABLE if c.isascii()}
+_LATIN_EXCLUDED = {tuple(c.split()) for c in _EXCLUDED if c.isascii()}
+_LATIN_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_CJK_CUES = re.compile("|".join(map(re.escape, sorted((c for c in _TABLE if not c.isascii()), key=len, reverse=True))))
+_CJK_EXCLUDED = re.compile(
+    "|".join(map(re.escape, sorted((c for c in _EXCLUDED if not c.isascii()), key=len, reverse=True)))
+)
+_SENTENCE_START = re.compile(r"(?:^|[.!?;:\"“(]\s*)$")
+_ZH_ADJECTIVES = {
+    "大": "size+", "小": "size-", "高": "height+", "低": "height-", "长": "length+", "短": "length-",
+    "多": "amount+", "少": "amount-", "早": "time-", "晚": "time+", "老": "age+", "年轻": "age-", "宽": "width+",
+    "窄": "width-", "深": "depth+", "浅": "depth-", "重": "weight+", "轻": "weight-", "快": "speed+", "慢": "speed-",
+}  # fmt: skip
+_ZH_COMPARE = re.compile(
+    r"比[^，。；、,;]{1,15}?(?:更|还|要|略|稍|高出|多出)?("
+    + "|".join(sorted(_ZH_ADJECTIVES, key=len, reverse=True))
+    + ")"
+)
+
+
+@lru_cache(maxsize=1 << 14)
+def plain(text: str) -> str:
+    """``text`` as cues are read in it: NFKC, Traditional Chinese as Simplified (the same length where NFKC
+    keeps it)."""
+    if text.isascii():
+        return text
+    return simplified(unicodedata.normalize("NFKC", text))
+
+
+@lru_cache(maxsize=1 << 14)
+def cues_in(text: str) -> tuple[Cue, ...]:
+    """The cues of ``text`` in order (see the module docstring); a cue of several classes once per class."""
+    norm = plain(text)
+    found = [*_latin_cues(norm), *(_cjk_cues(norm) if has_cjk(norm) else ())]
+    return tuple(sorted(found, key=lambda c: c.start)) if len(found) > 1 else tuple(found)
+
+
+def _latin_cues(norm: str) -> list[Cue]:
+    """English cues: the longest run of words (at most :data:`_MAX_WORDS`) that is a cue, or that is no cue
+    (:data:`_LATIN_EXCLUDED`), at each word, words looked up in a table rather than searched for."""
+    words = [m for m in _LATIN_WORD.finditer(norm) if m.group().isascii()]
+    keys = [m.group().lower() for m in words]
+    found: list[Cue] = []
+    i = 0
+    while i < len(words):
+        for n in range(min(_MAX_WORDS, len(words) - i), 0, -1):
+            run = tuple(keys[i : i + n])
+            if run in _LATIN_EXCLUDED:
+                break
+            cue = _LATIN_CUES.get(run)
+            head = 0
+            if cue is None and n == 1 and "-" in run[0]:
+                # ex-mayor; second-largest, co-: the cue is the part after the hyphen, read with what is before it
+                first_part, _, rest = run[0].partition("-")
+                cue = "ex" if first_part == "ex" else _LATIN_CUES.get((rest,))
+                head = 0 if first_part == "ex" else len(first_part) + 1
+            if cue is not None:
+                first, last = words[i], words[i + n - 1]
+                if not (first.group()[0].isupper() and not _SENTENCE_START.search(norm[: first.start()])):
+                    found += _entries(norm, cue, first.start() + head, last.end())
+                break
+        else:
+            n = 1
+        i += n
+    return found
+
+
+def _cjk_cues(norm: str) -> list[Cue]:
+    cleaned = _CJK_EXCLUDED.sub(lambda m: " " * len(m.group()), norm)
+    found = [
+        c
+        for m in _CJK_CUES.finditer(cleaned)
+        # 若 (if) stands at the head of its clause, not inside a name (殷若谷)
+        if m.group() != "若" or not m.start() or not has_cjk(norm[m.start() - 1])
+        for c in _entries(norm, m.group(), m.start(), m.end())
+    ]
+    # 甲比乙大: the comparison stands at 比, so that what is compared stays on its two sides.
+    found += [
+        Cue("comparative", _ZH_ADJECTIVES[m.group(1)], m.start(), m.start() + 1, m.group())
+        for m in _ZH_COMPARE.finditer(cleaned)
+    ]
+    return found
+
+
+def _entries(norm: str, cue: str, start: int, end: int) -> list[Cue]:
+    number_after = _NUMBER_AFTER.match(norm, end) is not None
+    written = norm[start:end]
+    return [Cue(e.cls, e.value, start, end, written) for e in _TABLE[cue] if e.before_number or not number_after]

@@ -1,0 +1,104 @@
+"""Dates read as dates, so that ``1876-04-11``, ``11 April 1876``, ``April 11, 1876``, ``1876年4月11日`` and
+``一八七六年四月十一日`` are one date, and ``1876-04-11`` is never the range 4–11 nor ``April`` a name.
+
+A date is read in any of these shapes (after NFKC): ``YYYY-MM-DD`` (or with ``/`` or ``.``), ``D Month YYYY``,
+``Month D, YYYY``, ``Month YYYY``, ``D Month``, ``Month D`` (English month names, in full or short), and
+``Y年M月D日`` (``号`` for 日), ``Y年M月``, ``M月D日`` with digits or Chinese numerals. Its *tokens* are what a
+text writing it states: the year (as a number), ``month:MM``, ``MM-DD`` with a day, and ``YYYY-MM-DD`` when all
+three are written; a claim's date is in its evidence when its tokens are.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .number_words import parse_chinese
+
+__all__ = ["MONTHS", "DateSpan", "dates_in"]
+
+MONTHS = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
+    "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sep": 9, "sept": 9,
+    "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+}  # fmt: skip
+"""English month names and their numbers."""
+
+_MONTH = r"(?P<{}>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<{}>\d{{1,2}})(?:st|nd|rd|th)?"
+_YEAR = r"(?P<{}>\d{{4}})"
+_CN = "〇零一二两三四五六七八九十"
+_PATTERNS = [
+    re.compile(r"(?<![\d.\-/])(?P<y>\d{4})([-/.])(?P<m>\d{1,2})\2(?P<d>\d{1,2})(?![\d])"),
+    re.compile(
+        rf"(?<![\w]){_DAY.format('d')}\s+(?:of\s+)?{_MONTH.format('m')}(?:,?\s+{_YEAR.format('y')})?(?![\w])",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"(?<![\w]){_MONTH.format('m')}\s+{_DAY.format('d')}(?:,?\s+{_YEAR.format('y')})?(?![\w])", re.IGNORECASE
+    ),
+    re.compile(rf"(?<![\w]){_MONTH.format('m')},?\s+{_YEAR.format('y')}(?![\w])", re.IGNORECASE),
+    re.compile(
+        rf"(?:(?P<y>\d{{4}}|[{_CN}]{{4}})\s*年\s*)?(?P<m>\d{{1,2}}|[{_CN}]{{1,3}})\s*月"
+        rf"(?:\s*(?P<d>\d{{1,2}}|[{_CN}]{{1,3}})\s*[日号號])?"
+    ),
+]
+
+
+@dataclass(frozen=True)
+class DateSpan:
+    """A date of a text: where it is and what it writes (None for a part it leaves out)."""
+
+    start: int
+    end: int
+    year: int | None
+    month: int
+    day: int | None
+
+    @property
+    def tokens(self) -> tuple[tuple[str, int, int], ...]:
+        """The date's tokens (see the module docstring) as (value, start, end)."""
+        out = []
+        if self.year is not None:
+            out.append((str(self.year), self.start, self.end))
+        out.append((f"month:{self.month:02d}", self.start, self.end))
+        if self.day is not None:
+            out.append((f"{self.month:02d}-{self.day:02d}", self.start, self.end))
+            if self.year is not None:
+                out.append((f"{self.year}-{self.month:02d}-{self.day:02d}", self.start, self.end))
+        return tuple(out)
+
+
+def _number(text: str | None) -> int | None:
+    if text is None:
+        return None
+    if text.isdigit():
+        return int(text)
+    value = parse_chinese(text)
+    return int(value) if value is not None and value.isdigit() else None
+
+
+def dates_in(norm: str) -> list[DateSpan]:
+    """The dates of ``norm`` (NFKC text), in order, none overlapping another (the first shape listed wins)."""
+    found: list[DateSpan] = []
+    for pattern in _PATTERNS:
+        for m in pattern.finditer(norm):
+            if any(d.start < m.end() and m.start() < d.end for d in found):
+                continue
+            groups = m.groupdict()
+            month_text = groups["m"]
+            month = (
+                MONTHS.get(month_text.lower().rstrip(".")) if month_text.isalpha() and month_text.isascii() else None
+            )
+            month = month if month is not None else _number(month_text)
+            day, year = _number(groups.get("d")), _number(groups.get("y"))
+            if month is None or not 1 <= month <= 12 or (day is not None and not 1 <= day <= 31):
+                continue
+            if month_text.isascii() and month_text.isalpha() and not month_text[0].isupper():
+                continue  # "may", "march": a verb, not a month
+            if month_text.lower() == "may" and day is None and year is None:
+                continue
+            if pattern is _PATTERNS[-1] and year is None and day is None:
+                continue  # 三个月 is a duration, not a month
+            found.append(DateSpan(m.start(), m.end(), year, month, day))
+    return sorted(found, key=lambda d: d.start)
