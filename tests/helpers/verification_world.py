@@ -276,3 +276,93 @@ def score_world(
         score_sample(s, FakeLLM(honest_confirmer(s), model_name="confirmer") if confirmed else None, grouped=grouped)
         for s in world
     ]
+
+
+@dataclass(frozen=True)
+class FrameOutcome:
+    """One item of a frames probe: a claim copied word for word into a passage, and whether code decided it
+    ``stated`` (the judge not asked)."""
+
+    id: str
+    language: str
+    frame: str
+    asserted: bool
+    stated: bool
+
+
+def score_frames(items: Sequence[dict[str, Any]]) -> list[FrameOutcome]:
+    """Whether each probe item's claim is decided ``stated`` against its passage (its one context)."""
+    from ragrecall.metrics.context_recall._stated import stated_support
+    from ragrecall.metrics.context_recall._verify import Contexts
+
+    return [
+        FrameOutcome(
+            item["id"],
+            item["language"],
+            item["frame"],
+            bool(item["asserted"]),
+            stated_support(item["claim"], Contexts([item["context"]])) is not None,
+        )
+        for item in items
+    ]
+
+
+@dataclass(frozen=True)
+class DecompositionOutcome:
+    """One decomposition case: its unfaithful claim (None for an honest decomposition), whether the final claims
+    still hold it, and which claims were dropped or replaced."""
+
+    id: str
+    language: str
+    kind: str
+    bad: str | None
+    kept_bad: bool
+    dropped: list[str]
+    """Claims of the decomposition not among the final claims (dropped, or replaced by their sentence)."""
+
+    @property
+    def caught(self) -> bool:
+        return self.bad is not None and not self.kept_bad
+
+    @property
+    def flagged(self) -> bool:
+        """For an honest decomposition: a faithful claim was dropped or replaced."""
+        return self.bad is None and bool(self.dropped)
+
+
+def score_decompositions(items: Sequence[dict[str, Any]], *, fixing: bool) -> list[DecompositionOutcome]:
+    """Each case scored by ContextRecall: the scripted decomposer answers with the case's claims, and when asked
+    to fix them, with its ``fixed`` list (``fixing``) or the same claims again; the judge calls every claim
+    unsupported (what is measured is the claim list)."""
+    out = []
+    for item in items:
+
+        def respond(request: LLMRequest[Any], item: dict[str, Any] = item) -> Any:
+            if request.task == "context_recall.decompose":
+                return {"claims": item["claims"]}
+            if request.task == "context_recall.cover":
+                return {"claims": item["fixed"] if fixing else item["claims"]}
+            texts = list(request.inputs["claims"])
+            numbers = list(request.inputs.get("numbers") or range(1, len(texts) + 1))
+            return {"verdicts": [{"claim": n, "supported": False, "support": [], "reason": "-"} for n in numbers]}
+
+        metric = ContextRecall(FakeLLM(respond), language=item["language"])
+        [result] = metric.batch_score(
+            [{"id": item["id"], "reference": item["reference"], "retrieved_contexts": ["Nothing relevant here."]}],
+            max_concurrency=1,
+        )
+        if result.status != "scored" or not isinstance(result.evidence, ClaimRecallEvidence):
+            raise AssertionError(f"{item['id']}: not scored: {result.failure or result.reason}")
+        final = {c.claim for c in result.evidence.claims}
+        bad = item["claims"][item["bad"]] if item.get("bad") is not None else None
+        out.append(
+            DecompositionOutcome(
+                item["id"],
+                item["language"],
+                item["kind"],
+                bad,
+                bad in final if bad is not None else False,
+                [c for c in item["claims"] if c not in final],
+            )
+        )
+    return out

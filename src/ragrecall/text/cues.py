@@ -128,32 +128,40 @@ def cues_in(text: str) -> tuple[Cue, ...]:
 
 
 def _latin_cues(norm: str) -> list[Cue]:
-    """English cues: the longest run of words (at most :data:`_MAX_WORDS`) that is a cue, or that is no cue
-    (:data:`_LATIN_EXCLUDED`), at each word, words looked up in a table rather than searched for."""
+    """English cues: at each word, the longest run of words (at most :data:`_MAX_WORDS`) that is a cue, or that
+    is no cue (:data:`_LATIN_EXCLUDED`), words looked up in a table rather than searched for; a run inside a
+    longer one found at an earlier word is dropped ("north" in "north of"), runs that only overlap are both
+    kept ("was the" and "the only")."""
     words = [m for m in _LATIN_WORD.finditer(norm) if m.group().isascii()]
     keys = [m.group().lower() for m in words]
-    found: list[Cue] = []
-    i = 0
-    while i < len(words):
+    runs: list[tuple[int, int, str | None, int]] = []  # (first word, word after the last, cue, head)
+    for i in range(len(words)):
         for n in range(min(_MAX_WORDS, len(words) - i), 0, -1):
             run = tuple(keys[i : i + n])
             if run in _LATIN_EXCLUDED:
+                runs.append((i, i + n, None, 0))
                 break
-            cue = _LATIN_CUES.get(run)
-            head = 0
+            cue, head = _LATIN_CUES.get(run), 0
             if cue is None and n == 1 and "-" in run[0]:
-                # ex-mayor; second-largest, co-: the cue is the part after the hyphen, read with what is before it
+                # ex-mayor; second-largest: the cue is the part after the hyphen, read with what is before it
                 first_part, _, rest = run[0].partition("-")
                 cue = "ex" if first_part == "ex" else _LATIN_CUES.get((rest,))
                 head = 0 if first_part == "ex" else len(first_part) + 1
             if cue is not None:
-                first, last = words[i], words[i + n - 1]
-                if not (first.group()[0].isupper() and not _SENTENCE_START.search(norm[: first.start()])):
-                    found += _entries(norm, cue, first.start() + head, last.end())
+                runs.append((i, i + n, cue, head))
                 break
-        else:
-            n = 1
-        i += n
+    found: list[Cue] = []
+    reach = 0
+    for i, j, cue, head in runs:
+        if j <= reach:
+            continue  # inside a longer run found at an earlier word
+        reach = max(reach, j)
+        if cue is None:
+            continue
+        first, last = words[i], words[j - 1]
+        if first.group()[0].isupper() and not _SENTENCE_START.search(norm[: first.start()]):
+            continue  # a name inside a sentence: "in May 1921", "Rose Hill", "Will Carter"
+        found += _entries(norm, cue, first.start() + head, last.end())
     return found
 
 

@@ -97,6 +97,7 @@ _NO_NAME_OPENERS = STOPWORDS | _OPENERS
 _CJK_LEAD = re.compile(
     r"^(?:\d+(?:[.,]\d+)?\s*[年月日号號]?|[，,、\s]|在|于|於|如果|假如|倘若|若是|若|要是|据传|据说|据称|相传|可能|据)+"
 )
+_TITLE = re.compile(r"《([^》]{2,30})》")
 _CALENDAR = frozenset(MONTHS) | frozenset(
     ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 )
@@ -169,6 +170,7 @@ def claim_names(claim: str) -> tuple[Name, ...]:
             close()
     close()
     names += [Name(name, (name,)) for name in sorted(names_in(norm)) if not has_cjk(name)]
+    names += [Name(title, (title,), cjk=True) for title in _TITLE.findall(norm)]  # 《农村合作社促进法》
     lead = _CJK_LEAD.match(norm)
     subject = _CJK_SUBJECT.match(norm, lead.end() if lead else 0)
     if subject and not subject.group().startswith(tuple(_PRONOUNS)):

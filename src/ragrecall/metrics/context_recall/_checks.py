@@ -52,7 +52,8 @@ __all__ = ["check_evidence", "negated_around"]
 
 _MIN_COVERAGE = 0.5
 _REFERS_BACK = re.compile(
-    r"^\W*(?:this|that|these|those|it|its|he|she|they|his|her|their|the same|in the same|in that|by then)\b"
+    r"^\W*(?:this|that|these|those|it|its|he|she|they|his|her|their|the same|in the same|in that|by then"
+    r"|over the same|during the same|at the same time)\b"
     r"|^\W*(?:[这此该其他她它]|同期|同年|当年|此后|其后|该年|期间)",
     re.IGNORECASE,
 )
@@ -261,10 +262,13 @@ def _after(text: str, end: int, n: int) -> list[str]:
 
 
 def _ranges(facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], _: SentenceSource) -> Failure | None:
-    """A range the claim states is a range of the evidence: two numbers joined as a range, or a start and an end
-    in one sentence ("from 2009 …, until 2014", "自2009年起…，至2014年")."""
-    written = frozenset().union(*(ranges_in(ev.text) for ev in evidence))
-    missing = sorted(r for r in facts.ranges - written if not any(_spans(ev.text, *r) for ev in evidence))
+    """A range the claim states is a range of the evidence (or of the sentence before one that refers back to it,
+    "Over the same period …"): two numbers joined as a range, or a start and an end in one sentence ("from 2009
+    …, until 2014", "自2009年起…，至2014年")."""
+    texts = [ev.text for ev in evidence]
+    texts += [t for ev in evidence if _REFERS_BACK.match(ev.text) for t in sentences_of(ev.earlier)[-1:]]
+    written = frozenset().union(*(ranges_in(t) for t in texts))
+    missing = sorted(r for r in facts.ranges - written if not any(_spans(t, *r) for t in texts))
     if missing:
         shown = ", ".join(f"{low}–{high}" for low, high in missing)
         return Failure("range", f"{PROBLEMS['range']}: {shown}")

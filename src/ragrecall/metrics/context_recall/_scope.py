@@ -72,14 +72,12 @@ class Scope:
         said = (facts.bigrams - facts.name_terms) | facts.numbers
         # A quoted clause holding only the claim's names ("Salloway denied the charge and won …") lends the
         # subject, not the statement: the clauses holding what the claim says come first.
-        chosen = (
-            {i for i in quoted if terms[i] & said} or {i for i in quoted if terms[i] & claim_terms} or set(quoted)
-        )
+        chosen = {i for i in quoted if terms[i] & said} or {i for i in quoted if terms[i] & claim_terms} or set(quoted)
         core = frozenset(chosen)
         held = frozenset().union(*(terms[i] for i in chosen))
         missing = (claim_terms - held) and ((facts.bigrams - facts.name_terms) | facts.numbers) - held
         for term in sorted(missing):
-            holders = [i for i, t in enumerate(terms) if term in t]
+            holders = [i for i, t in enumerate(terms) if term in t and not _parted(written, clauses, i, core)]
             if holders:
                 chosen.add(min(holders, key=lambda i: min(abs(i - c) for c in chosen)))
         return cls(sentence, clauses, frozenset(chosen), core)
@@ -135,6 +133,19 @@ class Scope:
         # "Critics claimed that A, but B", 所谓A的说法并不属实，B: a frame with its own complement stands over
         # that complement only
         return k < high and not _COMPLEMENT.search(clause) and (not has_cjk(clause) or _short(clause, 0, _LEAD_CJK))
+
+
+_CONTRAST = re.compile(r"^\W*(?:but|however|yet|whereas|although|though|但是|但|然而|却|可是|不过)", re.IGNORECASE)
+
+
+def _parted(text: str, clauses: tuple[tuple[int, int], ...], i: int, core: frozenset[int]) -> bool:
+    """Whether clause ``i`` belongs to another statement than the clauses holding the quote: a clause between
+    them (the later of the two included) opens with "but" (但, 然而), or an earlier one ends with a semicolon or
+    a colon ("… have never been relegated, but this is a myth: the club went down in 1931 …")."""
+    lo, hi = (i, min(core)) if i < min(core) else (max(core), i)
+    between = [text[s:e] for s, e in clauses[lo + 1 : hi + 1]]
+    ends = [text[s:e].rstrip() for s, e in clauses[lo:hi]]
+    return any(_CONTRAST.match(c) for c in between) or any(e.endswith((";", "；", ":", "：")) for e in ends)
 
 
 def frames_of(cues: list[Cue]) -> dict[str, str]:

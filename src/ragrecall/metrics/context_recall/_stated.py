@@ -20,8 +20,13 @@ says too little for matching to decide it, and goes to the judge.
 
 from __future__ import annotations
 
+import re
+
 from ...text.clauses import clause_spans
+from ...text.cues import FRAMES, cues_in
 from ...text.locate import FUZZY_MIN_CHARS, FUZZY_MIN_CJK_CHARS, fold, locate
+from ...text.names import claim_names, folded_words
+from ...text.negation import denied_after, negations
 from ...text.numbers import numbers_in, quantities
 from ...text.segment import has_cjk
 from ...text.terms import content_terms
@@ -51,10 +56,56 @@ def stated_support(claim: str, contexts: Contexts) -> Quote | None:
         if numbers_in(quote.passage or "") != facts.numbers:
             continue  # the passage goes on with a scale word: "$1.2" of "$1.2 billion"
         evidence = Evidence.of(quote, contexts)
+        if not _whole_sentence(evidence) or _set_apart(evidence):
+            continue  # part of a sentence ("Critics claimed that …", "In the novel …, …"), or one framed around it
         if check_evidence(claim, [quote], [evidence], contexts) is not None:  # a note of what is unread too
             continue  # written, not asserted: "Critics claimed that …", "…, which was later disproven"
         return quote.model_copy(update={"sentence": evidence.text})
     return None
+
+
+_CITATION = re.compile(r"\[\d+(?:[,–-]\s*\d+)*\]")
+_CORRECTION = re.compile(
+    r"^\W*(?:in (?:reality|fact|practice|truth)|actually|this (?:is|was) (?:wrong|incorrect|false|untrue|a myth)"
+    r"|so (?:say|says|said|claim|claims)|but |however|no (?:evidence|record)|there is no|the story|the claim"
+    r"|事实上|实际上|其实|现实中|历史上|然而|但|不过|这一说法|此说|该说法|这种说法|这则|这个说法)",
+    re.IGNORECASE,
+)
+
+
+def _whole_sentence(evidence: Evidence) -> bool:
+    """Whether the located claim is its sentence: nothing but punctuation and citation marks around it, but an
+    opening that affirms it ("In fact,", "It is true that", 事实上，) and a clause after it that adds a fact
+    without a frame, a negation, a denial, a report or a "but" (", bringing back more than 20,000 specimens")."""
+    before = _CITATION.sub("", evidence.text[: evidence.quote_start - evidence.start])
+    after = _CITATION.sub("", evidence.text[evidence.quote_end - evidence.start :])
+    if fold(before) and not _AFFIRMED.fullmatch(before.strip()):
+        return False
+    if not fold(after):
+        return True
+    return bool(_ADDED.match(after)) and not (
+        negations(after) or denied_after(after) or _CORRECTION.search(after) or _reports(after)
+    )
+
+
+_AFFIRMED = re.compile(
+    r"(?:in fact|indeed|actually|in reality|it is true that|it is certain that|records show that"
+    r"|事实上|实际上|的确|确实|经考证|事实证明)[\s,，:：]*",
+    re.IGNORECASE,
+)
+_ADDED = re.compile(r"^\s*[,，;；]\s*\S")
+
+
+def _reports(text: str) -> bool:
+    return any(c.cls in FRAMES or c.cls in ("attribution verb", "attribution source") for c in cues_in(text))
+
+
+def _set_apart(evidence: Evidence) -> bool:
+    """Whether the sentences around the claim's frame it: the one before ends in a colon ("The plaque reads:"),
+    or the one after opens by correcting or reporting it ("In fact …", "So say the programmes", 事实上…)."""
+    if evidence.earlier.rstrip().endswith((":", "：")):
+        return True
+    return _CORRECTION.match(evidence.later) is not None
 
 
 def _quote(context: int, start: int, end: int, contexts: Contexts) -> Quote:
@@ -86,6 +137,40 @@ def _other_figure(facts: ClaimFacts, sentence: str) -> bool:
     span = sentence[clauses[min(holding)][0] : clauses[max(holding)][1]]
     kinds = {_kind(q.value, facts.text) for q in quantities(facts.text)}
     return any(q.value not in facts.numbers and _kind(q.value, span) in kinds for q in quantities(span))
+
+
+def _other_subject(facts: ClaimFacts, sentence: str) -> bool:
+    """Whether ``sentence`` opens with a name the claim does not write ("Brankstone joined the society in 1899,
+    four years before Henrik Ost" says nothing of when Ost joined)."""
+    opening = claim_names(sentence)[:1]
+    if not opening or opening[0].cjk:
+        return False
+    name = opening[0]
+    at = sentence.find(name.text)
+    return len(sentence[:at].split()) < 3 and not set(name.words) <= folded_words(facts.text)
+
+
+def _paired_otherwise(claim: str, sentence: str) -> bool:
+    """Whether the claim pairs its figures with other words than the sentence does: a clause of the claim with a
+    figure shares more words with another clause of the sentence than with the one holding that figure
+    (冰川体育馆于2015年落成，2008年进行了第一次扩建 against 于2008年落成，2015年进行了第一次扩建)."""
+    ours = clause_spans(claim) or ((0, len(claim)),)
+    theirs = clause_spans(sentence) or ((0, len(sentence)),)
+    if len(ours) < 2 or len(theirs) < 2:
+        return False
+    their_words = [words(sentence[s:e]) for s, e in theirs]
+    their_numbers = [numbers_in(sentence[s:e]) for s, e in theirs]
+    for s, e in ours:
+        part = claim[s:e]
+        for n in numbers_in(part):
+            holding = [k for k, ns in enumerate(their_numbers) if n in ns]
+            if len(holding) != 1:
+                continue
+            shared = [len(words(part) & w) for w in their_words]
+            best = max(range(len(theirs)), key=lambda k: shared[k])
+            if shared[best] > shared[holding[0]]:
+                return True
+    return False
 
 
 def _kind(value: str, text: str) -> str:
@@ -120,7 +205,7 @@ def contestable(claim: str, contexts: Contexts) -> bool:
                     continue
             if not (facts.terms <= words(sentence) and facts.numbers <= numbers_in(sentence)):
                 continue
-            if _other_figure(facts, sentence):
+            if _other_figure(facts, sentence) or _other_subject(facts, sentence) or _paired_otherwise(claim, sentence):
                 continue
             quote = _quote(i, start, end, contexts)
             if not failed(check_evidence(claim, [quote], [Evidence.of(quote, contexts)], contexts)):

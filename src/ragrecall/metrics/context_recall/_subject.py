@@ -44,12 +44,13 @@ def _other_names(facts: ClaimFacts, ev: Evidence) -> bool:
     claim's."""
     ours = {w for n in facts.names for w in n.words}
     ours_cjk = [fold(n.words[0])[:2] for n in facts.names if n.cjk]
+    claim = fold(facts.text)
     for sentence in sentences_of(ev.earlier + ev.text):
-        # What a sentence is about is its first name: a place or person named further on ("… described by Henrik
-        # Ost from a specimen shot near Halvey") is no other subject.
-        for name in claim_names(sentence)[:1]:
+        # What a sentence is about is a name it opens with: a place or person named further on ("… described
+        # by Henrik Ost from a specimen shot near Halvey") is no other subject, nor is what 该, 这 refer back to.
+        for name in _subjects(sentence):
             if name.cjk:
-                if ours_cjk and fold(name.words[0])[:2] not in ours_cjk:
+                if ours_cjk and fold(name.words[0])[:2] not in claim:
                     return True
                 continue
             if name.initial or set(name.words) <= ours:
@@ -58,6 +59,22 @@ def _other_names(facts: ClaimFacts, ev: Evidence) -> bool:
                 continue
             return True
     return False
+
+
+_OPENING_WORDS = 4
+
+
+def _subjects(sentence: str) -> list[Name]:
+    """The name a sentence opens with, if any: its first name when it starts within its first few words (a
+    Chinese subject only when no demonstrative opens the sentence)."""
+    names = claim_names(sentence)[:1]
+    if not names:
+        return []
+    name = names[0]
+    if name.cjk:
+        return [] if sentence.lstrip('“"《（(')[:1] in "该這这此本其它他她" else [name]
+    at = sentence.find(name.text)
+    return [name] if at >= 0 and len(sentence[:at].split()) < _OPENING_WORDS else []
 
 
 def sentences_of(text: str) -> list[str]:
