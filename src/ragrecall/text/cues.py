@@ -170,8 +170,8 @@ def _cjk_cues(norm: str) -> list[Cue]:
     found = [
         c
         for m in _CJK_CUES.finditer(cleaned)
-        # 若 (if) stands at the head of its clause, not inside a name (殷若谷)
-        if m.group() != "若" or not m.start() or not has_cjk(norm[m.start() - 1])
+        # 若 (if), 万一 (in case) stand at the head of a clause, not inside a name or a number (殷若谷, 1万一千)
+        if m.group() not in ("若", "万一") or not m.start() or not has_cjk(norm[m.start() - 1])
         for c in _entries(norm, m.group(), m.start(), m.end())
     ]
     # 甲比乙大: the comparison stands at 比, so that what is compared stays on its two sides.

@@ -40,8 +40,21 @@ _PATTERNS = [
     re.compile(rf"(?<![\w]){_MONTH.format('m')},?\s+{_YEAR.format('y')}(?![\w])", re.IGNORECASE),
     re.compile(
         rf"(?:(?P<y>\d{{4}}|[{_CN}]{{4}})\s*年\s*)?(?P<m>\d{{1,2}}|[{_CN}]{{1,3}})\s*月"
-        rf"(?:\s*(?P<d>\d{{1,2}}|[{_CN}]{{1,3}})\s*[日号號])?"
+        rf"(?:\s*(?P<d>\d{{1,2}}|[{_CN}]{{1,3}})\s*[日号號]|(?P<part>初|中旬|上旬|下旬|底|末))?"
     ),
+]
+_ORDINALS = {
+    "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16,
+    "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "twenty-first": 21,
+}  # fmt: skip
+_DECADES = [
+    (re.compile(r"(?<![\w-])(?:the\s+)?(?:early|mid|late)?[\s-]?(?P<y>1\d|20)(?P<d>\d)0s\b", re.IGNORECASE), "en"),
+    (re.compile(r"(?P<c>\d{2}|[二十一九]{2,3})\s*世纪\s*(?P<d>\d0|[一二三四五六七八九]十)\s*年代"), "zh-century"),
+    (re.compile(r"(?P<y>1\d|20)(?P<d>\d)0\s*年代"), "zh-digits"),
+    (re.compile(r"(?<![\d世纪])(?P<d>[一二三四五六七八九]十)\s*年代"), "zh-bare"),
+    (re.compile(r"(?P<c>\d{1,2})(?:st|nd|rd|th)[\s-]+century", re.IGNORECASE), "en-century"),
+    (re.compile(rf"(?P<w>{'|'.join(_ORDINALS)})[\s-]+century", re.IGNORECASE), "en-century-word"),
+    (re.compile(r"(?P<c>\d{2}|[一二十]{2,3})\s*世纪(?!\s*(?:\d0|[一二三四五六七八九]十)\s*年代)"), "zh-century-only"),
 ]
 
 
@@ -98,7 +111,50 @@ def dates_in(norm: str) -> list[DateSpan]:
                 continue  # "may", "march": a verb, not a month
             if month_text.lower() == "may" and day is None and year is None:
                 continue
-            if pattern is _PATTERNS[-1] and year is None and day is None:
+            if pattern is _PATTERNS[-1] and year is None and day is None and not groups.get("part"):
                 continue  # 三个月 is a duration, not a month
             found.append(DateSpan(m.start(), m.end(), year, month, day))
     return sorted(found, key=lambda d: d.start)
+
+
+@dataclass(frozen=True)
+class Decade:
+    """A decade or a century a text names: ``decade:1970``, ``century:19`` (the 1800s, the nineteenth century,
+    19世纪)."""
+
+    start: int
+    end: int
+    token: str
+
+
+def decades_in(norm: str) -> list[Decade]:
+    """The decades of ``norm``: "the 1970s", "mid-1950s", 1970年代, 20世纪70年代, 七十年代 (the twentieth
+    century's when none is named); "the 1800s" is the nineteenth century."""
+    found: list[Decade] = []
+    for pattern, kind in _DECADES:
+        for m in pattern.finditer(norm):
+            if any(d.start < m.end() and m.start() < d.end for d in found):
+                continue
+            if kind in ("en-century", "zh-century-only", "en-century-word"):
+                century = _ORDINALS[m.group("w").lower()] if kind == "en-century-word" else _number(m.group("c"))
+                if century is None:
+                    continue
+                found.append(Decade(m.start(), m.end(), f"century:{century}"))
+                continue
+            if kind == "zh-century":
+                century = _number(m.group("c"))
+                tens = _number(m.group("d"))
+                if century is None or tens is None:
+                    continue
+                token = f"decade:{(century - 1) * 100 + tens}"
+            elif kind == "zh-bare":
+                tens = _number(m.group("d"))
+                if tens is None:
+                    continue
+                token = f"decade:{1900 + tens}"
+            elif m.group("d") == "0" and kind == "en":
+                token = f"century:{int(m.group('y')) + 1}"  # the 1800s
+            else:
+                token = f"decade:{m.group('y')}{m.group('d')}0"
+            found.append(Decade(m.start(), m.end(), token))
+    return found

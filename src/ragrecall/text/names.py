@@ -97,6 +97,10 @@ _NO_NAME_OPENERS = STOPWORDS | _OPENERS
 _CJK_LEAD = re.compile(
     r"^(?:\d+(?:[.,]\d+)?\s*[年月日号號]?|[，,、\s]|在|于|於|如果|假如|倘若|若是|若|要是|据传|据说|据称|相传|可能|据)+"
 )
+_CJK_HEAD = re.compile(
+    "大学|学院|公司|集团|协会|联盟|俱乐部|博物馆|美术馆|图书馆|医院|铁路|天文台|航空|工厂|剧院|乐团|银行|"
+    "[线桥站港湖河江山峰岛镇村市省县馆厂队号社寺塔]"
+)
 _TITLE = re.compile(r"《([^》]{2,30})》")
 _CALENDAR = frozenset(MONTHS) | frozenset(
     ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -178,6 +182,9 @@ def claim_names(claim: str) -> tuple[Name, ...]:
         term = subject.group()[: cut.start() if cut else None]
         if term[:1] in "该這这那此本其":  # 这艘拖轮: the demonstrative and its measure word name nothing
             term = term.lstrip("该這这那此本其").lstrip(_MEASURE_WORDS)
+        if len(term) > 8:  # a long run: the name ends at its first head noun (苇檀线, 洛文霍尔特大学)
+            head = _CJK_HEAD.search(term[:9])
+            term = term[: head.end()] if head else term
         if 2 <= len(term) <= 8:
             names.append(Name(term, (term,), cjk=True))
     unique: dict[tuple[str, ...], Name] = {}

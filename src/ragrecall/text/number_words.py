@@ -102,7 +102,7 @@ def _fractional(text: str) -> list[WordNumber]:
         if m.group(1) or m.group(2):
             part = (m.group(1) or m.group(2)).lower()
             count = _COUNTS[m.group().split()[0].lower()] if m.group(2) else 1
-            value = round(count * _PARTS[part.rstrip("s")] * _UNIT_OF[m.group(3).lower()])
+            value: float = round(count * _PARTS[part.rstrip("s")] * _UNIT_OF[m.group(3).lower()])
         elif m.group(4):
             whole = int(m.group(4)) if m.group(4).isdigit() else _english_value([m.group(4).lower()], leading_a=False)
             if whole is None:

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from .dates import dates_in
+from .dates import dates_in, decades_in
 from .number_words import chinese_numbers, english_numbers
 from .segment import CJK_RANGES, has_cjk
 from .units import units_after, units_before
@@ -130,7 +130,7 @@ def _number_spans(text: str) -> tuple[str, tuple[tuple[str, int, int], ...]]:
     """``text`` normalised, and its numbers in order as (canonical value, start, end) without their units."""
     if text.isascii():  # no normalising to do, no Chinese numerals, and number words are told at once
         norm, words = text, english_numbers(text)
-        if not words and not _ANY_DIGIT.search(text):
+        if not words and not _ANY_DIGIT.search(text) and "century" not in text.lower():
             return text, ()
     else:
         norm = _normalised(text)
@@ -144,11 +144,16 @@ def _number_spans(text: str) -> tuple[str, tuple[tuple[str, int, int], ...]]:
         if dates:  # a date's numbers are its tokens: 1876-04-11 is no range 4–11, and its day no count
             spans = [sp for sp in spans if not any(d.start <= sp[1] < d.end for d in dates)]
             spans += [token for d in dates for token in d.tokens]
+    if _MAY_BE_DECADE.search(norm):
+        decades = decades_in(norm)  # 20世纪70年代 is the 1970s, not 20 and 70
+        spans = [sp for sp in spans if not any(d.start <= sp[1] < d.end for d in decades)]
+        spans += [(d.token, d.start, d.end) for d in decades]
     spans = [_signed(norm, span) for span in spans]
     spans.sort(key=lambda span: span[1])
     return norm, tuple(spans)
 
 
+_MAY_BE_DECADE = re.compile(r"\d0s\b|年代|世纪|century", re.IGNORECASE)
 _MAY_BE_DATE = re.compile(r"\d[-/.]\d{1,2}[-/.]\d|月|[A-Z][a-z]{2}")
 _BELOW_ZERO = re.compile(r"(?:零下|minus\s+|negative\s+)$", re.IGNORECASE)
 _BELOW_ZERO_AFTER = re.compile(
@@ -288,7 +293,7 @@ def scale_end(text: str, end: int) -> int:
 def opens_number(text: str, at: int) -> bool:
     """True when a minus sign or point at ``at`` (before digits) opens a number rather than joining two words
     or numbers: nothing, a space, or an opening bracket, currency or comparison sign stands before it."""
-    return at == 0 or text[at - 1].isspace() or text[at - 1] in _OPENERS
+    return at == 0 or text[at - 1].isspace() or text[at - 1] in _OPENERS or has_cjk(text[at - 1])
 
 
 def _may_scale(text: str, end: int) -> bool:

@@ -35,9 +35,11 @@ import unicodedata
 from collections.abc import Callable, Sequence
 
 from ...text.chinese import simplified
+from ...text.clauses import clause_spans
 from ...text.cues import cues_in, plain
 from ...text.negation import denied_after, negations, sentence_negated_before
 from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
+from ...text.relative_years import derived_years, spans_in_years
 from ...text.segment import has_cjk
 from ...text.terms import STOPWORDS, is_function_word, stem
 from ._evidence import Quote
@@ -181,14 +183,38 @@ def _numbers(facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence
     if facts.numbers - written:
         before = [s for ev in evidence if _REFERS_BACK.match(ev.text) for s in sentences_of(ev.earlier)[-1:]]
         written = written.union(*(numbers_in(s) for s in before))
-    missing = facts.numbers - written
+    missing: set[str] = set(facts.numbers - written)
+    if missing:  # "the following year", "two years earlier", 次年: years counted from a year before them
+        written = written.union(*(derived_years(ev.text, ev.earlier) for ev in evidence))
+        years = sorted(int(n) for n in written if _year(n))
+        spans = {str(b - a) for a in years for b in years if b > a}
+        missing = {n for n in facts.numbers - written if not (n in spans_in_years(facts.text) and n in spans)}
+    # "one route", 两个学科, "both": one and two in words are said in too many ways ("a single", 神学和法学) to ask for
+    missing = {n for n in missing if not _small_in_words(n, facts.text, written)}
+    # a century the claim names ("the mid-1800s") is the century of a year or decade the evidence writes
+    missing = {n for n in missing if not (n.startswith("century:") and n in _centuries(written))}
     if missing and not {n for n in written if _year(n)} - facts.numbers:
         earlier = frozenset().union(*(numbers_in(ev.earlier) for ev in evidence))
         missing = {n for n in missing if not _set_by_passage(n, written, earlier)}
-    missing = sorted(missing)
     if missing:
-        return Failure("number", f"{PROBLEMS['number']}: {', '.join(missing)}")
+        return Failure("number", f"{PROBLEMS['number']}: {', '.join(sorted(missing))}")
     return None
+
+
+def _small_in_words(n: str, claim: str, written: frozenset[str]) -> bool:
+    if n == "1":
+        return True
+    small = {w for w in written if w.isdigit() and 3 <= int(w) <= 10}
+    return n == "2" and "2" not in claim and not small
+
+
+def _centuries(written: frozenset[str]) -> set[str]:
+    out = set()
+    for n in written:
+        year = n.removeprefix("decade:")
+        if _year(year):
+            out.add(f"century:{int(year) // 100 + 1}")
+    return out
 
 
 def _year(n: str) -> bool:
@@ -227,19 +253,26 @@ def _counted(facts: ClaimFacts, found: list[tuple[Quantity, Evidence]]) -> Failu
     in the evidence followed by another noun, the claim's not among the next three words ("300 passengers")."""
     claim = simplified(unicodedata.normalize("NFKC", facts.text))
     for q in facts.quantities:
-        if q.units or _year(q.value):
-            continue  # "the 1958 semi-final": a year names the event, it counts nothing
+        if q.units or _year(q.value) or not q.value[:1].lstrip("-").isdigit():
+            continue  # "the 1958 semi-final": a year (or a date, a decade) names the event, it counts nothing
         noun = _after(claim, q.end, 3)
         if not noun:
             continue
-        same = [(e, ev) for e, ev in found if e.value == q.value and not e.units]
-        theirs = [_after(simplified(unicodedata.normalize("NFKC", ev.text)), e.end, 3) for e, ev in same]
-        if theirs and all(t and not set(noun) & set(t) for t in theirs):
+        same = [(e, simplified(unicodedata.normalize("NFKC", ev.text))) for e, ev in found if e.value == q.value]
+        same = [(e, text) for e, text in same if not e.units]
+        theirs = [(_after(text, e.end, 3), text[e.end : e.end + 30]) for e, text in same]
+        mine = claim[q.end : q.end + 30]
+        if theirs and all(t and not set(noun) & set(t) and not _same_noun(mine, raw) for t, raw in theirs):
             return Failure(
                 "unit",
-                f"{PROBLEMS['unit']}: {q.value} {noun[0]} in the claim, {q.value} {theirs[0][0]} in the evidence",
+                f"{PROBLEMS['unit']}: {q.value} {noun[0]} in the claim, {q.value} {theirs[0][0][0]} in the evidence",
             )
     return None
+
+
+def _same_noun(ours: str, theirs: str) -> bool:
+    """Whether the words after the same number say the same in other words (2,300 employees, 2,300 staff)."""
+    return bool(_meanings(ours) & _meanings(theirs))
 
 
 def _after(text: str, end: int, n: int) -> list[str]:
@@ -268,11 +301,26 @@ def _ranges(facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence]
     texts = [ev.text for ev in evidence]
     texts += [t for ev in evidence if _REFERS_BACK.match(ev.text) for t in sentences_of(ev.earlier)[-1:]]
     written = frozenset().union(*(ranges_in(t) for t in texts))
-    missing = sorted(r for r in facts.ranges - written if not any(_spans(t, *r) for t in texts))
+    missing = sorted(
+        r for r in facts.ranges - written if not any(_spans(t, *r) or _opens_and_closes(t, *r) for t in texts)
+    )
     if missing:
         shown = ", ".join(f"{low}–{high}" for low, high in missing)
         return Failure("range", f"{PROBLEMS['range']}: {shown}")
     return None
+
+
+_STARTS = ("con:open:open", "con:life:born", "con:body:founded", "con:works:built", "syn:begin", "syn:found")
+_ENDS = ("con:open:closed", "con:life:died", "con:body:dissolved", "con:works:demolished", "syn:end", "syn:close")
+
+
+def _opens_and_closes(text: str, low: str, high: str) -> bool:
+    """Whether ``text`` says something began in ``low`` and ended in ``high`` ("opened in 1894 and was closed in
+    1970"): a word of starting in the clause of the first year and one of ending in the clause of the second."""
+    clauses = clause_spans(text) or ((0, len(text)),)
+    lows = [text[s:e] for s, e in clauses if low in numbers_in(text[s:e])]
+    highs = [text[s:e] for s, e in clauses if high in numbers_in(text[s:e])]
+    return any(_meanings(c) & set(_STARTS) for c in lows) and any(_meanings(c) & set(_ENDS) for c in highs)
 
 
 def _spans(text: str, low: str, high: str) -> bool:
@@ -333,7 +381,7 @@ def _predicate(
         return None
     other = any(m.startswith("syn:") for m in ours) and any(m.startswith("syn:") for m in theirs)
     # An event code knows the kind of (born, died, founded, won: a contrast or an outcome) is not left unread.
-    event = any(m.startswith(("con:", "out:")) for m in ours)
+    event = any(m.startswith(_EVENTS) for m in ours)
     if len(facts.names) + len(facts.numbers) >= 2 and not other and not event:
         return Failure("unread", f"{PROBLEMS['unread']}: its words are not in the evidence", unread=True)
     return Failure("predicate", PROBLEMS["predicate"])
@@ -356,6 +404,9 @@ def _predicate_missing(facts: ClaimFacts, evidence: list[Evidence], text: str) -
 _LIFE_DATES = re.compile(
     r"\(\s*(?:b\.\s*|born\s+)?\d{4}(?:[-./]\d{1,2}[-./]\d{1,2})?\s*[–—-]+\s*(?:d\.\s*)?\d{4}(?:[-./]\d{1,2}[-./]\d{1,2})?\s*\)"
 )
+_EVENTS = ("out:", "con:life:", "con:works:", "con:body:", "con:open:", "con:member:", "con:change:")
+"""The meanings that name an event (born, built, founded, opened, joined, rose; won): a claim of one is not
+left unread."""
 _MEANING_CLASSES = {"synonym": "syn", "contrast": "con", "outcome": "out", "relation": "rel"}
 
 

@@ -28,7 +28,7 @@ from ._words import strict_terms
 
 __all__ = ["roles_failure", "sides_swapped"]
 
-_PASSIVE_AFTER = re.compile(r"^\s*(?:[^\W\d_]+\s+){0,2}?by\b", re.IGNORECASE)
+_PASSIVE_AFTER = re.compile(r"^\s*(?:[^\W\d_]+\s+){0,2}?by\b|^\s*(?:[^\W\d_]+\s+){0,3}?under\b", re.IGNORECASE)
 _PASSIVE_CJK = re.compile(r"[被由遭]")
 _PREPOSITION_AFTER = re.compile(r"^\s+(?:in|on|at|by|from|during|as|after|before|for|with|under)\b", re.IGNORECASE)
 _BE_BEFORE = re.compile(r"\b(?:was|were|is|are|been|being|be|got|get)\s+(?:[^\W\d_]+ly\s+)?$", re.IGNORECASE)
@@ -71,7 +71,8 @@ def _roles(text: str, cue: Cue, start: int, end: int) -> tuple[Side, Side]:
 
 
 def _passive(cue: Cue, before: str, after: str) -> bool:
-    """A predicate read passively: "by" after it, a form of "be" before it, or a participle opening its clause
+    """A predicate read passively: "by" (or "under": trained in Lormont under her father) after it, a form of "be"
+    before it, or a participle opening its clause
     or standing after a comma ("Founded in 1923, the club …"; "The museum, founded in 1904, …")."""
     if cue.text.casefold().endswith(" by") or _PASSIVE_AFTER.match(after) or _BE_BEFORE.search(before):
         return True

@@ -1,19 +1,21 @@
 """Which part of an evidence sentence states a claim, and which frames stand over that part.
 
 A sentence is read in clauses (:func:`~ragrecall.text.clauses.clause_spans`). The clauses that state the claim
-(:class:`Scope`) are those holding the quote and a term or number of the claim and, for each term of what the
-claim says (its names left out) or number that they lack, the nearest clause holding it. Frame cues
-(:data:`~ragrecall.text.cues.FRAMES`) stand over those clauses when they are written:
+(:class:`Scope`) are the quoted ones holding what the claim says (its terms beyond its names, or its numbers;
+failing that, its names) and, for each term or number that they lack, the nearest clause holding it that is
+not parted from them by a "but" or a semicolon. Frame cues (:data:`~ragrecall.text.cues.FRAMES`) stand over
+the quoted clauses when they are written:
 
 - in one of them ("Critics claimed that …", "… may have been built …", "… whether …");
 - in a clause that leads in to them or sits between them, unless that clause is a statement of its own (it
   opens with which, who, although, but …; 虽然, 但 …; it ends with a semicolon; its frame has a complement of
-  its own: "Critics claimed that A, but B"): "According to a local rumour, …", "据传，…", "In the novel …, …"; a conditional lead-in ("If the dam is raised, …", "如果…，…") stands over the next clause only,
-  and a modal one only when it is a word or two long ("Perhaps, …", "可能，…");
+  its own: "Critics claimed that A, but B"; in Chinese, it is longer than a lead-in): "According to a local
+  rumour, …", "据传，…", "In the novel …, …"; a conditional lead-in ("If the dam is raised, …", "如果…，…")
+  stands over the next clause only, and a modal one only when it is a word or two long ("Perhaps, …");
 - in a short clause after them reporting who says so ("…, critics claimed", "…, according to legend").
 
-A neutral verb of saying ("said", "according to"; 表示, 称) makes an attribution frame only with a source
-whose word is doubtful in its clause ("His rival said that …", "Critics say …"; 批评者称).
+A neutral verb of saying ("said", "according to"; 表示, 称, 认为) makes an attribution frame only with a source
+whose word is doubtful in its clause ("His rival said that …", "Critics say …"; 批评者认为).
 """
 
 from __future__ import annotations

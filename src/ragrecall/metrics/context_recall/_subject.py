@@ -2,8 +2,8 @@
 
 A name (:func:`~ragrecall.text.names.claim_names`) is named when its words occur in the evidence sentence or
 before it in the same passage ("He was born in 1879" after a sentence naming him); a capitalised word opening
-the claim counts as a name only when the passage never writes it in lower case and it does not end as common
-nouns do ("Construction"); a Chinese subject, whose end no space marks, when its first two characters are
+the claim counts as a name only when the passage writes it, and never in lower case ("Construction began …",
+"Ships longer than …" are no names); a Chinese subject, whose end no space marks, when its first two characters are
 written, or half its bigrams (two at least), or the evidence sentence opens with its head noun (学院 for
 汀澜音乐学院). A missing name fails only where the evidence names something else.
 """
@@ -87,8 +87,8 @@ def named(name: Name, ev: Evidence, context: str) -> bool:
     upto = ev.earlier + ev.text
     if name.cjk:  # where a Chinese subject ends is not marked: its first two characters must be written
         return _cjknamed(fold(name.words[0]), fold(upto), fold(ev.text))
-    if name.initial and (name.words[0] in _lower_words(context) or _common_noun(name.words[0], context)):
-        return True
+    if name.initial and (name.words[0] in _lower_words(context) or name.words[0] not in folded_words(context)):
+        return True  # an opening word the passage writes in lower case, or never: "Ships longer than …"
     return set(name.words) <= folded_words(upto)
 
 
@@ -104,15 +104,6 @@ def _cjknamed(term: str, upto: str, sentence: str) -> bool:
         return True
     head = term[-2:]
     return len(term) > 2 and sentence.lstrip("该本这此其").startswith(head)
-
-
-_NOUN_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ance", "ence", "ure", "ship", "hood", "ism")
-
-
-def _common_noun(word: str, context: str) -> bool:
-    """A capitalised word opening the claim that its passage never writes and that ends as common nouns do
-    ("Construction", "Attendance"): a word of the sentence, not a name."""
-    return word.endswith(_NOUN_ENDINGS) and word not in folded_words(context)
 
 
 @lru_cache(maxsize=1024)

@@ -1,0 +1,68 @@
+"""Years a text gives relative to another: "the following year", "two years earlier", 次年, 三年后. Read from
+the year before them in the text (or in the text before it), so that "In 1934 Holm married Weiss, who had
+directed her debut two years earlier" gives 1932, and a claim's "three years after" agrees with 1962 and 1965.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .number_words import english_numbers, parse_chinese
+
+__all__ = ["derived_years", "spans_in_years"]
+
+_RELATIVE = re.compile(
+    r"(?P<next>(?:the\s+)?(?:following|next|subsequent)\s+year|a\s+year\s+later|次年|翌年|第二年|转年)"
+    r"|(?P<same>(?:that|the\s+same)\s+year|同年|当年|该年)"
+    r"|(?P<prev>(?:the\s+)?(?:previous|preceding)\s+year|a\s+year\s+(?:earlier|before)|前一年|上一年)"
+    r"|(?P<n>\d+|[a-z]+|[一二两三四五六七八九十]+)[\s-]+years?\s+(?P<dir>later|earlier|before|after|on)"
+    r"|(?P<zn>\d+|[一二两三四五六七八九十]+)\s*年(?P<zdir>后|前|之后|之前|以后|以前)",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
+_LATER = ("later", "after", "on", "后", "之后", "以后")
+
+
+def _count(text: str) -> int | None:
+    if text.isdigit():
+        return int(text)
+    words = english_numbers(text)
+    if words and words[0].value.isdigit():
+        return int(words[0].value)
+    value = parse_chinese(text) if all(c in "一二两三四五六七八九十" for c in text) else None
+    return int(value) if value is not None and value.isdigit() else None
+
+
+@lru_cache(maxsize=4096)
+def derived_years(text: str, before: str = "") -> frozenset[str]:
+    """The years ``text`` gives relative to a year written before them (in ``text``, or last in ``before``)."""
+    out: set[str] = set()
+    for m in _RELATIVE.finditer(text):
+        years = _YEAR.findall(text[: m.start()]) or _YEAR.findall(before)
+        if not years:
+            continue
+        base = int(years[-1])
+        if m.group("next"):
+            out.add(str(base + 1))
+        elif m.group("same"):  # "that year": any year the text before it is about
+            out.update(_YEAR.findall(text[: m.start()]) or _YEAR.findall(before))
+        elif m.group("prev"):
+            out.add(str(base - 1))
+        else:
+            n = _count(m.group("n") or m.group("zn"))
+            if n is None or n > 200:
+                continue
+            later = (m.group("dir") or m.group("zdir")).lower() in _LATER
+            out.add(str(base + n if later else base - n))
+    return frozenset(out)
+
+
+def spans_in_years(text: str) -> frozenset[str]:
+    """The numbers of ``text`` that count years between two events ("three years after", 三年后), which a pair of
+    years of the evidence can bear out."""
+    return frozenset(
+        str(n)
+        for m in _RELATIVE.finditer(text)
+        if (m.group("n") or m.group("zn")) and (n := _count(m.group("n") or m.group("zn"))) is not None
+    )
