@@ -23,8 +23,8 @@ def test_cjk_terms_are_bigrams_or_content_characters() -> None:
 
 
 def test_a_stemmed_term_starts_a_word_of_its_text() -> None:
-    """What the contestable-claim check relies on: a stemmed term, less the "y" of "-ies", is found in the
-    lower-cased text it came from."""
+    """What the contestable-claim check relies on: a stemmed term's first three letters (a stem may change an ending:
+    cities, city; harbour, harbor) are found in the lower-cased text it came from."""
     import random
 
     words = [
@@ -60,5 +60,4 @@ def test_a_stemmed_term_starts_a_word_of_its_text() -> None:
     for text in texts:
         lowered = text.lower()
         for term in content_terms(text, stem=True, cjk="chars"):
-            start = term[:-1] if term.endswith("y") else term
-            assert start in lowered, (term, text)
+            assert term[:3] in lowered, (term, text)

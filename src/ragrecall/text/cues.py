@@ -98,6 +98,14 @@ _CJK_EXCLUDED = re.compile(
     "|".join(map(re.escape, sorted((c for c in _EXCLUDED if not c.isascii()), key=len, reverse=True)))
 )
 _SENTENCE_START = re.compile(r"(?:^|[.!?;:\"“(]\s*)$")
+_KINDS = "novel|novella|film|movie|opera|tale|comic|musical|poem|episode|drama|sitcom|series|play"
+_EN_FICTION = re.compile(
+    rf"\b(?i:in)\s+(?:(?i:the|a|an|his|her|their|its)|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?['’]s)\s+(?:\d{{4}}\s+)?"
+    rf"(?:[a-z-]+\s+){{0,2}}?(?:{_KINDS})\b(?=\s*[,(]|\s+[A-Z\"“'‘])"
+)
+_ZH_FICTION = re.compile(
+    r"(?:在)?(?:网络)?(?:小说|电影|影片|电视剧|话剧|戏剧|剧集|动画|漫画|游戏|童话|寓言)《[^》]{1,30}》(?:中|里)"
+)
 _ZH_ADJECTIVES = {
     "大": "size+", "小": "size-", "高": "height+", "低": "height-", "长": "length+", "短": "length-",
     "多": "amount+", "少": "amount-", "早": "time-", "晚": "time+", "老": "age+", "年轻": "age-", "宽": "width+",
@@ -124,6 +132,8 @@ def cues_in(text: str) -> tuple[Cue, ...]:
     """The cues of ``text`` in order (see the module docstring); a cue of several classes once per class."""
     norm = plain(text)
     found = [*_latin_cues(norm), *(_cjk_cues(norm) if has_cjk(norm) else ())]
+    if "in " in norm.lower() and not any(c.cls == "fiction" for c in found):
+        found += _fiction(norm)
     return tuple(sorted(found, key=lambda c: c.start)) if len(found) > 1 else tuple(found)
 
 
@@ -165,6 +175,11 @@ def _latin_cues(norm: str) -> list[Cue]:
     return found
 
 
+def _fiction(norm: str) -> list[Cue]:
+    """ "In Edna Ruse's novel The Long Quay, …": a work of fiction named between "in" and its kind."""
+    return [Cue("fiction", "fiction", m.start(), m.end(), m.group()) for m in _EN_FICTION.finditer(norm)]
+
+
 def _cjk_cues(norm: str) -> list[Cue]:
     cleaned = _CJK_EXCLUDED.sub(lambda m: " " * len(m.group()), norm)
     found = [
@@ -179,6 +194,7 @@ def _cjk_cues(norm: str) -> list[Cue]:
         Cue("comparative", _ZH_ADJECTIVES[m.group(1)], m.start(), m.start() + 1, m.group())
         for m in _ZH_COMPARE.finditer(cleaned)
     ]
+    found += [Cue("fiction", "fiction", m.start(), m.end(), m.group()) for m in _ZH_FICTION.finditer(norm)]
     return found
 
 

@@ -149,7 +149,13 @@ def english_numbers(text: str) -> list[WordNumber]:
         ):
             continue
         if m.group("a") and words[0] not in _SCALES:
-            continue  # "a three-..." is not a number phrase
+            if text[m.end() : m.end() + 1] != "-":
+                continue  # "a three …" is not a number phrase
+            start = m.start("words")  # "a twelve-arch bridge": the article is the bridge's
+            value = _english_value(words, leading_a=False)
+            if value is not None:
+                found.append(WordNumber(str(value), start, m.end()))
+            continue
         value = _english_value(words, leading_a=bool(m.group("a")))
         if value is not None:
             found.append(WordNumber(str(value), m.start(), m.end()))

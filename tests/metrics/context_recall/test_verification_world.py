@@ -128,14 +128,21 @@ def test_the_scripted_judge_refuses_a_claim_the_sample_does_not_have() -> None:
     assert "not one of its claims" in result.failure.message
 
 
-# Lies that code does not catch, and why (the README's limits list them; confirmation catches all three):
-# a Chinese place name is not told from a predicate word, so "生在南京" and "在南京学习" share what the check
-# reads; "可停放300辆汽车" shares the count and noun of "可搭载300辆汽车" and differs in a verb only; a Chinese
-# sentence opening with a book title names no subject code can see, so the author named after 作家 is not read.
+# Lies that code does not catch, and why (the README's limits list them; confirmation catches all of them):
+# where every name and number of a claim is in its evidence and its predicate is no event code knows the kind
+# of, the predicate is left unread (a note, not a failure: "passed away" for "died" must not be flagged), so a
+# Chinese claim whose verb the evidence does not share passes code (夺得冠军 / 获得称号, 实现电气化 / 延伸至动物园,
+# 毕业 / 考入: a place name in the predicate, 南京大学, is read as the predicate's word); "可停放300辆汽车" shares the
+# count and noun of "可搭载300辆汽车"; a Chinese sentence opening with a book title names no subject code can see;
+# fragments of two passages that each name the opera do not add up, but the person of one is not read as a name.
 CODE_MISSES = {
     "zh-recheck_switch-2": "a Chinese place name is read as part of the predicate",
     "zh-recheck_switch-3": "the predicates differ by one verb the evidence does not need to share",
     "zh-recheck_switch-5": "a Chinese person named after a role noun is not read as a name",
+    "zh-other_predicate-2": "an unread predicate: every name and number agrees (夺得冠军 / 获得国际大师称号)",
+    "zh-other_predicate-4": "an unread predicate: every name and number agrees (实现电气化 / 延伸至动物园)",
+    "zh-other_predicate-5": "a place name in the predicate is read as its word (从南京大学毕业 / 考入南京大学)",
+    "zh-unrelated_fragments-5": "a Chinese person named after a role noun is not read as a name",
 }
 
 
@@ -186,4 +193,4 @@ def test_a_judge_replying_in_the_grouped_shape_meets_the_same_checks_with_the_sa
     assert [(o.id, o.value, o.caught, [c.flagged for c in o.claims]) for o in grouped] == [
         (o.id, o.value, o.caught, [c.flagged for c in o.claims]) for o in earlier
     ]
-    assert sum(o.caught for o in grouped if o.lie) >= 107  # the documented code figure
+    assert sum(o.caught for o in grouped if o.lie) >= 103  # the documented code figure

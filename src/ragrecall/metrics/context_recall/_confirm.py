@@ -1,10 +1,14 @@
-"""Independent confirmation: each claim code found supported goes, with only its evidence sentences (not the
-whole passages), to a confirming LLM — the judge's own with a separate prompt, or another model (a jury of
-two). A claim stays supported only when confirmed; otherwise it is unsupported and ``"refuted"``.
+"""Independent confirmation: each claim code found supported goes, with only its evidence sentences and the
+sentences around them (not the whole passages), to a confirming LLM — the judge's own with a separate prompt,
+or another model (a jury of two). A claim stays supported only when confirmed; otherwise it is unsupported
+and ``"refuted"``. The prompt names what to check: roles, hedges, conditions, attribution, denials, bounds and
+amounts, time, subject, numbers and polarity.
 
 The request is ``task="context_recall.confirm"`` with ``inputs={"claims": [claim, …], "evidence":
-[[sentence, …] for each claim], "language": …}``; the reply is ``{"verdicts": [{"claim": n, "entailed": true |
-false}]}`` (claims numbered from 1, a short ``reason`` allowed), checked for one verdict per claim. Many claims
+[[sentence, …] for each claim], "around": [[sentence, …] for each claim], "language": …}`` (``around``: the
+sentences just before and after the evidence in its passage, which show its frame, as ``<sentence>`` data
+blocks); the reply is ``{"verdicts": [{"claim": n, "entailed": true | false}]}`` (claims numbered from 1, a
+short ``reason`` allowed), checked for one verdict per claim. Many claims
 share a request (up to ``claims_per_call``). Claims stated word for word in a passage are asked about too: a
 denial code does not read ("…, a story long since disproved") would otherwise stand.
 
@@ -26,7 +30,7 @@ from ._facts import PROBLEMS, Evidence, claim_facts
 from ._prompting import Prompts, claim_block
 from ._verify import Contexts
 
-__all__ = ["Confirmation", "ConfirmedClaims", "confirm_verdicts", "evidence_sentences"]
+__all__ = ["Confirmation", "ConfirmedClaims", "confirm_verdicts", "evidence_sentences", "sentences_around"]
 
 
 class Confirmation(BaseModel):
@@ -96,9 +100,12 @@ async def _confirm_chunk(
     """Whether each of ``verdicts`` is entailed by its evidence sentences; the usage; no follow-ups (0)."""
     claims = [v.claim for v in verdicts]
     evidence = [evidence_sentences(v, contexts) for v in verdicts]
+    around = [sentences_around(v, contexts, shown) for v, shown in zip(verdicts, evidence, strict=True)]
     items = "\n".join(
-        f"{claim_block(claim, n)}\n" + "\n".join(data_block("evidence", s, n) for s in sentences)
-        for n, (claim, sentences) in enumerate(zip(claims, evidence, strict=True), 1)
+        f"{claim_block(claim, n)}\n"
+        + "\n".join(data_block("evidence", s, n) for s in sentences)
+        + "".join(f"\n{data_block('sentence', s, n)}" for s in near)
+        for n, (claim, sentences, near) in enumerate(zip(claims, evidence, around, strict=True), 1)
     )
     template = prompts.get("confirm", language)
     request = LLMRequest(
@@ -106,7 +113,7 @@ async def _confirm_chunk(
         ConfirmedClaims,
         template.version,
         "context_recall.confirm",
-        {"claims": claims, "evidence": evidence, "language": language},
+        {"claims": claims, "evidence": evidence, "around": around, "language": language},
     )
     reply = await ask(llm, request, check=lambda r: _check(r, len(claims)), max_repairs=max_repairs)
     entailed = {v.claim: v.entailed for v in reply.parsed.verdicts}
@@ -136,6 +143,22 @@ def evidence_sentences(verdict: ClaimVerdict, contexts: Contexts) -> list[str]:
                 out.append(naming)
         if ev.text not in out:
             out.append(ev.text)
+    return out
+
+
+def sentences_around(verdict: ClaimVerdict, contexts: Contexts, shown: list[str]) -> list[str]:
+    """The sentences just before and after each quote's evidence in its passage, not already shown: what frames
+    the evidence ("Critics claimed that …" before it, "This was later disproven." after it)."""
+    out: list[str] = []
+    for quote in verdict.support:
+        if quote.start is None or quote.end is None:
+            continue
+        ev = Evidence.of(quote, contexts)
+        text = contexts.texts[quote.context]
+        spans = contexts.sentences(quote.context)
+        before = [text[s:e] for s, e in spans if e <= ev.start][-1:]
+        after = [text[s:e] for s, e in spans if s >= ev.end][:1]
+        out += [s for s in before + after if s not in shown and s not in out]
     return out
 
 

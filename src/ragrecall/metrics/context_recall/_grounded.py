@@ -23,6 +23,11 @@ from ._words import words
 
 __all__ = ["misread"]
 
+_SHARE = 0.5
+"""Least share of a claim's terms its sentence must hold for the claim to be read against it."""
+_POLARITY_SHARE = 0.7
+"""... for its negation to be compared: a claim may take its negation from the next sentence."""
+
 
 @dataclass(frozen=True)
 class _Reference:
@@ -42,10 +47,13 @@ def misread(claim: str, reference: str) -> str | None:
     if not spans or not facts.terms:
         return None
     start, end = max(spans, key=lambda span: len(facts.terms & words(reference[span[0] : span[1]])))
+    share = len(facts.terms & words(reference[start:end])) / len(facts.terms)
+    if share < _SHARE:
+        return None  # a claim drawing on several sentences is not read against one of them
     source = _Reference([reference])
     evidence = Evidence.at(0, start, end, source)
     scope = Scope.of(evidence, facts)
-    if negated_around(evidence, facts, scope) != facts.negated:
+    if share >= _POLARITY_SHARE and negated_around(evidence, facts, scope) != facts.negated:
         return f"not what its sentence says: {PROBLEMS['polarity']}"
     failed = reading_failure(facts, scope) or roles_failure(facts, scope)
     return None if failed is None else f"not what its sentence says: {failed.problem}"

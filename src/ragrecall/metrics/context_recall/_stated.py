@@ -89,8 +89,15 @@ def _whole_sentence(evidence: Evidence) -> bool:
 
 
 _AFFIRMED = re.compile(
-    r"(?:in fact|indeed|actually|in reality|it is true that|it is certain that|records show that"
-    r"|事实上|实际上|的确|确实|经考证|事实证明)[\s,，:：]*",
+    r"(?:in fact|indeed|actually|in reality|it is true that|it is certain that|it is confirmed that"
+    r"|(?:[\w'’ -]{0,40}\s)?(?:records?|documents?|tests?|studies|surveys?|analysis|research|researchers|experts?"
+    r"|archives?|excavations?) (?:show|showed|shows|confirm|confirmed|confirms|establish|established|prove|proved"
+    r"|proves) that|as (?:the )?[\w ]{0,40} (?:confirmed|established|showed|proved)"
+    r"|undoubtedly|without (?:a )?doubt|certainly|contrary to [\w ]{1,30}"
+    r"|(?:although|though|while|虽然|尽管)[^,，;；]{0,80}[,，]\s*(?:but|但是|但|却)?"
+    r"|事实上|实际上|的确|确实|经考证|事实证明|可以确定的是|可以肯定的是|经核实|经证实|经查证|经调查"
+    r"|毫无疑问|无疑|显然|与[\u4e00-\u9fff]{1,8}相反"
+    r"|[\u4e00-\u9fff]{0,10}(?:证实|确认|查明|表明|显示|证明)(?:了)?)[\s,，:：]*",
     re.IGNORECASE,
 )
 _ADDED = re.compile(r"^\s*[,，;；]\s*\S")
@@ -188,9 +195,9 @@ def contestable(claim: str, contexts: Contexts) -> bool:
     facts = claim_facts(claim)
     if not _long_enough(claim, facts.terms):
         return False
-    # A stemmed term is the start of the word it came from, but for the "y" of "ies" (cities: city): what is
-    # left is found in the lower-cased text of any sentence that holds the term.
-    starts = [t[:-1] if t.endswith("y") else t for t in facts.terms]
+    # A stemmed term's first three letters start the word it came from (cities: city, harbour: harbor): they are
+    # found in the lower-cased text of any sentence that holds the term.
+    starts = [t[:3] for t in facts.terms]
     for i, text in enumerate(contexts.texts):
         for start, end in contexts.sentences(i):
             sentence = text[start:end]

@@ -45,10 +45,12 @@ def _other_names(facts: ClaimFacts, ev: Evidence) -> bool:
     ours = {w for n in facts.names for w in n.words}
     ours_cjk = [fold(n.words[0])[:2] for n in facts.names if n.cjk]
     claim = fold(facts.text)
-    for sentence in sentences_of(ev.earlier + ev.text):
-        # What a sentence is about is a name it opens with: a place or person named further on ("… described
-        # by Henrik Ost from a specimen shot near Halvey") is no other subject, nor is what 该, 这 refer back to.
-        for name in _subjects(sentence):
+    earlier = sentences_of(ev.earlier)
+    for sentence in [*earlier, ev.text]:
+        # What a sentence before the evidence is about is a name it opens with; in the evidence sentence itself,
+        # also any name of two words or more, or with digits ("… a 1962 novel by Marta Hein", "AX5400"): a place
+        # named further on ("… shot near Halvey") is no other subject, nor is what 该, 这 refer back to.
+        for name in _subjects(sentence, whole=sentence is ev.text):
             if name.cjk:
                 if ours_cjk and fold(name.words[0])[:2] not in claim:
                     return True
@@ -64,17 +66,24 @@ def _other_names(facts: ClaimFacts, ev: Evidence) -> bool:
 _OPENING_WORDS = 4
 
 
-def _subjects(sentence: str) -> list[Name]:
-    """The name a sentence opens with, if any: its first name when it starts within its first few words (a
-    Chinese subject only when no demonstrative opens the sentence)."""
-    names = claim_names(sentence)[:1]
-    if not names:
-        return []
-    name = names[0]
-    if name.cjk:
-        return [] if sentence.lstrip('“"《（(')[:1] in "该這这此本其它他她" else [name]
-    at = sentence.find(name.text)
-    return [name] if at >= 0 and len(sentence[:at].split()) < _OPENING_WORDS else []
+def _subjects(sentence: str, *, whole: bool) -> list[Name]:
+    """The names that may say what ``sentence`` is about: the name it opens with, when it starts within its first
+    few words (a Chinese subject only when no demonstrative opens the sentence); with ``whole``, also its names
+    of two words or more and its names with digits."""
+    names = claim_names(sentence)
+    out: list[Name] = []
+    if names:
+        name = names[0]
+        if name.cjk:
+            out += [] if sentence.lstrip('“"《（(')[:1] in "该這这此本其它他她" else [name]
+        else:
+            at = sentence.find(name.text)
+            out += [name] if at >= 0 and len(sentence[:at].split()) < _OPENING_WORDS else []
+    if whole:
+        out += [
+            n for n in names if not n.cjk and n not in out and (len(n.words) > 1 or any(c.isdigit() for c in n.text))
+        ]
+    return out
 
 
 def sentences_of(text: str) -> list[str]:

@@ -1,0 +1,120 @@
+"""The second verification world (English and Chinese) and the worlds measured first blind, then tuned on: lies a
+real judge plausibly tells — swapped roles, comparatives, quantifiers, bounds, hedges, conditionals, attribution,
+time, fractions, percentage points, membership, refusals, one-word swaps, claims copied into a frame — and the
+honest forms that must not be flagged (Traditional Chinese, dates, number words, converses, synonyms, symmetric
+predicates, hedged claims, honest unsupported verdicts). Through the judge path (a scripted judge quoting
+real passage text), the ``stated`` path (frames probes) and the decomposition (claims swapping their reference
+sentence's roles). Definitions in :mod:`helpers.verification_world`.
+
+``verification_world_ii.json`` was written for this round's tuning; ``…_ii_heldout`` and ``…_iii_heldout``
+were each measured once blind before this code was tuned on them (the README gives both figures): here they
+pin what the code now does on them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpers.verification_world import (
+    SampleOutcome,
+    load_world,
+    score_decompositions,
+    score_frames,
+    score_world,
+)
+
+HERE = Path(__file__).resolve().parent
+WORLD = load_world(HERE / "verification_world_ii.json")
+LIES = [s for s in WORLD if s["lie"]]
+HONEST = [s for s in WORLD if not s["lie"]]
+LIE_CLASSES = (
+    "roles", "comparative", "quantifier", "bound", "hedge", "conditional", "attribution", "time", "fraction",
+    "percent_points", "membership", "refusal", "word_swap", "frame_stated",
+)  # fmt: skip
+HONEST_CLASSES = (
+    "traditional", "dates", "number_forms", "converse", "synonym", "symmetric", "hedged_claim", "same_direction",
+    "honest_unsupported", "plain_verbatim", "negation_control",
+)  # fmt: skip
+CODE_MISSES = {"zh-attribution-1": "a 'plagiarised' verb with no saying word before it is no attribution code reads"}
+
+
+def ids(sample: dict[str, Any]) -> str:
+    return str(sample["id"])
+
+
+def describe(outcome: SampleOutcome) -> str:
+    return "; ".join(f"{c.role} {c.text!r}: {c.supported} {c.verification} {c.problem}" for c in outcome.claims)
+
+
+@pytest.fixture(scope="module")
+def outcomes() -> dict[str, SampleOutcome]:
+    return {o.id: o for o in score_world(WORLD)}
+
+
+def test_every_class_is_in_both_languages() -> None:
+    counts = Counter((s["language"], s["class"]) for s in WORLD)
+    for language in ("en", "zh"):
+        assert all(counts[language, c] >= 3 for c in LIE_CLASSES + HONEST_CLASSES), counts
+
+
+def _lie(sample: dict[str, Any]) -> Any:
+    reason = CODE_MISSES.get(sample["id"])
+    return pytest.param(sample, marks=pytest.mark.xfail(reason=reason, strict=True)) if reason else sample
+
+
+@pytest.mark.parametrize("sample", [_lie(s) for s in LIES], ids=ids)
+def test_a_lie_is_caught_by_code(sample: dict[str, Any], outcomes: dict[str, SampleOutcome]) -> None:
+    outcome = outcomes[sample["id"]]
+    assert not outcome.failed and outcome.caught, describe(outcome)
+
+
+@pytest.mark.parametrize("sample", WORLD, ids=ids)
+def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outcomes: dict[str, SampleOutcome]) -> None:
+    outcome = outcomes[sample["id"]]
+    honest = outcome.claims if not sample["lie"] else outcome.background
+    assert not outcome.failed and not [c for c in honest if c.flagged], describe(outcome)
+
+
+@pytest.mark.parametrize(
+    ("world", "lies", "honest_samples", "background"),
+    [("verification_world_ii_heldout.json", 99, 7, 7), ("verification_world_iii_heldout.json", 92, 5, 8)],
+)
+def test_the_worlds_first_measured_blind_hold_their_figures(
+    world: str, lies: int, honest_samples: int, background: int
+) -> None:
+    scored = score_world(load_world(HERE / world))
+    assert not [o.id for o in scored if o.failed]
+    assert sum(o.caught for o in scored if o.lie) >= lies
+    assert sum(any(c.flagged for c in o.claims) for o in scored if not o.lie) <= honest_samples
+    assert sum(c.flagged for o in scored for c in o.background) <= background
+
+
+@pytest.mark.parametrize(
+    "world",
+    ["verification_world_ii", "verification_world_ii_heldout", "verification_world_iii_heldout"],
+)
+def test_a_claim_copied_into_a_frame_is_not_stated_and_a_plain_sentence_is(world: str) -> None:
+    items = json.loads((HERE / f"{world}_frames.json").read_text(encoding="utf-8"))
+    outcomes = score_frames(items)
+    framed = [o for o in outcomes if not o.asserted]
+    assert len(framed) >= 100
+    assert sum(o.stated for o in framed) <= 1, [o.id for o in framed if o.stated]
+    assert not [o.id for o in framed if o.frame == "negation" and o.stated]  # "It is false that …", 并非 …
+    plain = [o for o in outcomes if o.asserted and o.frame == "plain"]
+    assert plain and all(o.stated for o in plain), [o.id for o in plain if not o.stated]
+
+
+@pytest.mark.parametrize(
+    ("world", "caught"),
+    [("verification_world_ii", 14), ("verification_world_ii_heldout", 9), ("verification_world_iii_heldout", 11)],
+)
+def test_a_decomposition_that_swaps_its_sentence_is_not_grounded(world: str, caught: int) -> None:
+    items = json.loads((HERE / f"{world}_decompositions.json").read_text(encoding="utf-8"))
+    outcomes = score_decompositions(items, fixing=False)
+    assert sum(o.caught for o in outcomes) >= caught
+    assert sum(o.flagged for o in outcomes) <= 2  # honest decompositions: converses and synonyms kept
