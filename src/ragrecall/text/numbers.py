@@ -308,9 +308,13 @@ def _normalised(text: str) -> str:
         return text
     # A power after a unit is part of it (km², m³: "km2"); elsewhere a script digit marks a footnote.
     text = _UNIT_POWER.sub(lambda m: m.group(1) + "^" + unicodedata.normalize("NFKC", m.group(2)), text)
+    if "½" in text or "¼" in text or "¾" in text:  # 6½ is 6.5, not 6 1⁄2
+        text = _VULGAR.sub(lambda m: m.group(1) + _VULGARS[m.group(2)], text)
     return unicodedata.normalize("NFKC", _GROUP_SPACE.sub("'", _SCRIPT_DIGITS.sub(" ", text)))
 
 
+_VULGARS = {"½": ".5", "¼": ".25", "¾": ".75"}
+_VULGAR = re.compile(r"(\d)([½¼¾])")
 _UNIT_POWER = re.compile(r"(?<![^\W\d_])((?:k|c|m)?m|ft|mi)([²³])")
 
 

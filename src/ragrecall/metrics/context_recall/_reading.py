@@ -63,11 +63,28 @@ def _fail(check: str, detail: str) -> Failure:
 
 
 def _frames(facts: ClaimFacts, scope: Scope) -> Failure | None:
-    own = frames_of(list(cues_in(facts.text)))
+    """Every frame over the evidence is one the claim writes: a hypothetical claim ("… would let the reservoir
+    hold …") may rest on a condition, and a claim about a work of fiction ("a novel by Marian Coyle") on its
+    telling."""
+    cues = cues_in(facts.text)
+    own = frames_of(list(cues))
+    hypothetical = [c.text for c in cues if c.cls == "modality" and _HYPOTHETICAL.fullmatch(c.text)]
+    if hypothetical:
+        own.setdefault("conditional", hypothetical[0])
+    if _KIND_OF_FICTION.search(facts.text):
+        own.setdefault("fiction", "")
     for cls, words in scope.frames().items():
         if cls not in own:
             return _fail(cls, f"“{words}” in the evidence")
     return None
+
+
+_HYPOTHETICAL = re.compile(r"would|could(?: have| be)?|might(?: have)?|may have", re.IGNORECASE)
+_KIND_OF_FICTION = re.compile(
+    r"\b(?:novel|novella|film|movie|opera|play|poem|musical|series|episode|drama)s?\b"
+    r"|小说|电影|影片|电视剧|话剧|戏剧|剧集|动画|漫画|童话|寓言",
+    re.IGNORECASE,
+)
 
 
 def _poles(cues: Sequence[Cue], text: str) -> list[tuple[Cue, str, str, str]]:
