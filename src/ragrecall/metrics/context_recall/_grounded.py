@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...text.segment import sentence_spans
 from ._checks import negated_around
@@ -39,6 +40,7 @@ class _Reference:
         return sentence_spans(self.texts[index])
 
 
+@lru_cache(maxsize=4096)
 def misread(claim: str, reference: str) -> str | None:
     """Why ``claim`` does not say what its sentence of ``reference`` says, or None when it does as far as code
     reads (see the module docstring)."""

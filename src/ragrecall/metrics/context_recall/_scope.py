@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from ...text.clauses import clause_spans
 from ...text.cues import FRAMES, Cue, cues_in, plain
@@ -62,7 +62,13 @@ class Scope:
 
     @classmethod
     def of(cls, ev: Evidence, facts: ClaimFacts) -> Scope:
-        """The clauses of ``ev``'s sentence that state ``facts``' claim (see the module docstring)."""
+        """The clauses of ``ev``'s sentence that state ``facts``' claim (see the module docstring); read once per
+        evidence and claim (the polarity and the reading checks share it)."""
+        return _scope(cls, ev, facts)
+
+    @classmethod
+    def read(cls, ev: Evidence, facts: ClaimFacts) -> Scope:
+        """:meth:`of`, uncached."""
         sentence = plain(ev.text)
         # Clauses are cut in the text as written: NFKC makes a full-width comma an ASCII one with no space after.
         written = ev.text if len(ev.text) == len(sentence) else sentence
@@ -148,6 +154,11 @@ def _parted(text: str, clauses: tuple[tuple[int, int], ...], i: int, core: froze
     between = [text[s:e] for s, e in clauses[lo + 1 : hi + 1]]
     ends = [text[s:e].rstrip() for s, e in clauses[lo:hi]]
     return any(_CONTRAST.match(c) for c in between) or any(e.endswith((";", "；", ":", "：")) for e in ends)
+
+
+@lru_cache(maxsize=4096)
+def _scope(cls: type[Scope], ev: Evidence, facts: ClaimFacts) -> Scope:
+    return cls.read(ev, facts)
 
 
 def frames_of(cues: list[Cue]) -> dict[str, str]:
