@@ -64,7 +64,7 @@ class Scope:
     def of(cls, ev: Evidence, facts: ClaimFacts) -> Scope:
         """The clauses of ``ev``'s sentence that state ``facts``' claim (see the module docstring); read once per
         evidence and claim (the polarity and the reading checks share it)."""
-        return _scope(cls, ev, facts)
+        return _scope(ev, facts)
 
     @classmethod
     def read(cls, ev: Evidence, facts: ClaimFacts) -> Scope:
@@ -157,8 +157,8 @@ def _parted(text: str, clauses: tuple[tuple[int, int], ...], i: int, core: froze
 
 
 @lru_cache(maxsize=4096)
-def _scope(cls: type[Scope], ev: Evidence, facts: ClaimFacts) -> Scope:
-    return cls.read(ev, facts)
+def _scope(ev: Evidence, facts: ClaimFacts) -> Scope:
+    return Scope.read(ev, facts)
 
 
 def frames_of(cues: list[Cue]) -> dict[str, str]:
