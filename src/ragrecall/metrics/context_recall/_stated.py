@@ -78,7 +78,10 @@ def _whole_sentence(evidence: Evidence) -> bool:
     opening that affirms it ("In fact,", "It is true that", 事实上，) and a clause after it that adds a fact
     without a frame, a negation, a denial, a report or a "but" (", bringing back more than 20,000 specimens")."""
     before = _CITATION.sub("", evidence.text[: evidence.quote_start - evidence.start])
-    after = _CITATION.sub("", evidence.text[evidence.quote_end - evidence.start :])
+    end = evidence.quote_end - evidence.start
+    while end > 0 and evidence.text[end - 1] in ",;，；":  # the claim's full stop matched the clause's comma
+        end -= 1
+    after = _CITATION.sub("", evidence.text[end:])
     if fold(before) and not _AFFIRMED.fullmatch(before.strip()):
         return False
     if not fold(after):
