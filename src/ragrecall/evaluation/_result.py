@@ -48,6 +48,11 @@ class EvaluationResult:
         self.backend = backend
         """Which backend ran the LLM requests: ``"live"`` or ``"batch"``."""
 
+    @property
+    def partial(self) -> str | None:
+        """Why the run stopped before every sample finished (see :attr:`RunInfo.partial`); None when it finished."""
+        return self.run.partial if self.run is not None else None
+
     # -- views ------------------------------------------------------------------------------------------
 
     def __len__(self) -> int:
@@ -303,6 +308,8 @@ class EvaluationResult:
             f"({usage.cached_requests} cached), {usage.prompt_tokens} prompt{usage.prompt_cache_note()} + "
             f"{usage.completion_tokens} completion tokens{cost}"
         )
+        if self.partial:
+            text.append(f"partial run: {self.partial}")
         return "\n".join(text)
 
     def __str__(self) -> str:
