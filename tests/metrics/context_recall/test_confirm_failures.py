@@ -14,7 +14,7 @@ import pytest
 
 from ragrecall import evaluate
 from ragrecall.errors import ConfirmationError, EndpointDownError
-from ragrecall.llm import FakeLLM, LLMRequest, LLMStack, OpenAILLM, ResponseCache, RetryPolicy
+from ragrecall.llm import FakeLLM, LLMRequest, OpenAILLM, ResponseCache, RetryPolicy
 from ragrecall.llm.fake_server import FakeOpenAIServer, ServerReply
 from ragrecall.metrics.context_recall import ContextRecall
 
