@@ -28,7 +28,7 @@ def samples(n: int, stuck: int = 1) -> list[dict[str, Any]]:
     return [
         {
             "id": f"s{i}",
-            "reference": f"Paris is the capital of France. Sample {i} hangs." if i >= n - stuck else "Paris is in France.",
+            "reference": f"Paris is the capital of France. Sample {i} hangs." if i >= n - stuck else "Paris is here.",
             "retrieved_contexts": ["Paris is the capital of France."],
             "reference_context_ids": ["a"],
             "retrieved_context_ids": ["a"],
@@ -121,9 +121,11 @@ def test_the_command_writes_the_finished_samples_on_a_stop(
 
     with FakeOpenAIServer(respond) as server:
         code = main(
-            ["eval", str(data), "-m", "context_recall", "-m", "id_based_context_recall", "--model", "gpt-4o-mini"]
-            + ["--base-url", server.base_url, "--no-progress", "--concurrency", "1"]
-            + ["--out", str(out), "--report", str(report)]
+            [
+                *["eval", str(data), "-m", "context_recall", "-m", "id_based_context_recall"],
+                *["--model", "gpt-4o-mini", "--base-url", server.base_url, "--no-progress", "--concurrency", "1"],
+                *["--out", str(out), "--report", str(report)],
+            ]
         )
     err = capsys.readouterr().err
     assert code == 2

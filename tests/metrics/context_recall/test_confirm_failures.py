@@ -53,7 +53,8 @@ def test_a_confirmer_that_keeps_failing_fails_the_confirm_step_and_a_rerun_asks_
         [ContextRecall(FakeLLM(judge), confirm=FakeLLM(confirmer({CLAIMS[0]}), model_name="jury"))],
         show_progress=False,
     )
-    assert [r.evidence for r in again.results("context_recall")] == [r.evidence for r in straight.results("context_recall")]
+    evidence = [r.evidence for r in straight.results("context_recall")]
+    assert [r.evidence for r in again.results("context_recall")] == evidence
     assert again.values("context_recall") == pytest.approx([1 / 3] * 3)
     # The judge's request is on the books once, as in a run that never failed.
     assert again.usage.requests == straight.usage.requests
