@@ -113,7 +113,9 @@ class Dataset(Sequence[Sample]):
         Cells of list and mapping fields hold JSON (``["a", "b"]``) or Python literals (``['a', 'b']``, as
         ``DataFrame.to_csv`` writes them); an empty cell means the field is absent, and a column with an
         empty header (the index ``DataFrame.to_csv`` writes) is left out. A cell may hold up to 64 MiB
-        (:data:`~ragrecall._files.CSV_FIELD_LIMIT`). Errors name the line where the record starts.
+        (:data:`~ragrecall._files.CSV_FIELD_LIMIT`); a quoted cell may hold line breaks, read as they are, while
+        a line break in an unquoted cell ends its record (an error naming it). Errors name the line where the
+        record starts.
         """
         renames = resolve_column_map(column_map)
         name, handle = open_text(source, newline="")
@@ -350,16 +352,34 @@ def _csv_problem(exc: csv.Error) -> str:
 def _csv_record(row: Mapping[Any, Any], name: str, line: int) -> Sample:
     where = f"line {line} of {name}"
     if None in row:
-        raise FileFormatError(f"{where}: more cells than header columns")
+        raise FileFormatError("more cells than header columns", path=name, line=line)
+    if any(cell is None for cell in row.values()):  # csv's DictReader fills the cells a short record lacks
+        cells = sum(cell is not None for cell in row.values())
+        raise FileFormatError(
+            f"{cells} cells for {len(row)} header columns; a line break in a cell ends the record unless the cell "
+            'is quoted ("...")',
+            path=name,
+            line=line,
+        )
     record: dict[str, Any] = {}
     for key, cell in row.items():
         if cell is None or cell == "" or key == "":  # an empty header: the index column of DataFrame.to_csv
             continue
         if key in NESTED_FIELDS:
             record[key] = _cell_value(cell, name, line, key)
+        elif key == "human_score":
+            record[key] = _number(cell)
         else:
             record[key] = cell
     return Sample.from_dict(record, where=where)
+
+
+def _number(cell: str) -> float | str:
+    """A CSV cell holding a number, as that number; any other text as it is (the Sample's check names it)."""
+    try:
+        return float(cell)
+    except ValueError:
+        return cell
 
 
 def _table_records(rows: list[dict[str, Any]], column_map: ColumnMap | None) -> list[dict[str, Any]]:
