@@ -228,7 +228,9 @@ class Checkpoint:
         head = f"{self.path} was written for other metrics or settings: {shown}"
         if not changes or not all(c.endpoint for c in changes):
             raise CheckpointError(f"{head}\nUse another checkpoint file, or delete this one to start over.")
-        if _answered(records) and not self.allow_endpoint_change:
+        # Kept steps hold the judge's answers only: a confirming model moved elsewhere changes none of them.
+        confirmer_only = all("confirm" in c.path for c in changes)
+        if _answered(records, steps=not confirmer_only) and not self.allow_endpoint_change:
             raise CheckpointError(
                 f"{head}\nIt holds LLM answers from the first endpoint: resume anyway with --allow-endpoint-change "
                 "(allow_endpoint_change=True; recorded in the run details), or use another checkpoint file."
@@ -304,9 +306,10 @@ class Checkpoint:
             self.steps.setdefault((index, metric), {})[step] = data
 
 
-def _answered(records: list[bytes]) -> bool:
-    """True when a finished pair holds an LLM answer (a request paid or served from the cache), or a batch was
-    sent: results that depend on the endpoint they came from."""
+def _answered(records: list[bytes], *, steps: bool = True) -> bool:
+    """True when a finished pair holds an LLM answer (a request paid or served from the cache), a batch was
+    sent, or (with ``steps``) a step of an unfinished pair is kept: results that depend on the endpoint they
+    came from."""
     for raw in records:
         try:
             record = json.loads(raw)
@@ -314,7 +317,7 @@ def _answered(records: list[bytes]) -> bool:
             continue
         if not isinstance(record, dict):
             continue
-        if record.get("kind") in ("batch", "batch_start", "step"):
+        if record.get("kind") in ("batch", "batch_start") or (steps and record.get("kind") == "step"):
             return True
         result = record.get("result")
         usage = result.get("usage") if isinstance(result, dict) else None

@@ -13,7 +13,7 @@ import openai
 import pytest
 
 from ragrecall import evaluate
-from ragrecall.errors import ConfirmationError, EndpointDownError
+from ragrecall.errors import CheckpointError, ConfirmationError, EndpointDownError
 from ragrecall.llm import FakeLLM, LLMRequest, OpenAILLM, ResponseCache, RetryPolicy
 from ragrecall.llm.fake_server import FakeOpenAIServer, ServerReply
 from ragrecall.metrics.context_recall import ContextRecall
@@ -126,3 +126,33 @@ def test_a_dead_confirmer_stops_the_run_naming_it_and_a_rerun_sends_no_judge_req
         assert len(judge_server.requests) == paid  # not one judge request more
     assert confirmations == len(data) and not result.failures and len(result) == len(data)
     assert all(c.confirmed for r in result.results("context_recall") for c in r.evidence.claims if c.supported)
+
+
+def test_a_confirmer_fixed_at_another_url_resumes_the_kept_judging(tmp_path: Path) -> None:
+    """The kept steps hold the judge's answers only: moving the confirming model needs no
+    --allow-endpoint-change, moving the judge does."""
+    checkpoint, data = tmp_path / "run.ckpt", tower_samples(3)
+    with FakeOpenAIServer() as judge_server:
+        dead = FakeOpenAIServer().start()
+        dead.stop()
+        with pytest.raises(EndpointDownError):
+            evaluate(
+                data,
+                [ContextRecall(llm_for(judge_server.base_url, "judge-model"), confirm=llm_for(dead.base_url, "jury"))],
+                show_progress=False,
+                checkpoint=checkpoint,
+            )
+        paid = len(judge_server.requests)
+        with FakeOpenAIServer() as elsewhere, FakeOpenAIServer() as other_judge:
+            moved_judge = ContextRecall(
+                llm_for(other_judge.base_url, "judge-model"), confirm=llm_for(elsewhere.base_url, "jury")
+            )
+            with pytest.raises(CheckpointError, match="allow-endpoint-change"):
+                evaluate(data, [moved_judge], show_progress=False, checkpoint=checkpoint)
+            metric = ContextRecall(
+                llm_for(judge_server.base_url, "judge-model"), confirm=llm_for(elsewhere.base_url, "jury")
+            )
+            result = evaluate(data, [metric], show_progress=False, checkpoint=checkpoint)
+            assert len(elsewhere.requests) == 3 and not other_judge.requests
+        assert len(judge_server.requests) == paid and not result.failures
+    assert result.run is not None and any("confirm" in change for change in result.run.endpoint_changes)
