@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from .._files import atomic_binary
+from .._kept import KeptSteps
 from ..errors import CheckpointError, FileFormatError
 from ..results import MetricResult
 from ..schema import Sample
@@ -117,6 +118,14 @@ class Checkpoint:
         record = {"kind": "step", "index": index, "sample": fingerprint, "metric": metric, "step": step, "data": data}
         self._write(record)
         self.steps.setdefault((index, metric), {})[step] = data
+
+    def kept_steps(self, index: int, fingerprint: str, metric: str) -> KeptSteps:
+        """The steps kept of one pair: those this checkpoint holds, new ones appended to it."""
+
+        def keep(step: str, data: dict[str, Any]) -> None:
+            self.append_step(index, fingerprint, metric, step, data)
+
+        return KeptSteps(self.steps.get((index, metric), {}), keep)
 
     def append_journal(self, record: Mapping[str, Any]) -> None:
         """Record one batch-backend journal record (its ``"kind"`` one of :data:`JOURNAL_KINDS`) and flush it."""

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from .._files import check_output_path
 from .._inputs import ColumnMap, collection_rows, resolve_column_map
-from .._kept import KEPT, KeptSteps
+from .._kept import KEPT
 from .._pool import run_pool
 from .._sync import run_sync
 from ..batch import CURRENT_SAMPLE, BatchBackend, BatchRun, openai_stack_of, say_on_stderr
@@ -103,6 +103,14 @@ async def aevaluate(
         InputError: the checkpoint's folder is missing or not writable, or the checkpoint is the dataset.
         CheckpointError: the checkpoint is not one, is held by another run, or does not belong to this run.
         RoundExported: a batch backend with ``export_to`` wrote the next round's requests and stopped.
+        EndpointDownError: an endpoint is dead (the breaker opened); the unfinished samples are left for a resume.
+            A dead confirming model (``ContextRecall(confirm=...)``) lets the samples in flight finish their
+            judging (kept in the checkpoint) before the run stops.
+
+    A stopped run keeps what finished: the ``EndpointDownError``, the ``CancelledError`` of a cancelled
+    ``aevaluate`` (inside its task) and the ``KeyboardInterrupt`` of a Ctrl-C in ``evaluate`` carry the samples
+    every metric finished as ``exc.result``, an :class:`EvaluationResult` marked partial with the stop's cause
+    (``result.partial``).
     """
     started, started_at = time.perf_counter(), datetime.now(timezone.utc)
     by_name = check_metrics(metrics, llm)
@@ -176,7 +184,7 @@ async def aevaluate(
         index, name, metric = job
         CURRENT_SAMPLE.set(index)
         if store is not None:  # a paid step the metric keeps goes to the checkpoint before its next step
-            KEPT.set(_kept_steps(store, index, fingerprints[index], name))
+            KEPT.set(store.kept_steps(index, fingerprints[index], name))
         try:
             result = await metric._ascore_item(samples[index], f"sample {index}", on_error)
         except EndpointDownError as exc:
@@ -214,7 +222,9 @@ async def aevaluate(
     def result(partial: str | None = None) -> EvaluationResult:
         """The result of the pairs finished so far; with ``partial`` (the stop's cause), only the samples whose
         every metric finished, marked partial."""
-        done = [i for i in range(len(samples)) if all((i, n) in results for n in by_name)]
+        done: Sequence[int] = range(len(samples))
+        if partial is not None:
+            done = [i for i in done if all((i, n) in results for n in by_name)]
         wall_time_s = time.perf_counter() - started
         if partial is not None:
             partial = f"stopped after {len(done)} of {len(samples)} samples: {partial}"
@@ -295,15 +305,6 @@ def evaluate(
             allow_endpoint_change=allow_endpoint_change,
         )
     )
-
-
-def _kept_steps(store: Checkpoint, index: int, fingerprint: str, metric: str) -> KeptSteps:
-    """The steps kept of one pair: those the checkpoint holds, new ones appended to it."""
-
-    def keep(step: str, data: dict[str, Any]) -> None:
-        store.append_step(index, fingerprint, metric, step, data)
-
-    return KeptSteps(store.steps.get((index, metric), {}), keep)
 
 
 def _batch_settings(backend: Backend, poll_interval: float | None) -> BatchBackend | None:
