@@ -79,7 +79,11 @@ def add_eval_arguments(ev: argparse.ArgumentParser, *, checkpoint_required: bool
         action="store_true",
         help="resume a --checkpoint that holds answers from another base URL or model (recorded in the run details)",
     )
-    ev.add_argument("--out", help="write per-sample results to this JSONL file")
+    ev.add_argument(
+        "--out",
+        help="write per-sample results to this JSONL file (on a stop or Ctrl-C: the samples that finished, marked "
+        "partial; --report likewise)",
+    )
     ev.add_argument(
         "--fail-under",
         action="append",
