@@ -17,8 +17,8 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..._kept import keep_step, kept_step
-from ...errors import CacheMissError, ConfirmationError, EndpointDownError, LLMError, LLMOutputError, LLMRequestError
-from ...llm import LLM
+from ...errors import ConfirmationError, EndpointDownError, LLMOutputError, LLMRequestError
+from ...llm import LLM, spent_before
 from ...usage import Usage
 from ._confirm import confirm_verdicts
 from ._evidence import ClaimVerdict, DroppedClaim
@@ -92,24 +92,26 @@ async def confirm_or_fail(
         EndpointDownError: the confirming model's endpoint is dead (the run stops); the message starts with
             "confirming model" and names its URL and model.
         ConfirmationError: the confirming model gave no usable answer after its retries and repairs.
-        Both carry ``spent`` (the judge's usage) plus what confirmation paid.
+        CacheMissError: a replay-only cache holds no confirmation (unchanged).
+        All carry ``spent`` (the judge's usage) plus what confirmation paid.
     """
     try:
-        return await confirm_verdicts(
-            confirmer,
-            prompts,
-            language,
-            verdicts,
-            contexts,
-            claims_per_call=claims_per_call,
-            max_repairs=max_repairs,
-        )
+        with spent_before(spent):
+            return await confirm_verdicts(
+                confirmer,
+                prompts,
+                language,
+                verdicts,
+                contexts,
+                claims_per_call=claims_per_call,
+                max_repairs=max_repairs,
+            )
     except EndpointDownError as exc:
         down = EndpointDownError(f"confirming model {exc}")
-        down.usage = _paid(spent, exc)
+        down.usage = exc.usage
         down.in_flight_can_finish = True  # other samples' judging goes on and is kept before the run stops
         raise down from exc
-    except (LLMOutputError, LLMRequestError, CacheMissError) as exc:
+    except (LLMOutputError, LLMRequestError) as exc:  # a replay-only cache miss stays what it is
         endpoint = getattr(confirmer, "endpoint", None)
         endpoint = endpoint if isinstance(endpoint, str) else None
         waiting = sum(v.supported for v in verdicts)
@@ -124,9 +126,5 @@ async def confirm_or_fail(
             endpoint=endpoint,
             claims=waiting,
         )
-        failure.usage = _paid(spent, exc)
+        failure.usage = exc.usage
         raise failure from exc
-
-
-def _paid(spent: Usage, exc: LLMError) -> Usage:
-    return spent + exc.usage if exc.usage is not None else spent
