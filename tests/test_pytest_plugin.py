@@ -141,6 +141,7 @@ def test_a_model_without_a_key_says_which_variable_to_set(
     assert "OpenAIError" not in text and "Traceback" not in text
     flag = pytester.runpytest("-p", "no:cacheprovider", "-k", "test_judge", "--ragrecall-model", "gpt-4o")
     assert "--ragrecall-model names the model 'gpt-4o'" in " ".join(flag.stdout.str().split())
+    assert "or --ragrecall-model offline for the offline judge" in " ".join(flag.stdout.str().split())
 
 
 def test_replay_without_a_cache_is_a_configuration_error() -> None:

@@ -85,10 +85,17 @@ def judge_from_settings(
     if not os.environ.get("OPENAI_API_KEY"):
         raise ConfigurationError(
             f"{named_by} names the model {model!r}, reached with the key in OPENAI_API_KEY, which is not set: set "
-            f"OPENAI_API_KEY (and OPENAI_BASE_URL for another server), or {named_by}=offline for the offline judge"
+            f"OPENAI_API_KEY (and OPENAI_BASE_URL for another server), or {_offline(named_by)} for the offline judge"
         )
     store = ResponseCache(cache, mode="replay-only" if replay else "read-write") if cache else None
     return llm_factory(model, cache=store)
+
+
+def _offline(named_by: str) -> str:
+    """How to ask for the offline judge through the setting that named a model."""
+    return {"--ragrecall-model": "--ragrecall-model offline", "RAGRECALL_MODEL": "RAGRECALL_MODEL=offline"}.get(
+        named_by, "ragrecall_model = offline"
+    )
 
 
 @pytest.fixture(scope="session")
