@@ -221,3 +221,21 @@ def test_json_nested_beyond_the_documented_depth_names_file_and_line(tmp_path: P
     csv_path.write_text('id,metadata\nq1,"{""a"": ' + nested(100_000) + '}"\n', encoding="utf-8")
     with pytest.raises(FileFormatError, match=r"data\.csv:2: JSON nested deeper than 64 levels"):
         Dataset.from_csv(csv_path)
+
+
+def test_a_quoted_csv_cell_keeps_its_line_breaks_and_an_unquoted_one_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "data.csv"
+    path.write_bytes(
+        b'id,reference,retrieved_contexts\nq1,"Paris is\nin France.","[""a""]"\r\nq2,"Rome\r\nis old.",[]\n'
+    )
+    assert [s.reference for s in Dataset.load(path)] == ["Paris is\nin France.", "Rome\r\nis old."]
+    path.write_text('id,reference,retrieved_contexts\nq1,Paris is\nin France.,"[""a""]"\n', encoding="utf-8")
+    with pytest.raises(FileFormatError) as info:
+        Dataset.load(path)
+    assert str(info.value) == (
+        f"{path}:2: 2 cells for 3 header columns; a line break in a cell ends the record unless the cell is quoted "
+        '("...")'
+    )
+    path.write_text("id,reference\nq1,Paris,extra\n", encoding="utf-8")
+    with pytest.raises(FileFormatError, match=r"data.csv:2: more cells than header columns"):
+        Dataset.load(path)

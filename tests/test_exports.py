@@ -18,6 +18,7 @@ EXPECTED = {
     "ClaimVerdict",
     "Comparison",
     "ConfigurationError",
+    "ConfirmationError",
     "ContextMatch",
     "ContextRecall",
     "Dataset",

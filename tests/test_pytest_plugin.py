@@ -123,6 +123,27 @@ def test_the_command_line_wins_over_the_environment_and_the_ini(
     run.stdout.fnmatch_lines(["*JUDGE OfflineJudge offline-lexical-judge*"])
 
 
+def test_a_model_without_a_key_says_which_variable_to_set(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _clean_env(monkeypatch)
+    monkeypatch.setenv("RAGRECALL_MODEL", "gpt-4o-mini")
+    pytester.makepyfile(test_recall=TESTS)
+    _ini(pytester)
+    run = pytester.runpytest("-p", "no:cacheprovider", "-k", "test_judge")
+    run.assert_outcomes(errors=1)
+    text = run.stdout.str()
+    assert (
+        "ragrecall_judge: RAGRECALL_MODEL names the model 'gpt-4o-mini', reached with the key in OPENAI_API_KEY, "
+        "which is not set: set OPENAI_API_KEY (and OPENAI_BASE_URL for another server), or RAGRECALL_MODEL=offline "
+        "for the offline judge"
+    ) in " ".join(text.split())
+    assert "OpenAIError" not in text and "Traceback" not in text
+    flag = pytester.runpytest("-p", "no:cacheprovider", "-k", "test_judge", "--ragrecall-model", "gpt-4o")
+    assert "--ragrecall-model names the model 'gpt-4o'" in " ".join(flag.stdout.str().split())
+    assert "or --ragrecall-model offline for the offline judge" in " ".join(flag.stdout.str().split())
+
+
 def test_replay_without_a_cache_is_a_configuration_error() -> None:
     with pytest.raises(ConfigurationError, match="RAGRECALL_REPLAY=1 needs a response cache"):
         judge_from_settings("gpt-4o-mini", None, replay=True)

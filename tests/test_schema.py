@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
 from ragrecall import InvalidSampleError, MissingFieldError, Sample, SingleTurnSample
@@ -130,3 +133,52 @@ def test_samples_are_frozen() -> None:
 def test_model_validate_also_rejects_unknown_fields() -> None:
     with pytest.raises(ValueError, match="did you mean 'reference'"):
         Sample.model_validate({"referense": "x"})
+
+
+BOOLEAN = "true or false (a JSON boolean, not 1/0 or text)"
+
+
+@pytest.mark.parametrize(
+    ("labels", "score", "expected"),
+    [
+        (
+            ["yes", "no"],
+            None,
+            "field 'claim_labels': item [0]: expected true or false (a JSON boolean, not 1/0 or text), got 'yes' (str)",
+        ),
+        (
+            [1, 0],
+            None,
+            "field 'claim_labels': item [0]: expected true or false (a JSON boolean, not 1/0 or text), got 1 (int)",
+        ),
+        (None, "0.5", "field 'human_score': expected a number in [0, 1] (not text or true/false), got '0.5' (str)"),
+        (None, True, "field 'human_score': expected a number in [0, 1] (not text or true/false), got True (bool)"),
+        (None, 1.5, "field 'human_score': expected a number in [0, 1], got 1.5"),
+    ],
+)
+def test_labels_are_booleans_and_scores_numbers_in_range(labels: Any, score: Any, expected: str, tmp_path: Any) -> None:
+    from ragrecall import Dataset
+
+    record: dict[str, Any] = {"id": "q7", "reference_claims": ["a", "b"], "retrieved_contexts": ["a"]}
+    if labels is not None:
+        record["claim_labels"] = labels
+    if score is not None:
+        record["human_score"] = score
+    path = tmp_path / "labels.jsonl"
+    path.write_text(json.dumps({"id": "q1", "human_score": 0.5}) + "\n" + json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(InvalidSampleError) as info:
+        Dataset.load(path)
+    assert str(info.value) == f"line 2 of {path} (id='q7'): {expected}"
+    assert Sample(human_score=1, claim_labels=[True, False], reference_claims=["a", "b"]).human_score == 1.0
+
+
+def test_a_csv_score_cell_is_read_as_a_number_and_its_labels_as_json(tmp_path: Any) -> None:
+    from ragrecall import Dataset
+
+    path = tmp_path / "labels.csv"
+    path.write_text('id,reference_claims,claim_labels,human_score\nq1,"[""a""]",[true],0.25\n', encoding="utf-8")
+    (sample,) = Dataset.load(path)
+    assert (sample.human_score, sample.claim_labels) == (0.25, [True])
+    path.write_text('id,reference_claims,claim_labels,human_score\nq1,"[""a""]",[true],half\n', encoding="utf-8")
+    with pytest.raises(InvalidSampleError, match=r"line 2 of .*labels.csv \(id='q1'\): field 'human_score': .* 'half'"):
+        Dataset.load(path)

@@ -40,6 +40,7 @@ _EXPORTS = {
     "LLMOutputError": ".errors",
     "CacheMissError": ".errors",
     "EndpointDownError": ".errors",
+    "ConfirmationError": ".errors",
     "UnverifiedVerdictError": ".errors",
     "NoClaimsError": ".errors",
     # metrics
@@ -94,6 +95,7 @@ __all__ = [
     "ClaimVerdict",
     "Comparison",
     "ConfigurationError",
+    "ConfirmationError",
     "ContextMatch",
     "ContextRecall",
     "CorrectedMean",
@@ -164,6 +166,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names reso
         CacheMissError,
         CheckpointError,
         ConfigurationError,
+        ConfirmationError,
         EndpointDownError,
         FileFormatError,
         InputError,

@@ -41,7 +41,9 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
 
     Safe to call from plain scripts, from threads and from code already inside a running event loop (it
     blocks the calling thread until done). Calling it from ragrecall's own loop thread would deadlock and
-    raises RuntimeError instead. KeyboardInterrupt while waiting cancels the coroutine.
+    raises RuntimeError instead. KeyboardInterrupt while waiting cancels the coroutine; when the cancelled
+    coroutine's exception carries a ``result`` (what it kept: :func:`~ragrecall.evaluate`'s finished samples),
+    the KeyboardInterrupt carries it too.
     """
     loop = _runner_loop()
     try:
@@ -52,21 +54,27 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         coro.close()
         raise RuntimeError("run_sync() was called from ragrecall's own event loop; await the coroutine instead")
     unwound = threading.Event()
+    ended: list[BaseException] = []
 
     async def tracked() -> T:
         try:
             return await coro
+        except BaseException as exc:
+            ended.append(exc)
+            raise
         finally:
             unwound.set()
 
     future: concurrent.futures.Future[T] = asyncio.run_coroutine_threadsafe(tracked(), loop)
     try:
         return future.result()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         future.cancel()
         # Let the cancelled coroutine's own cleanup (closing a checkpoint, saying which batches keep running)
         # finish before the caller goes on, within a bound; a second Ctrl-C stops the wait.
         unwound.wait(_UNWIND_SECONDS)
+        if ended and getattr(ended[0], "result", None) is not None:
+            interrupt.result = ended[0].result  # type: ignore[attr-defined]  # what the stopped coroutine kept
         raise
 
 

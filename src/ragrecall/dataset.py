@@ -18,18 +18,18 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, overload
 
+from ._csv_records import csv_problem, csv_record
 from ._extras import need
-from ._files import CSV_FIELD_LIMIT, atomic_text, bounded_lines, csv_field_limit, gzip_checked, load_json
+from ._files import atomic_text, bounded_lines, csv_field_limit, gzip_checked, load_json
 from ._inputs import (
     NESTED_FIELDS,
     ColumnMap,
     collection_rows,
-    parse_cell,
     rename_columns,
     resolve_column_map,
     table_record,
 )
-from .errors import FileFormatError, InvalidSampleError
+from .errors import FileFormatError
 from .schema import Sample
 
 if TYPE_CHECKING:
@@ -113,7 +113,9 @@ class Dataset(Sequence[Sample]):
         Cells of list and mapping fields hold JSON (``["a", "b"]``) or Python literals (``['a', 'b']``, as
         ``DataFrame.to_csv`` writes them); an empty cell means the field is absent, and a column with an
         empty header (the index ``DataFrame.to_csv`` writes) is left out. A cell may hold up to 64 MiB
-        (:data:`~ragrecall._files.CSV_FIELD_LIMIT`). Errors name the line where the record starts.
+        (:data:`~ragrecall._files.CSV_FIELD_LIMIT`); a quoted cell may hold line breaks, read as they are, while
+        a line break in an unquoted cell ends its record (an error naming it). Errors name the line where the
+        record starts.
         """
         renames = resolve_column_map(column_map)
         name, handle = open_text(source, newline="")
@@ -124,10 +126,10 @@ class Dataset(Sequence[Sample]):
             with csv_field_limit():
                 try:
                     for row in reader:
-                        samples.append(_csv_record(rename_columns(row, renames), name, start))
+                        samples.append(csv_record(rename_columns(row, renames), name, start))
                         start = reader.line_num + 1
                 except csv.Error as exc:
-                    raise FileFormatError(_csv_problem(exc), path=name, line=start) from exc
+                    raise FileFormatError(csv_problem(exc), path=name, line=start) from exc
         finally:
             if handle is not source:
                 handle.close()
@@ -341,45 +343,10 @@ def _bad_utf8_line(name: str) -> int | None:
     return None
 
 
-def _csv_problem(exc: csv.Error) -> str:
-    if "field larger than field limit" in str(exc):
-        return f"a CSV cell is longer than {CSV_FIELD_LIMIT // (1024 * 1024)} MiB, the most ragrecall reads"
-    return f"malformed CSV: {exc}"
-
-
-def _csv_record(row: Mapping[Any, Any], name: str, line: int) -> Sample:
-    where = f"line {line} of {name}"
-    if None in row:
-        raise FileFormatError(f"{where}: more cells than header columns")
-    record: dict[str, Any] = {}
-    for key, cell in row.items():
-        if cell is None or cell == "" or key == "":  # an empty header: the index column of DataFrame.to_csv
-            continue
-        if key in NESTED_FIELDS:
-            record[key] = _cell_value(cell, name, line, key)
-        else:
-            record[key] = cell
-    return Sample.from_dict(record, where=where)
-
-
 def _table_records(rows: list[dict[str, Any]], column_map: ColumnMap | None) -> list[dict[str, Any]]:
     """Rows of a columnar file as records (see :func:`table_record`)."""
     renames = resolve_column_map(column_map)
     return [table_record(row, renames) for row in rows]
-
-
-def _cell_value(cell: str, name: str, line: int, key: str) -> Any:
-    """A list or mapping cell (see :func:`parse_cell`)."""
-    try:
-        return parse_cell(cell)
-    except FileFormatError as exc:
-        raise FileFormatError(exc.problem, path=name, line=line) from exc
-    except ValueError as exc:
-        raise InvalidSampleError(
-            f'expected a JSON value or a Python literal in the cell (e.g. ["a", "b"]), got {cell[:60]!r}',
-            where=f"line {line} of {name}",
-            field=key,
-        ) from exc
 
 
 def _write_csv(out: IO[str], fields: list[str], rows: Iterable[Mapping[str, Any]]) -> None:

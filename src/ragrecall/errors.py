@@ -18,6 +18,7 @@ Every exception raised on purpose by ragrecall derives from :class:`RagrecallErr
         ├── LLMOutputError                  replies that failed validation after every repair
         │   ├── UnverifiedVerdictError      a "supported" verdict whose quotes did not check out
         │   └── NoClaimsError               a reference that states facts, but no claim was obtained
+        ├── ConfirmationError               the confirming model failed; the judge's verdicts are kept
         └── CacheMissError                  replay-only cache had no answer for a request
 
 Causes are chained (``raise ... from cause``) so the original exception is never lost.
@@ -25,7 +26,7 @@ Causes are chained (``raise ... from cause``) so the original exception is never
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .usage import Usage
@@ -34,6 +35,7 @@ __all__ = [
     "CacheMissError",
     "CheckpointError",
     "ConfigurationError",
+    "ConfirmationError",
     "EndpointDownError",
     "FileFormatError",
     "InputError",
@@ -162,7 +164,19 @@ class TransportError(LLMRequestError):
 class EndpointDownError(LLMRequestError):
     """The breaker is open: the endpoint failed every recent attempt (see :class:`~ragrecall.llm.Breaker`), so
     nothing more is sent. :func:`~ragrecall.evaluate` stops at once and leaves the
-    unfinished samples for a resume instead of recording each as a failure."""
+    unfinished samples for a resume instead of recording each as a failure.
+
+    Attributes:
+        result: raised out of :func:`~ragrecall.evaluate`, the partial
+            :class:`~ragrecall.EvaluationResult`: the samples that finished, marked partial with this cause
+            (``result.partial``); None elsewhere.
+        in_flight_can_finish: True when the samples in flight still have paid work to finish before they reach
+            the dead endpoint (a dead confirming model, a live judge): :func:`~ragrecall.evaluate` then starts no
+            new sample, lets those in flight keep their judge's answers, and stops.
+    """
+
+    result: Any = None
+    in_flight_can_finish: bool = False
 
 
 class LLMOutputError(LLMError):
@@ -189,6 +203,26 @@ class NoClaimsError(LLMOutputError):
         super().__init__(message)
         self.attempts = attempts
         self.usage = usage
+
+
+class ConfirmationError(LLMError):
+    """Claim recall with ``confirm``: the confirming model gave no usable answer about the judge's supported
+    claims after its retries and repairs. The sample is a failure *of the confirm step*: its claims are left
+    unconfirmed, the message names the confirming model, its endpoint and the cause (chained), and the judge's
+    verdicts were kept before confirmation (in the checkpoint of :func:`~ragrecall.evaluate`, and in a response
+    cache), so a rerun asks only the confirming model again.
+
+    Attributes:
+        model: the confirming model's name.
+        endpoint: its base URL when known, else None.
+        claims: how many supported claims were waiting for confirmation.
+    """
+
+    def __init__(self, message: str, *, model: str, endpoint: str | None, claims: int) -> None:
+        super().__init__(message)
+        self.model = model
+        self.endpoint = endpoint
+        self.claims = claims
 
 
 class CacheMissError(LLMError):

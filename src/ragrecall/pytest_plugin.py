@@ -64,12 +64,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("ragrecall_cache", "a response cache file for the ragrecall_judge fixture's model", default="")
 
 
-def judge_from_settings(model: str | None, cache: str | None = None, replay: bool = False) -> LLM:
+def judge_from_settings(
+    model: str | None, cache: str | None = None, replay: bool = False, *, named_by: str = "RAGRECALL_MODEL"
+) -> LLM:
     """The LLM a model setting names: the offline judge for ``None``, ``""`` or ``"offline"``, else
     ``llm_factory(model)`` with a response cache at ``cache`` (``replay``: answered from the cache only).
+    ``named_by`` is the setting that named the model, for the messages.
 
     Raises:
-        ConfigurationError: ``replay`` without a cache, or a replay cache file that does not exist.
+        ConfigurationError: ``replay`` without a cache, a replay cache file that does not exist, or no
+            ``OPENAI_API_KEY`` to reach the model with (the message says which variable to set).
     """
     from .errors import ConfigurationError
     from .llm import OfflineJudge, ResponseCache, llm_factory
@@ -78,21 +82,42 @@ def judge_from_settings(model: str | None, cache: str | None = None, replay: boo
         return OfflineJudge()
     if replay and not cache:
         raise ConfigurationError("RAGRECALL_REPLAY=1 needs a response cache: set ragrecall_cache or RAGRECALL_CACHE")
+    if not os.environ.get("OPENAI_API_KEY"):
+        raise ConfigurationError(
+            f"{named_by} names the model {model!r}, reached with the key in OPENAI_API_KEY, which is not set: set "
+            f"OPENAI_API_KEY (and OPENAI_BASE_URL for another server), or {_offline(named_by)} for the offline judge"
+        )
     store = ResponseCache(cache, mode="replay-only" if replay else "read-write") if cache else None
     return llm_factory(model, cache=store)
 
 
+def _offline(named_by: str) -> str:
+    """How to ask for the offline judge through the setting that named a model."""
+    return {"--ragrecall-model": "--ragrecall-model offline", "RAGRECALL_MODEL": "RAGRECALL_MODEL=offline"}.get(
+        named_by, "ragrecall_model = offline"
+    )
+
+
 @pytest.fixture(scope="session")
 def ragrecall_judge(pytestconfig: pytest.Config) -> LLM:
-    """The judge for claim-recall metrics in tests: offline unless a model is configured (see the module)."""
-    model = (
-        pytestconfig.getoption("ragrecall_model")
-        or os.environ.get("RAGRECALL_MODEL")
-        or str(pytestconfig.getini("ragrecall_model"))
-    )
+    """The judge for claim-recall metrics in tests: offline unless a model is configured (see the module); a
+    setting that cannot work fails the tests that use it with one line saying what to set."""
+    from .errors import ConfigurationError
+
+    named = [
+        ("--ragrecall-model", pytestconfig.getoption("ragrecall_model")),
+        ("RAGRECALL_MODEL", os.environ.get("RAGRECALL_MODEL")),
+        ("the ragrecall_model ini option", str(pytestconfig.getini("ragrecall_model"))),
+    ]
+    named_by, model = next(((n, m) for n, m in named if m), ("RAGRECALL_MODEL", ""))
     cache = os.environ.get("RAGRECALL_CACHE") or str(pytestconfig.getini("ragrecall_cache"))
     cache_path = str(pytestconfig.rootpath / cache) if cache else None
-    return judge_from_settings(model, cache_path, replay=os.environ.get("RAGRECALL_REPLAY") == "1")
+    try:
+        return judge_from_settings(
+            model, cache_path, replay=os.environ.get("RAGRECALL_REPLAY") == "1", named_by=named_by
+        )
+    except ConfigurationError as exc:
+        pytest.fail(f"ragrecall_judge: {exc}", pytrace=False)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -14,6 +14,8 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainValidator,
+    Strict,
+    StrictBool,
     ValidationError,
     WithJsonSchema,
 )
@@ -76,8 +78,8 @@ _EXPECTED: dict[str, str] = {
     "relevance": "a mapping of ID to integer grade",
     "metadata": "a mapping of string keys to values",
     "reference_claims": "a list of strings (the reference's key facts, one claim each)",
-    "claim_labels": "a list of true/false, one per reference claim",
-    "human_score": "a number in [0, 1]",
+    "claim_labels": "a list of true/false (JSON booleans, not 1/0 or text), one per reference claim",
+    "human_score": "a number in [0, 1] (not text or true/false)",
 }
 
 
@@ -116,11 +118,13 @@ class Sample(BaseModel):
     reference_claims: list[str] | None = None
     """The reference's key facts (nuggets), one claim each. When given, :class:`~ragrecall.ContextRecall`
     judges exactly these claims, in this order, and makes no decomposition call."""
-    claim_labels: list[bool] | None = None
+    claim_labels: list[StrictBool] | None = None
     """A person's judgement for each of ``reference_claims`` (same order): does the retrieved context support
-    it? Read only by :func:`ragrecall.calibrate`, never by metrics."""
-    human_score: float | None = None
-    """A person's score of the sample's context recall, in [0, 1]. Read only by :func:`ragrecall.calibrate`."""
+    it? Booleans only (``"yes"``, ``1`` and ``"true"`` are refused). Read only by :func:`ragrecall.calibrate`,
+    never by metrics."""
+    human_score: Annotated[float, Strict()] | None = None
+    """A person's score of the sample's context recall, a number in [0, 1] (text such as ``"0.5"`` and booleans
+    are refused; a CSV cell is read as a number). Read only by :func:`ragrecall.calibrate`."""
     metadata: dict[str, Any] = Field(default_factory=dict)
     """Free data carried along, never read by metrics."""
 
@@ -265,6 +269,8 @@ def _to_sample_error(exc: ValidationError, data: Mapping[str, Any], *, where: st
     expected = _EXPECTED.get(field or "", "a valid value")
     if position and field in ("retrieved_contexts", "reference_contexts"):
         expected = "a string"
+    elif position and field == "claim_labels":
+        expected = "true or false (a JSON boolean, not 1/0 or text)"
     given = err.get("input")
     detail = err.get("msg", "")
     if err.get("type") == "value_error":

@@ -345,6 +345,36 @@ def test_a_lock_file_name_taken_by_another_file_is_refused_untouched(tmp_path: P
     assert not (tmp_path / "run.ckpt").exists()
 
 
+@pytest.mark.parametrize("torn", ['{"lock": "ragr', '{"lock": "ragrecall", "pid": 4242, "ho', "\x00" * 64, ""])
+def test_a_torn_lock_file_left_by_a_killed_run_is_taken_over(tmp_path: Path, torn: str) -> None:
+    (tmp_path / "run.ckpt.lock").write_text(torn, encoding="utf-8")
+    evaluate(samples(2), [IDBasedContextRecall()], show_progress=False, checkpoint=tmp_path / "run.ckpt")
+    assert len(read_lines(tmp_path / "run.ckpt")) == 3 and not (tmp_path / "run.ckpt.lock").exists()
+
+
+@pytest.mark.parametrize(
+    ("torn", "named"),
+    [
+        ('{"lock": "ragrecall", "pid": 4242, "ho', "pid 4242"),
+        ('{"lock": "ragrec', "no pid readable"),
+    ],
+)
+def test_a_torn_lock_file_that_is_held_is_named_torn_with_how_to_clear_it(
+    tmp_path: Path, torn: str, named: str
+) -> None:
+    path = tmp_path / "run.ckpt"
+    with open(tmp_path / "run.ckpt.lock", "w", encoding="utf-8") as lock:
+        lock.write(torn)
+        lock.flush()
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(CheckpointError) as info:
+            evaluate(samples(2), [IDBasedContextRecall()], show_progress=False, checkpoint=path)
+    message = str(info.value)
+    assert "\n" not in message
+    assert f"run.ckpt is in use by another run (its lock file is torn, cut short as it was written; {named})" in message
+    assert f"if no run uses it, delete the lock file {tmp_path / 'run.ckpt.lock'}" in message
+
+
 def test_a_damaged_last_line_that_is_complete_is_refused_not_dropped(tmp_path: Path) -> None:
     path = tmp_path / "run.ckpt"
     evaluate(samples(3), [IDBasedContextRecall()], show_progress=False, checkpoint=path)

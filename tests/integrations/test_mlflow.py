@@ -82,6 +82,20 @@ def test_nothing_to_measure_has_no_value_and_a_missing_field_is_an_error() -> No
     assert bad.error is not None and "retrieved_context_ids" in (bad.error.error_message or "")
 
 
+@pytest.mark.parametrize("trace", ["tr-123", {"spans": []}, 7])
+def test_a_trace_that_is_not_a_trace_is_a_feedback_error(trace: Any) -> None:
+    scorer = RagrecallScorer(IDBasedContextRecall())
+    for feedback in (
+        scorer(expectations={"reference_context_ids": ["d1"]}, trace=trace),
+        scorer.run(expectations={"reference_context_ids": ["d1"]}, trace=trace),
+    ):
+        assert feedback.value is None and feedback.error is not None
+        assert feedback.error.error_code == "InvalidSampleError"
+        message = feedback.error.error_message or ""
+        expected = f"expected an mlflow.entities.Trace (or None), got {type(trace).__name__}"
+        assert message == f"MLflow row: field 'trace': {expected}"
+
+
 def test_only_metrics_are_wrapped() -> None:
     with pytest.raises(TypeError, match="wraps a ragrecall metric, got str"):
         RagrecallScorer("context_recall")  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 from .._files import check_output_path
-from ..errors import ConfigurationError, InputError
+from ..errors import ConfigurationError, EndpointDownError, InputError
 from ..metric_specs import METRIC_HELP, needs_llm, parse_metric, resolve_metric_name
 from ._llm import add_llm_arguments, cache_file, llm_source
 
@@ -79,7 +79,11 @@ def add_eval_arguments(ev: argparse.ArgumentParser, *, checkpoint_required: bool
         action="store_true",
         help="resume a --checkpoint that holds answers from another base URL or model (recorded in the run details)",
     )
-    ev.add_argument("--out", help="write per-sample results to this JSONL file")
+    ev.add_argument(
+        "--out",
+        help="write per-sample results to this JSONL file (on a stop or Ctrl-C: the samples that finished, marked "
+        "partial; --report likewise)",
+    )
     ev.add_argument(
         "--fail-under",
         action="append",
@@ -151,17 +155,21 @@ def run_eval(args: argparse.Namespace, batch: BatchBackend | None = None) -> int
             raise ConfigurationError(f"{flag} applies to --backend batch only")
         if backend == "batch":
             backend = BatchBackend(max_samples_in_flight=in_flight)
-        result = evaluate(
-            args.data,
-            metrics,
-            max_concurrency=args.concurrency,
-            show_progress=not args.no_progress,
-            checkpoint=args.checkpoint,
-            column_map=column_map,
-            backend=backend,
-            poll_interval=poll_interval,
-            allow_endpoint_change=args.allow_endpoint_change,
-        )
+        try:
+            result = evaluate(
+                args.data,
+                metrics,
+                max_concurrency=args.concurrency,
+                show_progress=not args.no_progress,
+                checkpoint=args.checkpoint,
+                column_map=column_map,
+                backend=backend,
+                poll_interval=poll_interval,
+                allow_endpoint_change=args.allow_endpoint_change,
+            )
+        except (EndpointDownError, KeyboardInterrupt) as exc:
+            _write_partial(args, getattr(exc, "result", None))
+            raise  # the entry point prints the cause and the resume hint
     corrected = corrected_by_labels(result, args.labels) if args.labels else ([], [])
     if args.out:  # written before printing: a reader of stdout that goes away must not lose the file
         result.to_jsonl(args.out)
@@ -195,6 +203,27 @@ def run_eval(args: argparse.Namespace, batch: BatchBackend | None = None) -> int
             return 2
         print(f"ragrecall: {head}, within --max-failed {args.max_failed}; {tail}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _write_partial(args: argparse.Namespace, result: EvaluationResult | None) -> None:
+    """On a stop or Ctrl-C: write ``--out`` and ``--report`` with the samples that finished, marked partial, and
+    say so on stderr."""
+    if result is None or not (args.out or args.report):
+        return
+    if not len(result):
+        print("ragrecall: no sample finished before the stop: --out and --report were not written", file=sys.stderr)
+        return
+    written = []
+    if args.out:
+        result.to_jsonl(args.out)
+        written.append(args.out)
+    if args.report:
+        from ..report import write_report
+
+        write_report(result, args.report, title=f"ragrecall report (partial): {os.path.basename(args.data)}")
+        written.append(args.report)
+    done = f"the {len(result)} finished samples (marked partial)"
+    print(f"ragrecall: wrote {' and '.join(written)} with {done}", file=sys.stderr)
 
 
 def corrected_by_labels(result: EvaluationResult, labels: str) -> tuple[list[CorrectedMean], list[str]]:

@@ -20,6 +20,7 @@ _EXPORTS = {
     "effect_size": "._many",
     "holm": "._many",
     "EvaluationResult": "._result",
+    "SeenRows": "._result_lines",
     "read_result_line": "._result_lines",
     "FailureRecord": "._rows",
     "MetricSummary": "._rows",
@@ -43,6 +44,7 @@ __all__ = [
     "PairComparison",
     "RunInfo",
     "SampleRow",
+    "SeenRows",
     "UnstableClaim",
     "aevaluate",
     "compare",
@@ -63,7 +65,7 @@ if TYPE_CHECKING:
     from ._compare import Comparison, compare, paired_rows, paired_values
     from ._many import PAIR_HEADINGS, PairComparison, compare_many, effect_size, holm
     from ._result import EvaluationResult
-    from ._result_lines import read_result_line
+    from ._result_lines import SeenRows, read_result_line
     from ._rows import FailureRecord, MetricSummary, SampleRow, UnstableClaim
     from ._run import Backend, DatasetLike, aevaluate, evaluate
     from ._run_info import RunInfo

@@ -15,6 +15,10 @@ written and new lines checksummed.
 A run on the batch backend also writes journal records (``"kind"``: ``"batch"`` for an uploaded or exported
 request file with the requests (``custom_id``) and samples it carries, ``"batch_start"`` with the batch id,
 ``"batch_end"``, ``"import"``), so that a resumed run collects those batches instead of submitting them again.
+
+A metric may keep the outcome of a paid step of a pair before its next step (``"kind": "step"``, see
+:mod:`ragrecall._kept`: claim recall keeps the judge's verdicts before asking a confirming model), so that a
+rerun of a pair that stopped or failed in the later step does not pay for the first again.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from .._files import atomic_binary
+from .._kept import KeptSteps
 from ..errors import CheckpointError, FileFormatError
 from ..results import MetricResult
 from ..schema import Sample
@@ -74,6 +79,8 @@ class Checkpoint:
         self._lock = FileLock(self.path + ".lock", self.path)
         self.journal: list[dict[str, Any]] = []
         """The batch backend's journal records, in file order (filled by :meth:`load`)."""
+        self.steps: dict[tuple[int, str], dict[str, dict[str, Any]]] = {}
+        """(sample index, metric) → step → the outcome kept of that step (filled by :meth:`load`)."""
 
     def load(self, fingerprints: list[str]) -> dict[tuple[int, str], MetricResult]:
         """Lock the checkpoint, then read what an earlier run finished; creates the file (with its header) when
@@ -105,6 +112,20 @@ class Checkpoint:
                 "result": result.model_dump(mode="json", exclude={"failure": {"traceback"}}),
             }
         )
+
+    def append_step(self, index: int, fingerprint: str, metric: str, step: str, data: dict[str, Any]) -> None:
+        """Keep the outcome of one step of an unfinished pair (JSON-safe ``data``) and flush it."""
+        record = {"kind": "step", "index": index, "sample": fingerprint, "metric": metric, "step": step, "data": data}
+        self._write(record)
+        self.steps.setdefault((index, metric), {})[step] = data
+
+    def kept_steps(self, index: int, fingerprint: str, metric: str) -> KeptSteps:
+        """The steps kept of one pair: those this checkpoint holds, new ones appended to it."""
+
+        def keep(step: str, data: dict[str, Any]) -> None:
+            self.append_step(index, fingerprint, metric, step, data)
+
+        return KeptSteps(self.steps.get((index, metric), {}), keep)
 
     def append_journal(self, record: Mapping[str, Any]) -> None:
         """Record one batch-backend journal record (its ``"kind"`` one of :data:`JOURNAL_KINDS`) and flush it."""
@@ -153,7 +174,9 @@ class Checkpoint:
                     break  # torn by a kill mid-write (each record is one write, newline last): drop it
                 raise FileFormatError(f"malformed checkpoint line: {exc}", path=self.path, line=line_no) from exc
             self._verify(record, version, line_no)
-            if isinstance(record.get("kind"), str) and record["kind"] in JOURNAL_KINDS:
+            if record.get("kind") == "step":
+                self._apply_step(record, fingerprints, line_no)
+            elif isinstance(record.get("kind"), str) and record["kind"] in JOURNAL_KINDS:
                 self.journal.append({k: v for k, v in record.items() if k != "checksum"})
             else:
                 self._apply(record, fingerprints, done, finals, line_no)
@@ -214,7 +237,9 @@ class Checkpoint:
         head = f"{self.path} was written for other metrics or settings: {shown}"
         if not changes or not all(c.endpoint for c in changes):
             raise CheckpointError(f"{head}\nUse another checkpoint file, or delete this one to start over.")
-        if _answered(records) and not self.allow_endpoint_change:
+        # Kept steps hold the judge's answers only: a confirming model moved elsewhere changes none of them.
+        confirmer_only = all("confirm" in c.path for c in changes)
+        if _answered(records, steps=not confirmer_only) and not self.allow_endpoint_change:
             raise CheckpointError(
                 f"{head}\nIt holds LLM answers from the first endpoint: resume anyway with --allow-endpoint-change "
                 "(allow_endpoint_change=True; recorded in the run details), or use another checkpoint file."
@@ -273,10 +298,27 @@ class Checkpoint:
             done[key] = result
             finals[key] = line_no
 
+    def _apply_step(self, record: dict[str, Any], fingerprints: list[str], line_no: int) -> None:
+        try:
+            index, metric, step = int(record["index"]), str(record["metric"]), str(record["step"])
+            data, fingerprint = record["data"], record["sample"]
+            if not isinstance(data, dict):
+                raise TypeError(f"step data must be an object, got {type(data).__name__}")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FileFormatError(f"malformed checkpoint record: {exc}", path=self.path, line=line_no) from exc
+        if not 0 <= index < len(fingerprints) or fingerprints[index] != fingerprint:
+            raise CheckpointError(
+                f"{self.path}:{line_no}: sample {index} differs from the one this checkpoint was written for "
+                "(the dataset changed). Use another checkpoint file, or delete this one to start over."
+            )
+        if metric in self.metrics:
+            self.steps.setdefault((index, metric), {})[step] = data
 
-def _answered(records: list[bytes]) -> bool:
-    """True when a finished pair holds an LLM answer (a request paid or served from the cache), or a batch was
-    sent: results that depend on the endpoint they came from."""
+
+def _answered(records: list[bytes], *, steps: bool = True) -> bool:
+    """True when a finished pair holds an LLM answer (a request paid or served from the cache), a batch was
+    sent, or (with ``steps``) a step of an unfinished pair is kept: results that depend on the endpoint they
+    came from."""
     for raw in records:
         try:
             record = json.loads(raw)
@@ -284,7 +326,7 @@ def _answered(records: list[bytes]) -> bool:
             continue
         if not isinstance(record, dict):
             continue
-        if record.get("kind") in ("batch", "batch_start"):
+        if record.get("kind") in ("batch", "batch_start") or (steps and record.get("kind") == "step"):
             return True
         result = record.get("result")
         usage = result.get("usage") if isinstance(result, dict) else None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -101,7 +103,7 @@ def paired_values(result_a: EvaluationResult, result_b: EvaluationResult, metric
 
     Raises:
         KeyError: a run has no such metric.
-        InputError: the runs cannot be paired.
+        InputError: the runs cannot be paired (no unique ids and sizes that differ, or no sample id shared).
     """
     a, b = _keyed(result_a, metric), _keyed(result_b, metric)
     if a is None or b is None:
@@ -112,10 +114,19 @@ def paired_values(result_a: EvaluationResult, result_b: EvaluationResult, metric
             )
         a = {row.index: row.results[metric].value for row in result_a.rows}
         b = {row.index: row.results[metric].value for row in result_b.rows}
+    elif a and b and a.keys().isdisjoint(b):
+        raise _nothing_shared(a, b)
     keys = [k for k in a if k in b and a[k] is not None and b[k] is not None]
     va = np.array([a[k] for k in keys], dtype=np.float64)
     vb = np.array([b[k] for k in keys], dtype=np.float64)
     return va, vb
+
+
+def _nothing_shared(a: Mapping[Any, object], b: Mapping[Any, object]) -> InputError:
+    return InputError(
+        f"cannot pair the runs: they share no sample id (A has {len(a)}, e.g. {next(iter(a))!r}; B has {len(b)}, "
+        f"e.g. {next(iter(b))!r}); compare runs of the same dataset"
+    )
 
 
 def _keyed(result: EvaluationResult, metric: str) -> dict[object, float | None] | None:
@@ -132,12 +143,15 @@ def paired_rows(result_a: EvaluationResult, result_b: EvaluationResult) -> list[
     position.
 
     Raises:
-        InputError: the samples lack unique ids and the runs differ in size.
+        InputError: the samples lack unique ids and the runs differ in size, or the runs share no sample id.
     """
     by_id_a = _by_id(result_a)
     by_id_b = _by_id(result_b)
     if by_id_a is not None and by_id_b is not None:
-        return [(by_id_a[key], row) for key, row in by_id_b.items() if key in by_id_a]
+        pairs = [(by_id_a[key], row) for key, row in by_id_b.items() if key in by_id_a]
+        if not pairs and by_id_a and by_id_b:
+            raise _nothing_shared(by_id_a, by_id_b)
+        return pairs
     if len(result_a) != len(result_b):
         raise InputError(
             f"cannot pair the runs: samples lack unique ids and the runs differ in size ({len(result_a)} vs "

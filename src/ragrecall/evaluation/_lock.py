@@ -2,14 +2,17 @@
 
 The lock is the operating system's (``fcntl.flock`` on POSIX, ``msvcrt.locking`` on Windows), so it is
 released when the holder exits for any reason, SIGKILL included; a lock file left behind by a killed run is
-simply taken over. The file holds the holder's pid, host and start time so that a refused run can say who
-holds it. Locks on network file systems are only as good as the file system's support for them.
+simply taken over, as is one torn by a holder killed as it wrote (empty, zero bytes, or a holder record cut
+short). The file holds the holder's pid, host and start time so that a refused run can say who holds it (from
+a torn file, the pid when it got that far), and how to clear a lock no run uses. Locks on network file
+systems are only as good as the file system's support for them.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import sys
 from contextlib import suppress
@@ -51,8 +54,8 @@ class FileLock:
             try:
                 if not _try_lock(fd):
                     raise CheckpointError(
-                        f"{self.what} is in use by another run ({_describe(_read_holder(fd))}); wait for it to "
-                        f"finish, or use another checkpoint file. Lock file: {self.path}"
+                        f"{self.what} is in use by another run ({_describe(_read(fd))}); wait for it to finish, or "
+                        f"use another checkpoint file (if no run uses it, delete the lock file {self.path})"
                     )
                 if _same_file(fd, self.path):
                     self._check_ours(fd)
@@ -80,8 +83,8 @@ class FileLock:
         os.close(fd)
 
     def _check_ours(self, fd: int) -> None:
-        text = _read(fd)  # empty, or cut short by a holder killed as it wrote: ours too
-        if text.strip() and not text.startswith(_HOLDER_START):
+        text = _read(fd)  # empty, or torn by a holder killed as it wrote (see _torn): ours too, taken over
+        if not _torn(text) and not text.startswith(_HOLDER_START):
             raise CheckpointError(
                 f"{self.path} exists and is not a ragrecall lock file; move it away to use {self.what}"
             )
@@ -127,10 +130,17 @@ def _read(fd: int) -> str:
     return b"".join(chunks).decode("utf-8", errors="replace")
 
 
-def _read_holder(fd: int) -> dict[str, Any] | None:
+def _torn(text: str) -> bool:
+    """True for what a holder killed while writing its details leaves: nothing, zero bytes (a block the file
+    system allocated but never wrote), or the start of a holder record cut short."""
+    kept = text.strip().strip("\x00")
+    return not kept or _HOLDER_START.startswith(kept) or (kept.startswith(_HOLDER_START) and _holder(kept) is None)
+
+
+def _holder(text: str) -> dict[str, Any] | None:
     try:
-        holder = json.loads(_read(fd))
-    except (OSError, ValueError):
+        holder = json.loads(text)
+    except ValueError:
         return None
     return holder if isinstance(holder, dict) and holder.get("lock") == "ragrecall" else None
 
@@ -144,7 +154,12 @@ def _write_holder(fd: int) -> None:
     os.write(fd, data)
 
 
-def _describe(holder: dict[str, Any] | None) -> str:
-    if holder is None:
-        return "its details are not recorded yet"
-    return f"pid {holder.get('pid')} on {holder.get('host')}, started {holder.get('started')}"
+def _describe(text: str) -> str:
+    """Who holds the lock, from its lock file's ``text``; a torn file gives the pid when it got that far."""
+    holder = _holder(text)
+    if holder is not None:
+        return f"pid {holder.get('pid')} on {holder.get('host')}, started {holder.get('started')}"
+    pid = re.search(r'"pid":\s*(\d+)', text)
+    if _torn(text) and text.strip().strip("\x00"):
+        return f"its lock file is torn, cut short as it was written; {f'pid {pid[1]}' if pid else 'no pid readable'}"
+    return "its details are not recorded yet"

@@ -15,7 +15,7 @@ from .._files import atomic_text
 from ..dataset import EvaluationDataset, flat_records, metadata_columns, open_text, text_lines
 from ..results import Evidence, MetricResult
 from ..usage import Usage
-from ._result_lines import read_result_line
+from ._result_lines import SeenRows, read_result_line
 from ._rows import FailureRecord, MetricSummary, SampleRow, UnstableClaim, mean_agreement, summed_counts
 from ._run_info import RunInfo
 from ._stats import bootstrap_ci
@@ -47,6 +47,11 @@ class EvaluationResult:
         """When, with which version and which metric settings the run was made; None when not recorded."""
         self.backend = backend
         """Which backend ran the LLM requests: ``"live"`` or ``"batch"``."""
+
+    @property
+    def partial(self) -> str | None:
+        """Why the run stopped before every sample finished (see :attr:`RunInfo.partial`); None when it finished."""
+        return self.run.partial if self.run is not None else None
 
     # -- views ------------------------------------------------------------------------------------------
 
@@ -155,22 +160,29 @@ class EvaluationResult:
     @classmethod
     def from_jsonl(cls, source: PathLike | IO[str]) -> EvaluationResult:
         """Read back what :meth:`to_jsonl` wrote (files from before runs recorded their details read with
-        ``run=None``)."""
+        ``run=None``).
+
+        Raises:
+            FileFormatError: a line is not a result row, a sample is recorded on two lines (naming both), or the
+                file holds no row."""
         name, handle = open_text(source)
         rows: list[SampleRow] = []
         metrics: dict[str, None] = {}
         run: RunInfo | None = None
+        seen = SeenRows(name)
         try:
             for line_no, line in enumerate(text_lines(handle, name), start=1):
                 if not line.strip():
                     continue
                 row, first_run = read_result_line(line, name, line_no, first=not rows)
+                seen.add(row, line_no)
                 run = first_run if not rows else run
                 rows.append(row)
                 metrics.update(dict.fromkeys(row.results))
         finally:
             if handle is not source:
                 handle.close()
+        seen.check_some()
         wall_time_s = run.wall_time_s if run else 0.0
         return cls(rows, list(metrics), wall_time_s=wall_time_s, run=run, backend=run.backend if run else "live")
 
@@ -303,6 +315,8 @@ class EvaluationResult:
             f"({usage.cached_requests} cached), {usage.prompt_tokens} prompt{usage.prompt_cache_note()} + "
             f"{usage.completion_tokens} completion tokens{cost}"
         )
+        if self.partial:
+            text.append(f"partial run: {self.partial}")
         return "\n".join(text)
 
     def __str__(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -12,7 +13,7 @@ from ..schema import Sample
 from ._rows import SampleRow
 from ._run_info import RunInfo
 
-__all__ = ["read_result_line"]
+__all__ = ["SeenRows", "read_result_line"]
 
 
 def read_result_line(
@@ -38,6 +39,50 @@ def read_result_line(
     except ValueError as exc:
         raise FileFormatError(f"not a result row: {str(exc).splitlines()[0]}", path=name, line=line_no) from exc
     return row, run
+
+
+class SeenRows:
+    """The rows of one results file read so far, to refuse a sample recorded twice and a file with no row.
+
+    Rows come in increasing index order as a rule, which needs no lookup; the indices are kept (8 bytes a row)
+    for the first row that does not, and looked up from then on."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._indices = array("q")
+        self._lines = array("q")
+        self._where: dict[int, int] | None = None
+        """Index → line, built at the first row out of order."""
+
+    def add(self, row: SampleRow, line_no: int) -> None:
+        """Note ``row``, read on ``line_no``.
+
+        Raises:
+            FileFormatError: an earlier line holds the same sample (naming both lines).
+        """
+        if self._where is None and self._indices and row.index <= self._indices[-1]:
+            self._where = {}
+            for index, line in zip(self._indices, self._lines, strict=True):
+                self._where.setdefault(index, line)
+        first = self._where.setdefault(row.index, line_no) if self._where is not None else line_no
+        if first != line_no:
+            label = f"sample {row.index}" + (f" (id={row.sample_id!r})" if row.sample_id is not None else "")
+            raise FileFormatError(
+                f"{label} is recorded on line {first} and again on line {line_no}: a results file holds each "
+                "sample once (two runs written to one file?); remove one of the two rows",
+                path=self.name,
+                line=line_no,
+            )
+        self._indices.append(row.index)
+        self._lines.append(line_no)
+
+    def check_some(self) -> None:
+        """Raise FileFormatError when no row was read: an empty results file is no run."""
+        if not self._indices:
+            raise FileFormatError(
+                "the results file holds no result row (it is empty); give the --out file of an eval run",
+                path=self.name,
+            )
 
 
 _METADATA: set[str] = {"metadata"}

@@ -7,18 +7,19 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Literal
 
 from .._files import check_output_path
 from .._inputs import ColumnMap, collection_rows, resolve_column_map
+from .._kept import KEPT
 from .._pool import run_pool
 from .._sync import run_sync
 from ..batch import CURRENT_SAMPLE, BatchBackend, BatchRun, openai_stack_of, say_on_stderr
 from ..dataset import Dataset
-from ..errors import ConfigurationError, InvalidSampleError, NothingToEvaluateError
+from ..errors import ConfigurationError, EndpointDownError, InvalidSampleError, NothingToEvaluateError
 from ..llm import LLM, REQUEST_LIMIT
 from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, check_batch_args, sample_id_of
 from ..results import MetricResult
@@ -102,6 +103,14 @@ async def aevaluate(
         InputError: the checkpoint's folder is missing or not writable, or the checkpoint is the dataset.
         CheckpointError: the checkpoint is not one, is held by another run, or does not belong to this run.
         RoundExported: a batch backend with ``export_to`` wrote the next round's requests and stopped.
+        EndpointDownError: an endpoint is dead (the breaker opened); the unfinished samples are left for a resume.
+            A dead confirming model (``ContextRecall(confirm=...)``) lets the samples in flight finish their
+            judging (kept in the checkpoint) before the run stops.
+
+    A stopped run keeps what finished: the ``EndpointDownError``, the ``CancelledError`` of a cancelled
+    ``aevaluate`` (inside its task) and the ``KeyboardInterrupt`` of a Ctrl-C in ``evaluate`` carry the samples
+    every metric finished as ``exc.result``, an :class:`EvaluationResult` marked partial with the stop's cause
+    (``result.partial``).
     """
     started, started_at = time.perf_counter(), datetime.now(timezone.utc)
     by_name = check_metrics(metrics, llm)
@@ -161,10 +170,29 @@ async def aevaluate(
     llm_metrics = [(n, m) for n, m in scoring.items() if not isinstance(m, SyncMetric)]
     jobs = [(i, n, m) for i in range(len(samples)) for n, m in llm_metrics if (i, n) not in results]
 
+    stopping: list[EndpointDownError] = []
+    """A dead endpoint whose death leaves the pairs in flight paid work to finish (a confirming model's): no
+    new pair starts, those in flight keep what they paid for, then the run stops with it."""
+
+    def pairs() -> Iterator[tuple[int, str, Metric]]:
+        for job in jobs:
+            if stopping:
+                return
+            yield job
+
     async def llm_pair(job: tuple[int, str, Metric]) -> None:
         index, name, metric = job
         CURRENT_SAMPLE.set(index)
-        finish(index, name, await metric._ascore_item(samples[index], f"sample {index}", on_error))
+        if store is not None:  # a paid step the metric keeps goes to the checkpoint before its next step
+            KEPT.set(store.kept_steps(index, fingerprints[index], name))
+        try:
+            result = await metric._ascore_item(samples[index], f"sample {index}", on_error)
+        except EndpointDownError as exc:
+            if not exc.in_flight_can_finish:
+                raise
+            stopping.append(exc)
+            return
+        finish(index, name, result)
 
     async def pure_metric(name: str, metric: SyncMetric, pending: list[int]) -> None:
         # In a worker thread; cancelling this task (Ctrl-C) stops the thread too (SyncMetric.abatch_score).
@@ -181,7 +209,7 @@ async def aevaluate(
         workers = max(1, min(len(jobs), run_batch.backend.max_samples_in_flight or len(jobs)))
     limit_token = REQUEST_LIMIT.set(asyncio.Semaphore(max_concurrency))
     try:
-        tasks: list[asyncio.Future[None]] = [asyncio.ensure_future(run_pool(jobs, workers, llm_pair))]
+        tasks: list[asyncio.Future[None]] = [asyncio.ensure_future(run_pool(pairs(), workers, llm_pair))]
     finally:
         REQUEST_LIMIT.reset(limit_token)
     if run_batch is not None:
@@ -190,11 +218,49 @@ async def aevaluate(
         pending = [i for i in range(len(samples)) if (i, name) not in results]
         if pending and isinstance(metric, SyncMetric):
             tasks.append(asyncio.ensure_future(pure_metric(name, metric, pending)))
+
+    def result(partial: str | None = None) -> EvaluationResult:
+        """The result of the pairs finished so far; with ``partial`` (the stop's cause), only the samples whose
+        every metric finished, marked partial."""
+        done: Sequence[int] = range(len(samples))
+        if partial is not None:
+            done = [i for i in done if all((i, n) in results for n in by_name)]
+        wall_time_s = time.perf_counter() - started
+        if partial is not None:
+            partial = f"stopped after {len(done)} of {len(samples)} samples: {partial}"
+        run = RunInfo(
+            started_at=started_at,
+            wall_time_s=wall_time_s,
+            ragrecall_version=_version(),
+            dataset=os.fspath(dataset) if isinstance(dataset, (str, os.PathLike)) else None,
+            # JSON-safe whatever a user's metric puts in its settings, so the results can always be written.
+            metrics=json.loads(json.dumps({n: metric_identity(m) for n, m in by_name.items()}, default=repr)),
+            backend="live" if run_batch is None else "batch",
+            endpoint_changes=store.endpoint_changes if store is not None else [],
+            partial=partial,
+        )
+        rows = [
+            SampleRow(
+                index=i,
+                sample_id=sample_id_of(samples[i]),
+                results={n: results[(i, n)] for n in by_name},
+                sample=samples[i] if isinstance(samples[i], Sample) else None,
+            )
+            for i in done
+        ]
+        return EvaluationResult(rows, list(by_name), wall_time_s=wall_time_s, run=run, backend=run.backend)
+
     try:
         await asyncio.gather(*tasks)
-    except (asyncio.CancelledError, KeyboardInterrupt):
+        if stopping:
+            raise stopping[0]
+    except (asyncio.CancelledError, KeyboardInterrupt) as exc:
         if run_batch is not None:
             _left_running(run_batch, checkpoint)
+        exc.result = result(f"{type(exc).__name__}: interrupted")  # type: ignore[union-attr]
+        raise
+    except EndpointDownError as exc:
+        exc.result = result(f"{type(exc).__name__}: {exc}")
         raise
     finally:
         for task in tasks:  # left running only when one raised (on_error="raise") or on cancellation
@@ -202,28 +268,7 @@ async def aevaluate(
         progress.close()
         if store is not None:
             store.close()
-
-    rows = [
-        SampleRow(
-            index=i,
-            sample_id=sample_id_of(s),
-            results={n: results[(i, n)] for n in by_name},
-            sample=s if isinstance(s, Sample) else None,
-        )
-        for i, s in enumerate(samples)
-    ]
-    wall_time_s = time.perf_counter() - started
-    run = RunInfo(
-        started_at=started_at,
-        wall_time_s=wall_time_s,
-        ragrecall_version=_version(),
-        dataset=os.fspath(dataset) if isinstance(dataset, (str, os.PathLike)) else None,
-        # JSON-safe whatever a user's metric puts in its settings, so the results can always be written.
-        metrics=json.loads(json.dumps({n: metric_identity(m) for n, m in by_name.items()}, default=repr)),
-        backend="live" if run_batch is None else "batch",
-        endpoint_changes=store.endpoint_changes if store is not None else [],
-    )
-    return EvaluationResult(rows, list(by_name), wall_time_s=wall_time_s, run=run, backend=run.backend)
+    return result()
 
 
 def evaluate(

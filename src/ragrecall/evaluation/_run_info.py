@@ -34,3 +34,7 @@ class RunInfo(BaseModel):
     endpoint_changes: list[str] = Field(default_factory=list)
     """Endpoint or model changes accepted when the run was resumed from its checkpoint, oldest first
     (``"context_recall: base_url: http://a/v1 → http://b/v1"``): results before a change came from the first."""
+    partial: str | None = None
+    """Why the run stopped before every sample finished, and how many did (``"stopped after 12 of 40 samples:
+    EndpointDownError: …"``); None for a run that finished. The rows of a partial run are the samples every
+    metric finished; the checkpoint, when there is one, resumes the rest."""

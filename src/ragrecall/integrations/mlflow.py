@@ -37,7 +37,7 @@ from typing import Any
 from pydantic import PrivateAttr
 
 from .._extras import need
-from ..errors import RagrecallError
+from ..errors import InvalidSampleError, RagrecallError
 from ..metrics.base import Metric
 from ..results import MetricResult
 from ..schema import Sample
@@ -112,8 +112,12 @@ def sample_from_mlflow(
     comes from).
 
     Raises:
-        InvalidSampleError: a field holds a value of the wrong type (naming the field).
+        InvalidSampleError: a field holds a value of the wrong type (naming the field), or ``trace`` is not an
+            MLflow ``Trace``.
     """
+    if trace is not None and not isinstance(trace, Trace):
+        expected = f"expected an mlflow.entities.Trace (or None), got {type(trace).__name__}"
+        raise InvalidSampleError(expected, where="MLflow row", field="trace")
     fields: dict[str, Any] = {}
     if isinstance(inputs, str):
         fields["user_input"] = inputs

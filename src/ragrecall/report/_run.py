@@ -28,6 +28,8 @@ def run_facts(result: EvaluationResult) -> str:
         f"{usage.prompt_tokens:,} prompt + {usage.completion_tokens:,} completion tokens",
         f"cost {_cost(usage)}",
     ]
+    if result.partial:
+        parts.append(f"partial run: {result.partial}")
     return " · ".join(e(p) for p in parts)
 
 
@@ -40,6 +42,7 @@ def run_section(result: EvaluationResult, label: str, other: EvaluationResult | 
         ("dataset", (run.dataset or "given in memory") if run else "not recorded"),
         ("samples", str(len(result))),
         ("wall time", f"{result.wall_time_s:.1f} s" if run else "not recorded"),
+        *([("partial run", result.partial)] if result.partial else []),
     ]
     usage = result.usage
     facts.append(

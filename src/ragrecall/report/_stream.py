@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from .._files import atomic_text
 from ..errors import FileFormatError
-from ..evaluation import EvaluationResult, RunInfo, SampleRow, read_result_line
+from ..evaluation import EvaluationResult, RunInfo, SampleRow, SeenRows, read_result_line
 from ..results import MetricResult
 from ..usage import Usage
 from ._page import page_parts, sample_order, write_report
@@ -32,7 +32,8 @@ def write_report_from_jsonl(
     ``EvaluationResult.from_jsonl(results)``.
 
     Raises:
-        FileFormatError: a line is not a result row (naming the file and line).
+        FileFormatError: a line is not a result row (naming the file and line), a sample is recorded on two lines
+            (naming both), or the file holds no row.
     """
     name = os.fspath(results)
     if name.endswith(".gz"):
@@ -83,12 +84,15 @@ def _first_pass(name: str) -> tuple[list[_KeptRow], _Starts, RunInfo | None]:
     starts = _Starts()
     run: RunInfo | None = None
     shared = _Shared()
+    seen = SeenRows(name)
     for line_no, start, text in _lines(name):
         row, first_run = read_result_line(text, name, line_no, first=not kept, inputs=False)
+        seen.add(row, line_no)
         if not kept:
             run = first_run
         kept.append(_KeptRow(row, shared))
         starts.add(start, line_no)
+    seen.check_some()
     return kept, starts, run
 
 

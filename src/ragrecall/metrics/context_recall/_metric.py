@@ -29,7 +29,7 @@ from ...schema import Sample
 from ...usage import Usage
 from ..base import Metric
 from ._claims import Claim
-from ._confirm import confirm_verdicts
+from ._confirm_step import confirm_or_fail, keep_judged, kept_judged
 from ._coverage import states_facts
 from ._decompose import decompose
 from ._evidence import ClaimRecallEvidence, ClaimVerdict, DroppedClaim, JudgingMode, Mode, UnverifiedPolicy
@@ -87,8 +87,10 @@ class ContextRecall(Metric):
     where to look, then counted by ``unverified``. An "unsupported" verdict is asked again once when a passage
     sentence holds all the claim's terms and numbers with its polarity; if it stays, it is ``"contested"``.
     With ``confirm``, every supported claim then goes, with its evidence sentences only, to a confirming
-    model, and stays supported only when confirmed (else ``"refuted"``). With ``coverage``,
-    every sentence of the reference must be covered by a claim and every claim grounded in the
+    model, and stays supported only when confirmed (else ``"refuted"``); the judge's outcome is kept first
+    (checkpoint, cache), and a confirming model that fails after its retries fails the sample with
+    :class:`~ragrecall.errors.ConfirmationError` (a rerun asks only it) or, when dead, stops the run. With
+    ``coverage``, every sentence of the reference must be covered by a claim and every claim grounded in the
     reference; the judge is asked once to fix gaps and inventions, then uncovered sentences become claims of
     their own and ungrounded claims are dropped.
 
@@ -341,6 +343,33 @@ class ContextRecall(Metric):
     async def _run(
         self, reference: str, given: list[str] | None, contexts: Contexts, language: str
     ) -> tuple[Voted, list[DroppedClaim], Usage, int]:
+        """:meth:`_judged` (or what an earlier run of this pair kept of it), confirmed if asked (``_confirm_step``)."""
+        confirmer = self.confirmer
+        kept = kept_judged() if confirmer is not None else None
+        if kept is not None:
+            voted, dropped, usage, reasks = kept.unpack()
+        else:
+            voted, dropped, usage, reasks = await self._judged(reference, given, contexts, language)
+            if confirmer is not None and voted.verdicts:
+                keep_judged(voted, dropped, usage, reasks)  # the judge's paid work outlives the confirmer's failure
+        if confirmer is not None and voted.verdicts:
+            verdicts, spent = await confirm_or_fail(
+                confirmer,
+                self._prompts,
+                language,
+                voted.verdicts,
+                contexts,
+                claims_per_call=self.claims_per_call,
+                max_repairs=self.max_repairs,
+                spent=usage,
+            )
+            voted = dataclasses.replace(voted, verdicts=verdicts)
+            usage += spent
+        return voted, dropped, usage, reasks
+
+    async def _judged(
+        self, reference: str, given: list[str] | None, contexts: Contexts, language: str
+    ) -> tuple[Voted, list[DroppedClaim], Usage, int]:
         """The claims (given, decomposed, or from the one call), judged by the plan; what was dropped; what
         everything cost; how many follow-ups were asked."""
         judge = self.judge
@@ -362,22 +391,7 @@ class ContextRecall(Metric):
             return Voted([], [], None, Usage(), 0), dropped, usage, reasks
         with spent_before(usage):
             voted = await judge_votes(setup, claims, contexts, plan, first=first)
-        usage, reasks = usage + voted.usage, reasks + voted.reasks
-        confirmer = self.confirmer
-        if confirmer is not None:
-            with spent_before(usage):
-                verdicts, spent = await confirm_verdicts(
-                    confirmer,
-                    self._prompts,
-                    language,
-                    voted.verdicts,
-                    contexts,
-                    claims_per_call=self.claims_per_call,
-                    max_repairs=self.max_repairs,
-                )
-            voted = dataclasses.replace(voted, verdicts=verdicts)
-            usage += spent
-        return voted, dropped, usage, reasks
+        return voted, dropped, usage + voted.usage, reasks + voted.reasks
 
 
 LLMContextRecall = ContextRecall
