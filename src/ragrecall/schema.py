@@ -20,6 +20,7 @@ from pydantic import (
 from rapidfuzz.distance import Levenshtein
 
 from .errors import InvalidSampleError, MissingFieldError
+from .nuggets import Nugget
 
 __all__ = ["ContextId", "Sample", "SingleTurnSample", "describe_record", "id_key", "split_extras"]
 
@@ -76,6 +77,7 @@ _EXPECTED: dict[str, str] = {
     "relevance": "a mapping of ID to integer grade",
     "metadata": "a mapping of string keys to values",
     "reference_claims": "a list of strings (the reference's key facts, one claim each)",
+    "reference_nuggets": 'a list of nuggets, each a string or {"text": ..., "importance": "vital" or "okay"}',
     "claim_labels": "a list of true/false, one per reference claim",
     "human_score": "a number in [0, 1]",
 }
@@ -116,6 +118,10 @@ class Sample(BaseModel):
     reference_claims: list[str] | None = None
     """The reference's key facts (nuggets), one claim each. When given, :class:`~ragrecall.ContextRecall`
     judges exactly these claims, in this order, and makes no decomposition call."""
+    reference_nuggets: list[Nugget] | None = None
+    """TREC-style nuggets: the facts a good answer must contain, each ``{"text", "importance"}`` with importance
+    ``"vital"`` or ``"okay"``; a bare string, or a nugget without importance, is vital (as nuggetizer reads
+    them). Read by :class:`~ragrecall.NuggetRecall`."""
     claim_labels: list[bool] | None = None
     """A person's judgement for each of ``reference_claims`` (same order): does the retrieved context support
     it? Read only by :func:`ragrecall.calibrate`, never by metrics."""
@@ -143,6 +149,13 @@ class Sample(BaseModel):
                     f"item [{i}]: a claim is blank; expected a non-empty statement",
                     where=where,
                     field="reference_claims",
+                )
+        for i, nugget in enumerate(self.reference_nuggets or []):
+            if not nugget.text.strip():
+                raise InvalidSampleError(
+                    f"item [{i}]: a nugget is blank; expected a non-empty statement",
+                    where=where,
+                    field="reference_nuggets",
                 )
         if self.claim_labels is not None:
             if self.reference_claims is None:
@@ -265,10 +278,14 @@ def _to_sample_error(exc: ValidationError, data: Mapping[str, Any], *, where: st
     expected = _EXPECTED.get(field or "", "a valid value")
     if position and field in ("retrieved_contexts", "reference_contexts"):
         expected = "a string"
+    if position and field == "reference_nuggets":
+        expected = _NUGGET_PARTS.get(str(loc[2]) if len(loc) > 2 else "", _NUGGET_PARTS[""])
     given = err.get("input")
     detail = err.get("msg", "")
     if err.get("type") == "value_error":
         problem = detail.removeprefix("Value error, ")
+    elif err.get("type") == "extra_forbidden" and field == "reference_nuggets" and len(loc) > 2:
+        problem = f"unknown key {loc[2]!r}; a nugget has only 'text' and 'importance'"
     else:
         problem = f"expected {expected}, got {_short(given)} ({type(given).__name__})"
         if not position and isinstance(given, str) and field in ("retrieved_contexts", "reference_contexts"):
@@ -276,6 +293,13 @@ def _to_sample_error(exc: ValidationError, data: Mapping[str, Any], *, where: st
     if position:
         problem = f"item {position}: {problem}"
     return InvalidSampleError(problem, where=describe_record(where, data), field=field)
+
+
+_NUGGET_PARTS = {
+    "": 'a string or {"text": ..., "importance": "vital" or "okay"}',
+    "text": "a non-empty string as the nugget's text",
+    "importance": "'vital' or 'okay' as its importance",
+}
 
 
 def _short(value: Any, limit: int = 60) -> str:
