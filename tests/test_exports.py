@@ -42,6 +42,7 @@ EXPECTED = {
     "MissingFieldError",
     "NoClaimsError",
     "NonLLMContextRecall",
+    "NuggetRecall",
     "NothingToEvaluateError",
     "OfflineJudge",
     "OpenAILLM",

@@ -49,6 +49,7 @@ _EXPORTS = {
     "NonLLMContextRecall": ".metrics",
     "ContextRecall": ".metrics",
     "LLMContextRecall": ".metrics",
+    "NuggetRecall": ".metrics",
     "ClaimRecallEvidence": ".metrics",
     "ClaimVerdict": ".metrics",
     "Quote": ".metrics",
@@ -121,6 +122,7 @@ __all__ = [
     "NoClaimsError",
     "NonLLMContextRecall",
     "NothingToEvaluateError",
+    "NuggetRecall",
     "OfflineJudge",
     "OpenAILLM",
     "Quote",
@@ -188,6 +190,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names reso
         LLMContextRecall,
         Metric,
         NonLLMContextRecall,
+        NuggetRecall,
         Quote,
         SyncMetric,
     )

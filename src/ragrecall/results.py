@@ -43,6 +43,7 @@ Status = Literal["scored", "unscorable", "failed"]
 # that reading JSON can load the class.
 _KIND_MODULES = {
     "claim_recall": ("ragrecall.metrics", "ClaimRecallEvidence"),
+    "nugget_recall": ("ragrecall.metrics", "NuggetRecallEvidence"),
     "ranking": ("ragrecall.ranking", "RankingEvidence"),
     "parsed_ranking": ("ragrecall.ranking", "ParsedRanking"),
     "string_similarity": ("ragrecall.metrics", "StringSimilarityEvidence"),
