@@ -248,3 +248,20 @@ def test_the_offline_judge_answers_every_task() -> None:
     )
     assert result.status == "scored"
     assert evidence_of(result).nuggets[0].importance == "vital"
+
+
+def test_confirmation_refutes_a_label_the_confirmer_does_not_find() -> None:
+    judge = judge_with(GOOD)
+
+    def confirm(request: LLMRequest[Any]) -> dict[str, Any]:
+        assert request.task == "context_recall.confirm"
+        claims = request.inputs["claims"]
+        assert claims == [NUGGETS[0]["text"], GOOD[2]["part"], NUGGETS[2]["text"]]  # a partial is confirmed by its part
+        return {"verdicts": [{"claim": n, "entailed": n != 1} for n in range(1, len(claims) + 1)]}
+
+    result = NuggetRecall(judge, confirm=FakeLLM(confirm, model_name="second")).score(sample())
+    evidence = evidence_of(result)
+    assert [n.label for n in evidence.nuggets] == ["not_support", "partial_support", "support", "not_support"]
+    assert evidence.nuggets[0].verification == "refuted" and evidence.nuggets[0].confirmed is False
+    assert evidence.nuggets[2].confirmed is True and evidence.confirm_model == "second"
+    assert result.value == 0.0

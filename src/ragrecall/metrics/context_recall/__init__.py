@@ -29,6 +29,7 @@ _EXPORTS = {
     "stated_support": "._stated",
     "context_orders": "._votes",
     "decompose": "._decompose",
+    "confirm_verdicts": "._confirm",
     "Prompts": "._prompting",
     "language_of": "._prompting",
     "number_contexts": "._prompting",
@@ -83,6 +84,7 @@ __all__ = [
     "Verdict",
     "Verification",
     "check_support",
+    "confirm_verdicts",
     "context_orders",
     "decompose",
     "language_of",
@@ -97,6 +99,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 if TYPE_CHECKING:
+    from ._confirm import confirm_verdicts
     from ._decompose import decompose
     from ._evidence import (
         QUOTE_WINDOW,

@@ -23,6 +23,7 @@ from ...usage import Usage
 from ..base import Metric
 from ..context_recall import LANGUAGES, Contexts, Prompts, decompose, language_of
 from ._assign import Assigning
+from ._confirm import confirm_nuggets
 from ._evidence import Judging, NuggetRecallEvidence, NuggetVerdict, UnverifiedPolicy
 from ._judge import Item, Plan, Voted, judge_nuggets
 from ._prompting import NuggetPrompts, number_nuggets, query_block
@@ -76,6 +77,10 @@ class NuggetRecall(Metric):
         judging: ``"together"`` (every passage in one request) or ``"per_context"`` (one request per passage,
             a nugget's label the best over passages).
         seed: seeds the passage orders of the judgements after the first.
+        confirm: None (default), True (the judge's own LLM) or another LLM: every support and partial support
+            then goes, with its evidence sentences only, to claim recall's confirming step
+            (``task="context_recall.confirm"``, the nugget's text or the partial's part as the claim); a label
+            not confirmed becomes ``not_support`` (``"refuted"``).
         prompts: step (``"assign"``, ``"recheck"``, ``"importance"``) → prompt text, path or template.
         name: the name results carry; default ``nugget_recall``.
     """
@@ -91,6 +96,7 @@ class NuggetRecall(Metric):
     votes: int = 1
     judging: Judging = "together"
     seed: int = 0
+    confirm: LLM | bool | None = None
     prompts: Mapping[str, str | Path | PromptTemplate] | None = field(default=None, compare=False)
     name: str = ""
     _prompts: NuggetPrompts = field(init=False, repr=False, compare=False)
@@ -113,6 +119,7 @@ class NuggetRecall(Metric):
         votes: int = 1,
         judging: Judging = "together",
         seed: int = 0,
+        confirm: LLM | bool | None = None,
         prompts: Mapping[str, str | Path | PromptTemplate] | None = None,
         name: str = "",
         score_kind: Score | None = None,
@@ -130,6 +137,7 @@ class NuggetRecall(Metric):
             "votes": votes,
             "judging": judging,
             "seed": seed,
+            "confirm": confirm,
             "prompts": prompts,
             "name": name,
         }
@@ -141,7 +149,7 @@ class NuggetRecall(Metric):
         out = super()._non_default_settings()
         if "score_kind" in out:
             out = {("score" if k == "score_kind" else k): v for k, v in out.items()}
-        return out
+        return self._non_default_settings_confirm(out)
 
     def __post_init__(self) -> None:
         if self.llm is not None and not isinstance(self.llm, LLM):
@@ -164,6 +172,11 @@ class NuggetRecall(Metric):
             raise ConfigurationError(f"unverified must be one of {', '.join(_POLICIES)}, got {self.unverified!r}")
         if self.judging not in _JUDGING:
             raise ConfigurationError(f"judging must be one of {', '.join(_JUDGING)}, got {self.judging!r}")
+        if not (self.confirm is None or self.confirm is True or isinstance(self.confirm, LLM)):
+            raise ConfigurationError(
+                "confirm must be None, True (the judge's own LLM) or an LLM (model_name and agenerate), "
+                f"got {self.confirm!r}"
+            )
         if not isinstance(self.nuggetizer_compat, bool):
             raise ConfigurationError(f"nuggetizer_compat must be True or False, got {self.nuggetizer_compat!r}")
         object.__setattr__(self, "_prompts", NuggetPrompts.load(self.prompts))
@@ -176,6 +189,18 @@ class NuggetRecall(Metric):
                 f"{self.name} needs an LLM: pass llm= to the metric, or to evaluate() to give it to every LLM "
                 "metric that has none"
             )
+
+    @property
+    def confirmer(self) -> LLM | None:
+        """The confirming LLM: None without ``confirm``, the judge with ``confirm=True``."""
+        if self.confirm is None or self.confirm is False:
+            return None
+        return self.judge if self.confirm is True else self.confirm
+
+    def _non_default_settings_confirm(self, out: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(self.confirm, LLM):
+            out["confirm"] = self.confirm.model_name
+        return out
 
     @property
     def judge(self) -> LLM:
@@ -199,6 +224,17 @@ class NuggetRecall(Metric):
             "judging": self.judging,
             "seed": self.seed,
             "prompt_versions": self._prompts.versions(),
+            **({"confirm": self._confirm_setting()} if self.confirm is not None else {}),
+        }
+
+    def _confirm_setting(self) -> dict[str, Any]:
+        confirmer = self.confirmer
+        assert confirmer is not None
+        llm_settings = getattr(confirmer, "settings", None)
+        return {
+            "model": confirmer.model_name,
+            "llm": llm_settings() if callable(llm_settings) else {},
+            "same_llm": self.confirm is True,
         }
 
     def _check(self, sample: Sample, where: str | None) -> None:
@@ -252,6 +288,19 @@ class NuggetRecall(Metric):
                     setup, items, Contexts(contexts), Plan(self.votes, self.judging, self.seed, self.unverified)
                 )
             usage, reasks = usage + voted.usage, reasks + voted.reasks
+            confirmer = self.confirmer
+            if confirmer is not None:
+                with spent_before(usage):
+                    confirmed, spent = await confirm_nuggets(
+                        confirmer,
+                        self._claim_prompts,
+                        language,
+                        voted.verdicts,
+                        Contexts(contexts),
+                        max_repairs=self.max_repairs,
+                    )
+                voted = Voted(confirmed, voted.agreement, voted.usage, voted.reasks)
+                usage += spent
         unverified = [v for v in voted.verdicts if v.verification == "unverified"]
         if unverified and self.unverified == "fail":
             error = UnverifiedVerdictError(
@@ -268,6 +317,9 @@ class NuggetRecall(Metric):
         verdicts = voted.verdicts
         scores = nugget_scores([(v.importance, v.label) for v in verdicts], nuggetizer_compat=self.nuggetizer_compat)
         steps = ("assign", "recheck") if given else ("assign", "recheck", "importance")
+        versions = {s: self._prompts.get(s, language).version for s in steps}
+        if self.confirm is not None:
+            versions["confirm"] = self._claim_prompts.get("confirm", language).version
         evidence = NuggetRecallEvidence(
             score=self.score_kind,
             scores=scores,
@@ -276,13 +328,14 @@ class NuggetRecall(Metric):
             nuggets_given=given,
             language=language,
             model=self.judge.model_name,
-            prompt_versions={s: self._prompts.get(s, language).version for s in steps},
+            prompt_versions=versions,
             judging=self.judging,
             votes=self.votes,
             agreement=voted.agreement,
             unverified_policy=self.unverified,
             contexts_used=sorted({i for v in verdicts for i in v.passage_labels}),
             reasks=reasks,
+            confirm_model=self.confirmer.model_name if self.confirmer is not None else None,
         )
         value = scores[self.score_kind]
         if value is None:
