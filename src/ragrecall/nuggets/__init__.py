@@ -5,7 +5,8 @@ nuggetizer's metrics exactly (:func:`nugget_metrics`, ``ragrecall nuggets metric
 - :mod:`._scores`: the five scores of a list of labelled nuggets (the formulas, shared with
   :class:`ragrecall.NuggetRecall`);
 - :mod:`._metrics`: nuggetizer's metrics lines;
-- :mod:`._files`: the files; :mod:`._assignments`: a run's nugget recall written as nuggetizer's assignments.
+- :mod:`._files`: the files; :mod:`._join`: a nuggets file joined to samples by id;
+- :mod:`._assignments`: a run's nugget recall written as nuggetizer's assignments.
 
 Every name but the two types loads on first use.
 """
@@ -17,6 +18,7 @@ from ._types import Nugget, NuggetTopic
 
 _EXPORTS = {
     "write_assignments": "._assignments",
+    "join_nuggets": "._join",
     "file_metrics": "._files",
     "read_assignments": "._files",
     "read_nuggets": "._files",
@@ -46,6 +48,7 @@ __all__ = [
     "Score",
     "credit",
     "file_metrics",
+    "join_nuggets",
     "metrics_lines",
     "nugget_metrics",
     "nugget_scores",
@@ -60,5 +63,6 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 if TYPE_CHECKING:
     from ._assignments import write_assignments
     from ._files import file_metrics, read_assignments, read_nuggets, write_nuggets
+    from ._join import join_nuggets
     from ._metrics import METRIC_KEYS, metrics_lines, nugget_metrics
     from ._scores import IMPORTANCES, LABELS, SCORES, Importance, Label, Score, credit, nugget_scores

@@ -105,6 +105,8 @@ class NuggetRecall(Metric):
     required_fields: ClassVar[tuple[str, ...]] = ("retrieved_contexts",)
     metric_name: ClassVar[str] = "nugget_recall"
     unnamed_settings: ClassVar[frozenset[str]] = frozenset({"max_repairs"})
+    setting_aliases: ClassVar[dict[str, str]] = {"score": "score_kind"}
+    """Constructor arguments stored under another field (``-m nugget_recall(score=all)`` reads them)."""
 
     def __init__(
         self,
