@@ -18,12 +18,17 @@ class Nugget(BaseModel):
     """The fact, in one sentence."""
     importance: Literal["vital", "okay"] = "vital"
     """``"vital"`` (an answer without it is not a good answer) or ``"okay"`` (good to have); a nugget given
-    without one is vital, as nuggetizer reads it."""
+    without one is vital, as nuggetizer reads it. A null importance reads as vital too: table formats (Parquet,
+    pandas) cannot tell a missing key of a nested record from a null one."""
 
     @model_validator(mode="before")
     @classmethod
     def _bare_text(cls, data: Any) -> Any:
-        return {"text": data} if isinstance(data, str) else data
+        if isinstance(data, str):
+            return {"text": data}
+        if isinstance(data, dict) and "importance" in data and data["importance"] is None:
+            return {k: v for k, v in data.items() if k != "importance"}
+        return data
 
 
 class NuggetTopic(BaseModel):
