@@ -265,3 +265,24 @@ def test_confirmation_refutes_a_label_the_confirmer_does_not_find() -> None:
     assert evidence.nuggets[0].verification == "refuted" and evidence.nuggets[0].confirmed is False
     assert evidence.nuggets[2].confirmed is True and evidence.confirm_model == "second"
     assert result.value == 0.0
+
+
+def test_unverified_policy_fail_fails_the_sample_naming_the_nugget() -> None:
+    from ragrecall.errors import UnverifiedVerdictError
+
+    fabricated = {1: {"label": "support", "support": support(1, "The Eiffel Tower is 500 metres tall.")}}
+    with pytest.raises(UnverifiedVerdictError, match="nugget 'The Eiffel Tower is 330 metres tall'"):
+        NuggetRecall(judge_with({**GOOD, **fabricated}), unverified="fail").score(sample())
+
+
+def test_settings_are_checked_when_built() -> None:
+    for bad, words in [
+        ({"votes": 0}, "votes must be an integer >= 1"),
+        ({"judging": "each"}, "judging must be one of"),
+        ({"unverified": "maybe"}, "unverified must be one of"),
+        ({"quote_threshold": 0.0}, "quote_threshold"),
+        ({"nuggetizer_compat": "yes"}, "nuggetizer_compat"),
+        ({"confirm": "gpt"}, "confirm must be"),
+    ]:
+        with pytest.raises(ConfigurationError, match=words):
+            NuggetRecall(OfflineJudge(), **bad)
