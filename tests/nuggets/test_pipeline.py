@@ -112,3 +112,13 @@ def test_a_sample_with_its_own_nuggets_and_a_topic_is_an_error() -> None:
     topic = NuggetTopic(qid="q", nuggets=["a fact"])  # type: ignore[list-item]
     with pytest.raises(InputError, match=r"sample 0 \(id='q'\) has its own reference_nuggets"):
         join_nuggets([Sample(id="q", reference_nuggets=["mine"])], [topic])
+
+
+def test_a_dry_run_counts_the_requests_of_the_joined_nuggets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_lines(tmp_path / "data.jsonl", DATA[:2])  # type: ignore[arg-type]
+    nuggets = write_lines(tmp_path / "nuggets.jsonl", NUGGETS)  # type: ignore[arg-type]
+    flags = ["--dry-run", "--model", "gpt-4o-mini", "--no-progress"]
+    assert main(["eval", str(data), "--nuggets", str(nuggets), "-m", "nugget_recall", *flags]) == 0
+    assert "LLM requests: 2" in capsys.readouterr().out  # one assignment per sample, no decomposition

@@ -304,7 +304,8 @@ def _dry_run(args: argparse.Namespace, metrics: Sequence[Metric], column_map: di
     from ..evaluation import evaluate
     from ..llm import TokenCounter
 
-    result = evaluate(args.data, metrics, max_concurrency=args.concurrency, show_progress=False, column_map=column_map)
+    data = _with_nuggets(args, column_map) if getattr(args, "nuggets", None) else args.data
+    result = evaluate(data, metrics, max_concurrency=args.concurrency, show_progress=False, column_map=column_map)
     usage = result.usage
     counting = "cl100k_base tokens" if TokenCounter().exact else "tokens estimated at 4 characters each"
     cost = f"${usage.cost_usd:.4f}" if usage.cost_usd is not None else "unknown (no price for this model)"
