@@ -123,8 +123,9 @@ class Sample(BaseModel):
     ``"vital"`` or ``"okay"``; a bare string, or a nugget without importance, is vital (as nuggetizer reads
     them). Read by :class:`~ragrecall.NuggetRecall`."""
     claim_labels: list[bool] | None = None
-    """A person's judgement for each of ``reference_claims`` (same order): does the retrieved context support
-    it? Read only by :func:`ragrecall.calibrate`, never by metrics."""
+    """A person's judgement for each of ``reference_claims`` (same order; for each of ``reference_nuggets`` when
+    the sample has no ``reference_claims``): does the retrieved context support it? Read only by
+    :func:`ragrecall.calibrate`, never by metrics."""
     human_score: float | None = None
     """A person's score of the sample's context recall, in [0, 1]. Read only by :func:`ragrecall.calibrate`."""
     metadata: dict[str, Any] = Field(default_factory=dict)
@@ -158,13 +159,20 @@ class Sample(BaseModel):
                     field="reference_nuggets",
                 )
         if self.claim_labels is not None:
-            if self.reference_claims is None:
+            items, field = (
+                (self.reference_claims, "reference_claims")
+                if self.reference_claims is not None or self.reference_nuggets is None
+                else (self.reference_nuggets, "reference_nuggets")
+            )
+            if items is None:
                 raise InvalidSampleError(
-                    "claim labels need the claims they label: add reference_claims", where=where, field="claim_labels"
+                    "claim labels need the claims they label: add reference_claims (or reference_nuggets)",
+                    where=where,
+                    field="claim_labels",
                 )
-            if len(self.claim_labels) != len(self.reference_claims):
+            if len(self.claim_labels) != len(items):
                 raise InvalidSampleError(
-                    f"{len(self.claim_labels)} labels for {len(self.reference_claims)} reference_claims; expected one "
+                    f"{len(self.claim_labels)} labels for {len(items)} {field}; expected one "
                     "true/false per claim, in the same order",
                     where=where,
                     field="claim_labels",

@@ -8,10 +8,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...nuggets import Importance, Label, Score
+from ...nuggets import Importance, Label, Score, nugget_scores
 from ...rendering import InputNotes, Passages, fields_html
 from ...results import Evidence
-from ..context_recall import Quote, Verification
+from ..context_recall import ClaimVerdict, Quote, Verification
 
 __all__ = ["Judging", "NuggetOrigin", "NuggetRecallEvidence", "NuggetVerdict", "UnverifiedPolicy"]
 
@@ -87,6 +87,37 @@ class NuggetRecallEvidence(Evidence):
 
     def missing_items(self) -> list[str]:
         return [f"nugget {n.text!r}" for n in self.nuggets if n.label != "support"]
+
+    def labelled_items(self) -> list[ClaimVerdict]:
+        """The nuggets as people label them: supported or not (a partial support counts as not, as in the strict
+        scores; its reason names the part its quote states)."""
+        return [
+            ClaimVerdict(
+                claim=n.text,
+                supported=n.label == "support",
+                supporting_contexts=sorted(n.passage_labels) if n.label == "support" else [],
+                reason=f"partly supported: {n.part}. {n.reason}".strip() if n.label == "partial_support" else n.reason,
+                support=n.support,
+                verification=n.verification,
+                confirmed=n.confirmed,
+                origin="given" if n.origin == "given" else "decomposition",
+                votes=[v == "support" for v in n.votes],
+            )
+            for n in self.nuggets
+        ]
+
+    def labelled_field(self) -> str:
+        return "reference_nuggets"
+
+    def value_of_labels(self, labels: list[bool]) -> float | None:
+        """The chosen score with people's labels (True: support, False: not_support) for the nuggets, in order;
+        None when the labels do not pair one to one with the nuggets, or the score has nothing to average."""
+        if not labels or len(labels) != len(self.nuggets):
+            return None
+        pairs = [
+            (n.importance, "support" if said else "not_support") for n, said in zip(self.nuggets, labels, strict=True)
+        ]
+        return nugget_scores(pairs, nuggetizer_compat=self.nuggetizer_compat)[self.score]
 
     def counts(self) -> dict[str, int]:
         level = [n.verification for n in self.nuggets]
