@@ -42,8 +42,8 @@ class Chosen(BaseModel):
 
 
 def claim_metric(result: EvaluationResult, metric: str | None = None) -> str:
-    """The metric whose claims are labelled: ``metric``, else the first of the run whose evidence holds claim
-    verdicts.
+    """The metric whose claims are labelled: ``metric``, else the first of the run whose evidence has items people
+    label one by one (claims, nuggets: :meth:`~ragrecall.results.Evidence.labelled_items`).
 
     Raises:
         InputError: the run has no such metric, or none that judges claims.
@@ -57,7 +57,7 @@ def claim_metric(result: EvaluationResult, metric: str | None = None) -> str:
             return name
     raise InputError(
         f"no metric of the results judges claims (they have {', '.join(result.metrics) or 'none'}); label a run of "
-        "context_recall"
+        "context_recall or nugget_recall"
     )
 
 
