@@ -12,13 +12,14 @@ unsupported for claims). A label whose quotes did not check out counts by the ``
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...llm import gather_paid
 from ...nuggets import Importance, Label
 from ...usage import Usage
-from ..context_recall import Checked, Contexts, context_orders, stated_support
+from ..context_recall import Contexts, context_orders, stated_support
 from ._assign import Assigning, assign_nuggets
 from ._evidence import NuggetOrigin, NuggetVerdict, UnverifiedPolicy
 from ._verify import CheckedNugget
@@ -171,11 +172,10 @@ def _best(ones: list[_One]) -> _One:
     same = [one for one in ones if one.label == top.label]
     quotes = [q for one in same for q in one.checked.checked.quotes]
     first = same[0].checked
-    checked = Checked(
-        quotes, first.checked.verification, first.checked.problem, first.checked.feedback, first.checked.check
-    )
     passages = {i: label for one in ones for i, label in one.passages.items()}
-    return _One(top.label, CheckedNugget(first.label, checked, first.part, first.reason), passages)
+    return _One(
+        top.label, dataclasses.replace(first, checked=dataclasses.replace(first.checked, quotes=quotes)), passages
+    )
 
 
 def _shown(contexts: Contexts, order: list[int]) -> Contexts:
@@ -188,6 +188,4 @@ def _renumbered(checked: CheckedNugget, order: list[int]) -> CheckedNugget:
     """``checked`` with its quotes' context indices taken back from the order shown to the original one."""
     c = checked.checked
     quotes = [q.model_copy(update={"context": order[q.context], "cited": order[q.cited]}) for q in c.quotes]
-    return CheckedNugget(
-        checked.label, Checked(quotes, c.verification, c.problem, c.feedback, c.check), checked.part, checked.reason
-    )
+    return dataclasses.replace(checked, checked=dataclasses.replace(c, quotes=quotes))
