@@ -149,6 +149,7 @@ def test_compare_takes_several_metrics_all_by_default(tmp_path: Path, capsys: py
     lines = out.splitlines()
     assert [line.split(":")[0] for line in lines] == [
         "context_recall",
+        "nugget_recall",
         "partial_string_recall",
         "id_based_context_recall",
         "nDCG@10",
@@ -166,7 +167,8 @@ def test_compare_takes_several_metrics_all_by_default(tmp_path: Path, capsys: py
     code, out, _ = cli(capsys, "compare", str(a), str(c))
     assert code == 0 and out.splitlines()[0].startswith("nDCG@10:")
     assert out.splitlines()[-1] == (
-        "only in A, not compared: context_recall, partial_string_recall, id_based_context_recall, Recall@3"
+        "only in A, not compared: context_recall, nugget_recall, partial_string_recall, id_based_context_recall, "
+        "Recall@3"
     )
 
 

@@ -43,6 +43,7 @@ EXPECTED = {
     "MissingFieldError",
     "NoClaimsError",
     "NonLLMContextRecall",
+    "NuggetRecall",
     "NothingToEvaluateError",
     "OfflineJudge",
     "OpenAILLM",

@@ -97,7 +97,7 @@ def test_a_thousand_samples_stay_under_three_megabytes(page: str) -> None:
 def test_at_390_px_the_comparison_leads_with_delta_interval_p_and_verdict(page: str, tmp_path: Path) -> None:
     m = probe(tmp_path, page, 390)
     assert m["width"] == 390 and m["pageWidth"] <= 390, m["pageWidth"]
-    assert len(m["cards"]) == 5
+    assert len(m["cards"]) == 6  # one per demo metric
     for card in m["cards"]:
         # Stacked in this order, each inside the screen, the run means and pair count after them.
         tops = [card[k]["top"] for k in ("m", "d", "ci", "p", "v", "a", "b", "n")]

@@ -27,6 +27,7 @@ def test_all_fields_round_trip() -> None:
         "reference_context_ids": ["1"],
         "relevance": {"1": 2, "d2": 0},
         "reference_claims": ["The Eiffel Tower is in Paris."],
+        "reference_nuggets": [{"text": "The tower is in Paris.", "importance": "okay"}],
         "claim_labels": [True],
         "human_score": 1.0,
         "metadata": {"split": "dev"},
@@ -182,3 +183,32 @@ def test_a_csv_score_cell_is_read_as_a_number_and_its_labels_as_json(tmp_path: A
     path.write_text('id,reference_claims,claim_labels,human_score\nq1,"[""a""]",[true],half\n', encoding="utf-8")
     with pytest.raises(InvalidSampleError, match=r"line 2 of .*labels.csv \(id='q1'\): field 'human_score': .* 'half'"):
         Dataset.load(path)
+
+
+def test_reference_nuggets_read_bare_text_and_missing_importance_as_vital() -> None:
+    sample = Sample(reference_nuggets=["a fact", {"text": "another"}, {"text": "a third", "importance": "okay"}])
+    assert [(n.text, n.importance) for n in sample.reference_nuggets or []] == [
+        ("a fact", "vital"),
+        ("another", "vital"),
+        ("a third", "okay"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("nuggets", "words"),
+    [
+        ([{"text": "x", "importance": "big"}], "item [0]: expected 'vital' or 'okay' as its importance, got 'big'"),
+        (["ok", 3], "item [1]: expected a string or"),
+        ([{"text": "x", "weight": 1}], "item [0]: unknown key 'weight'"),
+        (["ok", "  "], "item [1]: a nugget is blank"),
+        ([{"importance": "vital"}], "item [0]: expected a non-empty string as the nugget's text"),
+        ("one fact", "expected a list of nuggets"),
+    ],
+)
+def test_bad_reference_nuggets_name_the_sample_and_item(nuggets: object, words: str) -> None:
+    with pytest.raises(InvalidSampleError) as info:
+        Sample.from_dict({"id": "q7", "reference_nuggets": nuggets}, where="line 3 of data.jsonl")
+    message = str(info.value)
+    assert info.value.field == "reference_nuggets"
+    assert "\n" not in message and "line 3 of data.jsonl" in message and "q7" in message
+    assert words in message

@@ -50,6 +50,7 @@ _EXPORTS = {
     "NonLLMContextRecall": ".metrics",
     "ContextRecall": ".metrics",
     "LLMContextRecall": ".metrics",
+    "NuggetRecall": ".metrics",
     "ClaimRecallEvidence": ".metrics",
     "ClaimVerdict": ".metrics",
     "Quote": ".metrics",
@@ -123,6 +124,7 @@ __all__ = [
     "NoClaimsError",
     "NonLLMContextRecall",
     "NothingToEvaluateError",
+    "NuggetRecall",
     "OfflineJudge",
     "OpenAILLM",
     "Quote",
@@ -191,6 +193,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names reso
         LLMContextRecall,
         Metric,
         NonLLMContextRecall,
+        NuggetRecall,
         Quote,
         SyncMetric,
     )

@@ -223,7 +223,9 @@ def load_json(text: str | bytes, *, path: str | None, line: int | None) -> Any:
         value = None
         deep = True
     else:
-        deep = _deeper_than(value, MAX_JSON_DEPTH)
+        # Nesting is never deeper than the number of brackets that open it: most lines need no walk.
+        opened = text.count(b"[") + text.count(b"{") if isinstance(text, bytes) else text.count("[") + text.count("{")
+        deep = opened > MAX_JSON_DEPTH and _deeper_than(value, MAX_JSON_DEPTH)
     if deep:
         problem = f"JSON nested deeper than {MAX_JSON_DEPTH} levels (the most ragrecall reads)"
         raise FileFormatError(problem, path=path, line=line)

@@ -38,6 +38,7 @@ NESTED_FIELDS = frozenset(
         "relevance",
         "metadata",
         "reference_claims",
+        "reference_nuggets",
         "claim_labels",
     }
 )

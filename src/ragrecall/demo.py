@@ -7,14 +7,15 @@ import io
 from ._resources import data_file
 from .dataset import Dataset
 from .llm import OfflineJudge
-from .metrics import ContextRecall, IDBasedContextRecall, Metric, NonLLMContextRecall
+from .metrics import ContextRecall, IDBasedContextRecall, Metric, NonLLMContextRecall, NuggetRecall
 from .ranking import RankingMetric
 
 __all__ = ["demo_dataset", "demo_metrics"]
 
 
 def demo_dataset() -> Dataset:
-    """Samples with a question, an answer, a reference answer, reference passages, IDs and graded judgments.
+    """Samples with a question, an answer, a reference answer, reference passages, IDs and graded judgments
+    (and, for three of them, TREC-style nuggets).
 
     Needs no network; used by the quickstart example and by ``ragrecall demo``.
     """
@@ -26,6 +27,10 @@ def demo_metrics() -> list[Metric]:
     """Every metric that runs offline on the demo samples (the LLM metric with the lexical stand-in, OfflineJudge)."""
     return [
         ContextRecall(OfflineJudge()),
+        # TREC nuggets: the samples' own reference_nuggets (three samples, English and Chinese), else the
+        # reference's claims with an importance each. The default score (vital, strict) is unscorable for a
+        # sample whose nuggets have no vital one.
+        NuggetRecall(OfflineJudge()),
         # A short name of its own: the default name of these settings is long, and the plain one would claim
         # the default settings (a comparison with a default run would then compare unlike things).
         NonLLMContextRecall(scorer="partial", normalize=True, threshold=0.9, name="partial_string_recall"),

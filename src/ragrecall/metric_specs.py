@@ -29,6 +29,8 @@ __all__ = [
 METRIC_HELP = (
     "a metric: context_recall[(mode=claims|single,language=auto|en|zh,quote_threshold=0.9,"
     "unverified=unsupported|supported|fail,coverage=true,votes=1,judging=together|per_context,seed=0)], "
+    "nugget_recall[(score=strict_vital|vital|strict_all|all|weighted,nuggetizer_compat=false,language=auto,"
+    "quote_threshold=0.9,unverified=unsupported,votes=1,judging=together|per_context,seed=0)], "
     "id_based_context_recall[@K], "
     "non_llm_context_recall[(threshold=0.5,scorer=levenshtein,normalize=false,max_chars=100000)], or a ranking "
     "measure such as nDCG@10, Recall@100, AP, RR(rel=2) (repeatable)"
@@ -63,6 +65,7 @@ _METRICS: dict[str, MetricFactory] = {
     "llm_context_recall": MetricFactory("ContextRecall", needs_llm=True),
     "id_based_context_recall": MetricFactory("IDBasedContextRecall"),
     "non_llm_context_recall": MetricFactory("NonLLMContextRecall"),
+    "nugget_recall": MetricFactory("NuggetRecall", needs_llm=True),
 }
 _BUILT_IN = frozenset(_METRICS)
 
@@ -206,6 +209,8 @@ def _check_setting_names(name: str, build: Callable[..., Metric], kwargs: dict[s
     """Raise ConfigurationError for a setting the metric does not have, suggesting the closest one."""
     if dataclasses.is_dataclass(build):
         known = [f.name for f in dataclasses.fields(build) if f.init and f.name not in ("llm", "prompts")]
+        # A metric may spell a setting otherwise in its constructor than in its fields (see setting_aliases).
+        known += list(getattr(build, "setting_aliases", {}))
         for key in kwargs:
             if key not in known:
                 raise ConfigurationError(f"{name} has no setting {key!r} (in {spec!r}){_did_you_mean(key, known)}")
@@ -221,6 +226,7 @@ def _choices() -> dict[str, tuple[str, ...]]:
     """The settings that take one of a few words, and those words."""
     from .metrics.context_recall import LANGUAGES
     from .metrics.string_recall import SCORERS
+    from .nuggets import SCORES
 
     return {
         "mode": ("claims", "single"),
@@ -228,6 +234,7 @@ def _choices() -> dict[str, tuple[str, ...]]:
         "judging": ("together", "per_context"),
         "language": ("auto", *LANGUAGES),
         "scorer": tuple(SCORERS),
+        "score": SCORES,
     }
 
 

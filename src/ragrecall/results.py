@@ -43,6 +43,7 @@ Status = Literal["scored", "unscorable", "failed"]
 # that reading JSON can load the class.
 _KIND_MODULES = {
     "claim_recall": ("ragrecall.metrics", "ClaimRecallEvidence"),
+    "nugget_recall": ("ragrecall.metrics", "NuggetRecallEvidence"),
     "ranking": ("ragrecall.ranking", "RankingEvidence"),
     "parsed_ranking": ("ragrecall.ranking", "ParsedRanking"),
     "string_similarity": ("ragrecall.metrics", "StringSimilarityEvidence"),
@@ -103,6 +104,24 @@ class Evidence(BaseModel):
         """HTML shown once above the report's samples when a metric of this kind is in the run (what its labels
         mean); empty by default."""
         return ""
+
+    # What people label item by item (the labelling page, calibrate, the corrected mean read these alone).
+
+    def labelled_items(self) -> list[Any] | None:
+        """The items people label one by one for this verdict (claims, nuggets), each shaped as a
+        :class:`~ragrecall.ClaimVerdict` (``claim``, ``supported``, ``reason``, ``verification``, ``support``,
+        ``votes``, ``origin``: ``"given"`` for the sample's own items, which labels pair with one to one), in the
+        sample's order; None (the default) for a kind that is not labelled item by item."""
+        return None
+
+    def labelled_field(self) -> str:
+        """The sample field a labels file lists the labelled items in, ``claim_labels`` pairing with it."""
+        return "reference_claims"
+
+    def value_of_labels(self, labels: list[bool]) -> float | None:
+        """This metric's value with people's labels (one per labelled item, True for supported) in place of the
+        judge's; by default the share labelled supported (None for no label)."""
+        return sum(labels) / len(labels) if labels else None
 
     def columns(self) -> dict[str, Any]:
         """Values of this verdict that exports give a column each (``<metric>:<key>`` in ``to_records``,

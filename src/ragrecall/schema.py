@@ -22,6 +22,7 @@ from pydantic import (
 from rapidfuzz.distance import Levenshtein
 
 from .errors import InvalidSampleError, MissingFieldError
+from .nuggets import Nugget
 
 __all__ = ["ContextId", "Sample", "SingleTurnSample", "describe_record", "id_key", "split_extras"]
 
@@ -78,6 +79,7 @@ _EXPECTED: dict[str, str] = {
     "relevance": "a mapping of ID to integer grade",
     "metadata": "a mapping of string keys to values",
     "reference_claims": "a list of strings (the reference's key facts, one claim each)",
+    "reference_nuggets": 'a list of nuggets, each a string or {"text": ..., "importance": "vital" or "okay"}',
     "claim_labels": "a list of true/false (JSON booleans, not 1/0 or text), one per reference claim",
     "human_score": "a number in [0, 1] (not text or true/false)",
 }
@@ -118,10 +120,14 @@ class Sample(BaseModel):
     reference_claims: list[str] | None = None
     """The reference's key facts (nuggets), one claim each. When given, :class:`~ragrecall.ContextRecall`
     judges exactly these claims, in this order, and makes no decomposition call."""
+    reference_nuggets: list[Nugget] | None = None
+    """TREC-style nuggets: the facts a good answer must contain, each ``{"text", "importance"}`` with importance
+    ``"vital"`` or ``"okay"``; a bare string, or a nugget without importance, is vital (as nuggetizer reads
+    them). Read by :class:`~ragrecall.NuggetRecall`."""
     claim_labels: list[StrictBool] | None = None
-    """A person's judgement for each of ``reference_claims`` (same order): does the retrieved context support
-    it? Booleans only (``"yes"``, ``1`` and ``"true"`` are refused). Read only by :func:`ragrecall.calibrate`,
-    never by metrics."""
+    """A person's judgement for each of ``reference_claims`` (same order; for each of ``reference_nuggets`` when
+    the sample has no ``reference_claims``): does the retrieved context support it? Booleans only (``"yes"``,
+    ``1`` and ``"true"`` are refused). Read only by :func:`ragrecall.calibrate`, never by metrics."""
     human_score: Annotated[float, Strict()] | None = None
     """A person's score of the sample's context recall, a number in [0, 1] (text such as ``"0.5"`` and booleans
     are refused; a CSV cell is read as a number). Read only by :func:`ragrecall.calibrate`."""
@@ -148,14 +154,28 @@ class Sample(BaseModel):
                     where=where,
                     field="reference_claims",
                 )
-        if self.claim_labels is not None:
-            if self.reference_claims is None:
+        for i, nugget in enumerate(self.reference_nuggets or []):
+            if not nugget.text.strip():
                 raise InvalidSampleError(
-                    "claim labels need the claims they label: add reference_claims", where=where, field="claim_labels"
+                    f"item [{i}]: a nugget is blank; expected a non-empty statement",
+                    where=where,
+                    field="reference_nuggets",
                 )
-            if len(self.claim_labels) != len(self.reference_claims):
+        if self.claim_labels is not None:
+            items, field = (
+                (self.reference_claims, "reference_claims")
+                if self.reference_claims is not None or self.reference_nuggets is None
+                else (self.reference_nuggets, "reference_nuggets")
+            )
+            if items is None:
                 raise InvalidSampleError(
-                    f"{len(self.claim_labels)} labels for {len(self.reference_claims)} reference_claims; expected one "
+                    "claim labels need the claims they label: add reference_claims (or reference_nuggets)",
+                    where=where,
+                    field="claim_labels",
+                )
+            if len(self.claim_labels) != len(items):
+                raise InvalidSampleError(
+                    f"{len(self.claim_labels)} labels for {len(items)} {field}; expected one "
                     "true/false per claim, in the same order",
                     where=where,
                     field="claim_labels",
@@ -271,10 +291,14 @@ def _to_sample_error(exc: ValidationError, data: Mapping[str, Any], *, where: st
         expected = "a string"
     elif position and field == "claim_labels":
         expected = "true or false (a JSON boolean, not 1/0 or text)"
+    elif position and field == "reference_nuggets":
+        expected = _NUGGET_PARTS.get(str(loc[2]) if len(loc) > 2 else "", _NUGGET_PARTS[""])
     given = err.get("input")
     detail = err.get("msg", "")
     if err.get("type") == "value_error":
         problem = detail.removeprefix("Value error, ")
+    elif err.get("type") == "extra_forbidden" and field == "reference_nuggets" and len(loc) > 2:
+        problem = f"unknown key {loc[2]!r}; a nugget has only 'text' and 'importance'"
     else:
         problem = f"expected {expected}, got {_short(given)} ({type(given).__name__})"
         if not position and isinstance(given, str) and field in ("retrieved_contexts", "reference_contexts"):
@@ -282,6 +306,13 @@ def _to_sample_error(exc: ValidationError, data: Mapping[str, Any], *, where: st
     if position:
         problem = f"item {position}: {problem}"
     return InvalidSampleError(problem, where=describe_record(where, data), field=field)
+
+
+_NUGGET_PARTS = {
+    "": 'a string or {"text": ..., "importance": "vital" or "okay"}',
+    "text": "a non-empty string as the nugget's text",
+    "importance": "'vital' or 'okay' as its importance",
+}
 
 
 def _short(value: Any, limit: int = 60) -> str:

@@ -121,3 +121,35 @@ def test_label_keys_reload_download_and_calibrate(run: Path, tmp_path: Path, bro
     assert result["labelled_claims"] == total - 1
     corrected = result["corrected"]
     assert corrected["n_labelled"] == 10 and corrected["n_unlabelled"] == 2 and corrected["weighted"] is True
+
+
+def test_nuggets_are_labelled_with_their_importance_and_written_back_as_reference_nuggets(
+    tmp_path: Path, browser: Browser
+) -> None:
+    from ragrecall import NuggetRecall
+
+    nuggets = [{"text": "The Eiffel Tower is 330 metres tall", "importance": "vital"}, {"text": "It is yellow"}]
+    data = [
+        {"id": f"t{i}", "retrieved_contexts": ["The Eiffel Tower is 330 metres tall."], "reference_nuggets": nuggets}
+        for i in range(2)
+    ]
+    run = tmp_path / "results.jsonl"
+    evaluate(data, [NuggetRecall(OfflineJudge())], show_progress=False).to_jsonl(run)
+    page = tmp_path / "label.html"
+    done = cli("label", str(run), "-n", "2", "-o", str(page))
+    assert done.returncode == 0, done.stderr
+    browser.open(page.as_uri())
+    assert browser.evaluate("document.querySelector('#card .label').textContent") == "nugget · vital"
+    for key in ("y", "n", "y", "y"):
+        browser.press(key)
+    browser.evaluate("document.getElementById('download').click()")
+    target = tmp_path / "downloads" / "labels.jsonl"
+    end = time.monotonic() + 20
+    while not target.exists() and time.monotonic() < end:
+        time.sleep(0.1)
+    rows = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
+    assert [r["reference_nuggets"] for r in rows] == [
+        [{"text": n["text"], "importance": n.get("importance", "vital")} for n in nuggets]
+    ] * 2
+    assert [r["claim_labels"] for r in rows] == [[True, False], [True, True]]
+    assert all("reference_claims" not in r for r in rows)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict
 
 from ..errors import InputError, InvalidSampleError
-from ..metrics.context_recall import ClaimRecallEvidence
+from ..results import Evidence
 from ..schema import Sample, describe_record
 from ._ppi import CorrectedMean, ppi_mean
 
@@ -43,6 +43,9 @@ class LabelledScore(BaseModel):
     sample_id: str | int | None
     claims: float | None = None
     """Share of the sample's claims labelled supported (its context recall by people's labels), or None."""
+    claim_labels: list[bool] | None = None
+    """The labels themselves, one per labelled item (a metric turns them into its own value:
+    :meth:`~ragrecall.results.Evidence.value_of_labels`)."""
     human_score: float | None = None
     """The sample's ``human_score``, or None."""
     judge: float | None = None
@@ -83,10 +86,22 @@ def labelled_score(index: int, sample: Sample, judge: float | None = None) -> La
         index=index,
         sample_id=sample.id,
         claims=claims,
+        claim_labels=list(labels) if labels is not None else None,
         human_score=sample.human_score,
         judge=judge,
         inclusion_probability=float(probability) if probability is not None else None,
     )
+
+
+def _said(label: LabelledScore, evidence: Evidence | None) -> float | None:
+    """The value people's labels give the sample under this metric: its items' labels turned into the metric's
+    value by its evidence (the share supported for claim recall, the chosen score for nugget recall), else
+    ``human_score``."""
+    if evidence is not None and evidence.labelled_items() is not None and label.claim_labels:
+        value = evidence.value_of_labels(label.claim_labels)
+        if value is not None:
+            return value
+    return label.human_score
 
 
 def labelled_scores(samples: Iterable[Sample]) -> list[LabelledScore]:
@@ -154,7 +169,7 @@ def labelled_pairs(
         if label is None:
             unlabelled.append(scored.value)
             continue
-        said = label.human(isinstance(scored.evidence, ClaimRecallEvidence))
+        said = _said(label, scored.evidence)
         if said is not None:
             judge.append(scored.value)
             human.append(said)

@@ -13,7 +13,7 @@ from ..dataset import Dataset, open_text, text_lines
 from ..errors import ConfigurationError, MissingFieldError
 from ..evaluation import DatasetLike, EvaluationResult, aevaluate
 from ..metrics.base import Metric
-from ..metrics.context_recall import ClaimRecallEvidence
+from ..metrics.context_recall import ClaimVerdict
 from ..results import MetricResult
 from ..schema import Sample, describe_record
 from ..usage import Usage
@@ -184,10 +184,10 @@ def calibration_of(
                 cells = _compare_claims(row.index, row.sample_id, sample.claim_labels, verdicts, claim_disagreements)
                 per_sample.append(cells)
                 human.extend(sample.claim_labels)
-                judge.extend(v.supported for v in verdicts.claims)
+                judge.extend(v.supported for v in verdicts)
                 levels.extend(
                     (str(v.verification), label, v.supported)
-                    for label, v in zip(sample.claim_labels, verdicts.claims, strict=True)
+                    for label, v in zip(sample.claim_labels, verdicts, strict=True)
                 )
         if sample.human_score is not None and result.value is not None:
             scores.append((row.index, row.sample_id, sample.human_score, result.value))
@@ -199,7 +199,7 @@ def calibration_of(
     figures.update(score_figures(h_scores, m_scores))
     if scores:
         intervals.update(score_intervals(h_scores, m_scores, n_resamples=n_resamples, seed=seed))
-    models = (r.evidence.model for r in results if isinstance(r.evidence, ClaimRecallEvidence))
+    models = (m for r in results if isinstance(m := getattr(r.evidence, "model", None), str))
     return CalibrationResult(
         metric=metric,
         model=next(models, None),
@@ -249,25 +249,27 @@ def _by_level(levels: list[tuple[str, bool, bool]]) -> list[LevelAgreement]:
     return sorted(out, key=lambda item: (-item.claims, item.level))
 
 
-def _verdicts(result: MetricResult, sample: Sample) -> ClaimRecallEvidence | None:
-    """The evidence whose claims pair one to one with the sample's labels, or None."""
+def _verdicts(result: MetricResult, sample: Sample) -> list[ClaimVerdict] | None:
+    """The labelled items of the evidence (claims, nuggets: :meth:`~ragrecall.results.Evidence.labelled_items`)
+    when they are the sample's own and pair one to one with its labels, or None."""
     evidence = result.evidence
-    if not isinstance(evidence, ClaimRecallEvidence) or not evidence.claims_given:
+    items = evidence.labelled_items() if evidence is not None else None
+    if not items or not all(item.origin == "given" for item in items):
         return None
-    if len(evidence.claims) != len(sample.claim_labels or []):
+    if len(items) != len(sample.claim_labels or []):
         return None
-    return evidence
+    return list(items)
 
 
 def _compare_claims(
     index: int,
     sample_id: str | int | None,
     labels: list[bool],
-    evidence: ClaimRecallEvidence,
+    verdicts: list[ClaimVerdict],
     disagreements: list[ClaimDisagreement],
 ) -> Cells:
     tp = fp = fn = tn = 0
-    for i, (label, verdict) in enumerate(zip(labels, evidence.claims, strict=True)):
+    for i, (label, verdict) in enumerate(zip(labels, verdicts, strict=True)):
         said = verdict.supported
         tp += label and said
         fp += (not label) and said

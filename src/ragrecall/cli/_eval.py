@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._files import check_output_path
 from ..errors import ConfigurationError, EndpointDownError, InputError
@@ -78,6 +78,12 @@ def add_eval_arguments(ev: argparse.ArgumentParser, *, checkpoint_required: bool
         "--allow-endpoint-change",
         action="store_true",
         help="resume a --checkpoint that holds answers from another base URL or model (recorded in the run details)",
+    )
+    ev.add_argument(
+        "--nuggets",
+        metavar="FILE",
+        help="nuggetizer's nuggets file (JSONL: qid, query, nuggets): each topic's nuggets become the "
+        "reference_nuggets of the sample whose id is its qid (for -m nugget_recall)",
     )
     ev.add_argument(
         "--out",
@@ -157,7 +163,7 @@ def run_eval(args: argparse.Namespace, batch: BatchBackend | None = None) -> int
             backend = BatchBackend(max_samples_in_flight=in_flight)
         try:
             result = evaluate(
-                args.data,
+                _with_nuggets(args, column_map) if getattr(args, "nuggets", None) else args.data,
                 metrics,
                 max_concurrency=args.concurrency,
                 show_progress=not args.no_progress,
@@ -226,6 +232,21 @@ def _write_partial(args: argparse.Namespace, result: EvaluationResult | None) ->
     print(f"ragrecall: wrote {' and '.join(written)} with {done}", file=sys.stderr)
 
 
+def _with_nuggets(args: argparse.Namespace, column_map: dict[str, str] | None) -> Any:
+    """The dataset with the nuggets file joined to it by id; says on stderr what did not join."""
+    from ..dataset import Dataset
+    from ..nuggets import join_nuggets, read_nuggets
+
+    topics = read_nuggets(args.nuggets)
+    samples, unused = join_nuggets(Dataset.load(args.data, column_map=column_map), topics)
+    joined = len(topics) - len(unused)
+    print(f"ragrecall: --nuggets: {joined} of {len(topics)} topics joined to samples by id", file=sys.stderr)
+    if unused:
+        shown = ", ".join(unused[:5]) + (" ..." if len(unused) > 5 else "")
+        print(f"ragrecall: --nuggets: no sample has the id of qid(s) {shown}", file=sys.stderr)
+    return Dataset(samples)
+
+
 def corrected_by_labels(result: EvaluationResult, labels: str) -> tuple[list[CorrectedMean], list[str]]:
     """Each metric of ``result`` corrected by the labels file (:func:`ragrecall.calibration.corrected_mean`), and
     for each metric that could not be, one line saying why.
@@ -289,7 +310,11 @@ def _check_outputs(args: argparse.Namespace) -> None:
     """Refuse a ``--checkpoint`` or ``--out`` that cannot be written or is one of the run's inputs, before
     anything is sent."""
     cache = getattr(args, "cache", None) or getattr(args, "replay", None)
-    inputs = [("dataset", args.data), ("response cache", cache_file(cache) if cache else None)]
+    inputs = [
+        ("dataset", args.data),
+        ("response cache", cache_file(cache) if cache else None),
+        ("nuggets file", getattr(args, "nuggets", None)),
+    ]
     if args.checkpoint:
         check_output_path(args.checkpoint, "--checkpoint", inputs)
     if args.out:
@@ -308,7 +333,8 @@ def _dry_run(args: argparse.Namespace, metrics: Sequence[Metric], column_map: di
     from ..evaluation import evaluate
     from ..llm import TokenCounter
 
-    result = evaluate(args.data, metrics, max_concurrency=args.concurrency, show_progress=False, column_map=column_map)
+    data = _with_nuggets(args, column_map) if getattr(args, "nuggets", None) else args.data
+    result = evaluate(data, metrics, max_concurrency=args.concurrency, show_progress=False, column_map=column_map)
     usage = result.usage
     counting = "cl100k_base tokens" if TokenCounter().exact else "tokens estimated at 4 characters each"
     cost = f"${usage.cost_usd:.4f}" if usage.cost_usd is not None else "unknown (no price for this model)"

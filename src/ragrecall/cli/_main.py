@@ -14,7 +14,7 @@ from .. import __version__
 from ..errors import EndpointDownError, RagrecallError
 from ._common import one_line
 
-_COMMANDS = ("demo", "eval", "trec", "compare", "report", "calibrate", "label", "batch", "ndeval")
+_COMMANDS = ("demo", "eval", "trec", "compare", "report", "calibrate", "label", "batch", "ndeval", "nuggets")
 """The subcommands in the order ``--help`` lists them; the module ``._NAME`` of each has ``register(sub)``."""
 
 

@@ -48,7 +48,8 @@
     const card = el("div", { class: "card", id: "card", "data-sample": String(sample.id), "data-claim": String(c) });
     card.append(el("div", { class: "muted", id: "where" },
       `claim ${i + 1} of ${claims.length} · sample ${s + 1} of ${data.samples.length} (${sample.id}) · claim ${c + 1} of ${sample.claims.length}`));
-    card.append(el("div", { class: "label" }, "claim"), el("div", { class: "claim", id: "claim" }, claim.claim));
+    const kind = claim.importance ? "nugget · " + claim.importance : "claim";
+    card.append(el("div", { class: "label" }, kind), el("div", { class: "claim", id: "claim" }, claim.claim));
     const buttons = el("div", { class: "answer" });
     [["yes", true, "Supported (y)"], ["no", false, "Not supported (n)"], ["skip", "skip", "Skip (s)"]].forEach(([cls, value, text]) => {
       const b = el("button", { type: "button", class: cls, "aria-pressed": String(answer === value), id: "answer-" + cls }, text);
@@ -113,7 +114,12 @@
       if (sample.user_input) row.user_input = sample.user_input;
       if (sample.reference) row.reference = sample.reference;
       row.retrieved_contexts = sample.retrieved_contexts;
-      row.reference_claims = kept.map(([text]) => text);
+      if (sample.labelled_field === "reference_nuggets") {
+        const importance = Object.fromEntries(sample.claims.map((claim) => [claim.claim, claim.importance || "vital"]));
+        row.reference_nuggets = kept.map(([text]) => ({ text, importance: importance[text] }));
+      } else {
+        row.reference_claims = kept.map(([text]) => text);
+      }
       row.claim_labels = kept.map(([, value]) => value);
       row.metadata = metadata;
       lines.push(JSON.stringify(row));

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..errors import ConfigurationError, InputError
 from ..evaluation import EvaluationResult, SampleRow
-from ..metrics.context_recall import ClaimRecallEvidence
+from ..results import Evidence
 
 __all__ = ["BANDS", "Chosen", "Strategy", "choose", "claim_metric", "stratum_of"]
 
@@ -42,8 +42,8 @@ class Chosen(BaseModel):
 
 
 def claim_metric(result: EvaluationResult, metric: str | None = None) -> str:
-    """The metric whose claims are labelled: ``metric``, else the first of the run whose evidence holds claim
-    verdicts.
+    """The metric whose claims are labelled: ``metric``, else the first of the run whose evidence has items people
+    label one by one (claims, nuggets: :meth:`~ragrecall.results.Evidence.labelled_items`).
 
     Raises:
         InputError: the run has no such metric, or none that judges claims.
@@ -53,21 +53,22 @@ def claim_metric(result: EvaluationResult, metric: str | None = None) -> str:
             raise InputError(f"the results have no metric {metric!r}; they have {', '.join(result.metrics) or 'none'}")
         return metric
     for name in result.metrics:
-        if any(isinstance(r.evidence, ClaimRecallEvidence) for r in result.results(name)):
+        if any(r.evidence is not None and r.evidence.labelled_items() is not None for r in result.results(name)):
             return name
     raise InputError(
         f"no metric of the results judges claims (they have {', '.join(result.metrics) or 'none'}); label a run of "
-        "context_recall"
+        "context_recall or nugget_recall"
     )
 
 
-def stratum_of(evidence: ClaimRecallEvidence, value: float) -> str:
+def stratum_of(evidence: Evidence, value: float) -> str:
     """The sample's stratum: the verification level most of its claims have (ties by name; levels are taken
     as plain strings, so new levels need no change here), whether every claim's votes agreed, and the band of
     the judge's value."""
-    levels = Counter(c.verification for c in evidence.claims)
+    items = evidence.labelled_items() or []
+    levels = Counter(c.verification for c in items)
     level = min(levels, key=lambda name: (-levels[name], name)) if levels else "none"
-    agreement = "split" if any(len(set(c.votes)) > 1 for c in evidence.claims) else "unanimous"
+    agreement = "split" if any(len(set(c.votes)) > 1 for c in items) else "unanimous"
     band = next(name for low, name in reversed(BANDS) if value >= low)
     return f"{level}/{agreement}/{band}"
 
@@ -122,8 +123,8 @@ def _labellable(row: SampleRow, metric: str) -> bool:
         and row.sample is not None
         and result is not None
         and result.value is not None
-        and isinstance(result.evidence, ClaimRecallEvidence)
-        and bool(result.evidence.claims)
+        and result.evidence is not None
+        and bool(result.evidence.labelled_items())
     )
 
 
@@ -132,7 +133,7 @@ def _strata(rows: list[SampleRow], metric: str, n: int) -> dict[str, list[tuple[
     keyed = []
     for row in rows:
         result = row.results[metric]
-        assert isinstance(result.evidence, ClaimRecallEvidence) and result.value is not None  # _labellable
+        assert result.evidence is not None and result.value is not None  # _labellable
         keyed.append((stratum_of(result.evidence, result.value).split("/"), row, result.value))
     for keep in ((0, 1, 2), (0, 2), (2,), ()):
         strata: dict[str, list[tuple[SampleRow, float]]] = defaultdict(list)

@@ -13,7 +13,6 @@ from typing import Any
 from .._files import atomic_text
 from .._resources import data_file
 from ..evaluation import EvaluationResult
-from ..metrics.context_recall import ClaimRecallEvidence
 from ._choose import Chosen
 
 __all__ = ["page_data", "render_label_page", "write_label_page"]
@@ -27,8 +26,10 @@ def page_data(result: EvaluationResult, chosen: list[Chosen], metric: str, *, so
     for item in chosen:
         row = rows[item.index]
         sample, evidence = row.sample, row.results[metric].evidence
-        if sample is None or not isinstance(evidence, ClaimRecallEvidence):  # choose() draws only these
+        items = evidence.labelled_items() if evidence is not None else None
+        if sample is None or evidence is None or items is None:  # choose() draws only these
             continue
+        importance = {n.text: n.importance for n in sample.reference_nuggets or []}
         samples.append(
             {
                 "id": item.sample_id,
@@ -38,6 +39,8 @@ def page_data(result: EvaluationResult, chosen: list[Chosen], metric: str, *, so
                 "reference": sample.reference,
                 "retrieved_contexts": list(sample.retrieved_contexts or []),
                 "judge_value": row.results[metric].value,
+                # Where the labels file lists the items: reference_nuggets keep their importance.
+                "labelled_field": evidence.labelled_field(),
                 "claims": [
                     {
                         "claim": c.claim,
@@ -48,8 +51,9 @@ def page_data(result: EvaluationResult, chosen: list[Chosen], metric: str, *, so
                         "confirmed": getattr(c, "confirmed", None),
                         "quotes": [{"context": q.context, "text": q.passage or q.quote} for q in c.support],
                         "votes": list(c.votes) if len(c.votes) > 1 else [],
+                        **({"importance": importance[c.claim]} if c.claim in importance else {}),
                     }
-                    for c in evidence.claims
+                    for c in items
                 ],
             }
         )

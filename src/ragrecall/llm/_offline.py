@@ -14,6 +14,10 @@ user-supplied prompt text. Its answers follow fixed rules:
   at a sentence's end), so "It is cheap, but not safe" does not support "It is safe" and still supports "It
   is cheap". As the prompts ask, a supported claim gets one quote, from the context holding most of its terms,
   and no reason. Synonyms, paraphrase, word order and what a negation applies to within a clause are beyond it.
+- nugget assignment (and its recheck): a nugget the judging rule supports is ``support``, with that quote; else,
+  when one of its parts (split at commas, semicolons and "and"/"和") is supported by the rule, ``partial_support``
+  with that part and its quote; else ``not_support``. Importance: a nugget sharing a content term with the query
+  is ``vital``, any other ``okay`` (every nugget is vital when there is no query).
 - confirmation: a claim is entailed when its evidence sentences, taken together, hold ``threshold`` of its
   terms and every number, and negate as the claim does.
 
@@ -38,6 +42,8 @@ from ._protocol import LLMReply, LLMRequest, OutputT, dump_reply
 __all__ = ["OfflineJudge"]
 
 # After a clause's closing mark: full-width ，；： always, ASCII ,;: before a space (so 1,000 and 10:30 stay).
+_PARTS = re.compile(r"[,;，；]\s*|\s+and\s+|和")
+"""Where a nugget splits into the parts the offline judge tries for a partial support."""
 _CLAUSE_END = re.compile(r"(?<=[，；：])|(?<=[,;:])(?=\s)")
 
 
@@ -133,6 +139,24 @@ class OfflineJudge:
                     for claim in split_sentences(str(inputs["reference"]))
                 ]
             }
+        if task in ("nugget_recall.assign", "nugget_recall.recheck"):
+            contexts = [_Context(c) for c in inputs["contexts"]]
+            nuggets = list(inputs["nuggets"])
+            numbers = inputs.get("numbers") or range(1, len(nuggets) + 1)
+            return {
+                "assignments": [
+                    {"nugget": n, **self._assignment(str(text), contexts)}
+                    for n, text in zip(numbers, nuggets, strict=True)
+                ]
+            }
+        if task == "nugget_recall.importance":
+            query = content_terms(str(inputs.get("query") or ""))
+            return {
+                "importance": [
+                    {"nugget": n, "importance": "vital" if not query or content_terms(str(t)) & query else "okay"}
+                    for n, t in enumerate(inputs["nuggets"], start=1)
+                ]
+            }
         if task == "context_recall.confirm":
             return {
                 "verdicts": [
@@ -141,6 +165,19 @@ class OfflineJudge:
                 ]
             }
         raise ConfigurationError(f"the offline judge cannot answer task {task!r}")
+
+    def _assignment(self, nugget: str, contexts: Sequence[_Context]) -> dict[str, Any]:
+        """A nugget's label: support by the judging rule, else partial support by one of its parts, else not."""
+        whole = self._verdict(nugget, contexts)
+        if whole["supported"]:
+            return {"label": "support", "support": whole["support"], "part": "", "reason": ""}
+        parts = [p.strip(" ,;，；") for p in _PARTS.split(nugget)]
+        for part in (p for p in parts if p and p != nugget.strip()):
+            verdict = self._verdict(part, contexts)
+            if verdict["supported"]:
+                reason = "Only part of the nugget is stated."
+                return {"label": "partial_support", "support": verdict["support"], "part": part, "reason": reason}
+        return {"label": "not_support", "support": [], "part": "", "reason": whole["reason"]}
 
     def _entailed(self, claim: str, sentences: Sequence[str]) -> bool:
         """Whether ``sentences`` together hold enough of the claim's terms, all its numbers, and its polarity."""

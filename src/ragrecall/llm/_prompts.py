@@ -45,7 +45,7 @@ __all__ = [
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 _SECTION = re.compile(r"^\[(system|user)\]\s*$", re.MULTILINE)
 
-DATA_TAGS = ("context", "claim", "reference", "sentence", "evidence")
+DATA_TAGS = ("context", "claim", "reference", "sentence", "evidence", "nugget", "query")
 """The tags that hold outside text in a prompt. No text inside a data block can open or close one of them."""
 
 # How outside text is kept inside its tags. Any "<" that would start one of DATA_TAGS (with or without "/",

@@ -20,6 +20,9 @@ _EXPORTS = {
     "Quote": ".context_recall",
     "ContextRecall": ".context_recall",
     "LLMContextRecall": ".context_recall",
+    "NuggetRecall": ".nugget_recall",
+    "NuggetRecallEvidence": ".nugget_recall",
+    "NuggetVerdict": ".nugget_recall",
 }
 
 __all__ = [
@@ -34,6 +37,9 @@ __all__ = [
     "Metric",
     "NonLLMContextRecall",
     "NonLLMStringSimilarity",
+    "NuggetRecall",
+    "NuggetRecallEvidence",
+    "NuggetVerdict",
     "Quote",
     "SampleLike",
     "StringSimilarityEvidence",
@@ -53,5 +59,6 @@ if TYPE_CHECKING:
         Quote,
     )
     from .id_recall import IDBasedContextRecall
+    from .nugget_recall import NuggetRecall, NuggetRecallEvidence, NuggetVerdict
     from .string_recall import SCORERS, NonLLMContextRecall
     from .string_similarity import DistanceMeasure, NonLLMStringSimilarity, StringSimilarityEvidence

@@ -32,7 +32,12 @@ def offline_responder(judge: OfflineJudge | None = None) -> Responder:
         users = [str(m.get("content", "")) for m in messages if m.get("role") == "user"]
         first = users[0] if users else ""
         blocks = read_data_blocks(first)
-        texts = {tag: [b.text for b in blocks if b.tag == tag] for tag in ("context", "claim", "reference")}
+        texts = {
+            tag: [b.text for b in blocks if b.tag == tag]
+            for tag in ("context", "claim", "reference", "nugget", "query")
+        }
+        if texts["nugget"]:
+            return _nuggets(judge, messages, users, texts)
         evidence = [b for b in blocks if b.tag == "evidence"]
         if texts["claim"] and evidence:
             claims = texts["claim"]
@@ -65,6 +70,25 @@ def offline_responder(judge: OfflineJudge | None = None) -> Responder:
         return ServerReply(content, prompt_tokens=prompt_chars // 4 + 1, completion_tokens=len(content) // 4 + 1)
 
     return respond
+
+
+def _nuggets(judge: OfflineJudge, messages: Any, users: list[str], texts: dict[str, list[str]]) -> ServerReply:
+    """Nugget recall's requests: nuggets with contexts are an assignment (a later user message its recheck, for
+    the nuggets it quotes), nuggets alone an importance request."""
+    inputs: dict[str, Any] = {
+        "query": texts["query"][0] if texts["query"] else None,
+        "nuggets": texts["nugget"],
+        "contexts": texts["context"],
+    }
+    task = "nugget_recall.assign" if texts["context"] else "nugget_recall.importance"
+    if len(users) > 1 and texts["context"]:
+        task = "nugget_recall.recheck"
+        asked = [b.number for b in read_data_blocks(users[-1]) if b.tag == "nugget" and b.number]
+        inputs["numbers"] = asked
+        inputs["nuggets"] = [texts["nugget"][n - 1] for n in asked]
+    content = json.dumps(judge.answer(task, inputs), ensure_ascii=False)
+    prompt_chars = sum(len(str(m.get("content", ""))) for m in messages)
+    return ServerReply(content, prompt_tokens=prompt_chars // 4 + 1, completion_tokens=len(content) // 4 + 1)
 
 
 _FOLLOW_UPS = {

@@ -226,6 +226,9 @@ class ClaimRecallEvidence(Evidence):
     def missing_items(self) -> list[str]:
         return [f"claim {c.claim!r}" for c in self.claims if not c.supported]
 
+    def labelled_items(self) -> list[ClaimVerdict]:
+        return list(self.claims)
+
     def counts(self) -> dict[str, int]:
         return {
             "claims": len(self.claims),

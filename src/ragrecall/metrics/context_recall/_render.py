@@ -19,6 +19,7 @@ __all__ = [
     "counts_text",
     "levels_legend",
     "note_claims",
+    "quote_html",
     "votes_text",
 ]
 
@@ -150,6 +151,12 @@ def _claim_html(c: dict[str, Any], passage: Passages) -> str:
         f"<li class='{css}'>{e(c.get('claim', ''))} — {' · '.join(tags)}"
         f"<br><span class='muted'>{e(c.get('reason', ''))}</span>{quotes}</li>"
     )
+
+
+def quote_html(q: dict[str, Any], passage: Passages) -> str:
+    """One quote (its JSON form) in its passage: the located text marked with a little context around it, or
+    "not found" with the quote as the judge wrote it."""
+    return _quote_html(q, passage)
 
 
 def _quote_html(q: dict[str, Any], passage: Passages) -> str:
