@@ -4,24 +4,24 @@ quoted span. Deterministic, no LLM call.
 Each located quote is widened to the sentence(s) of its context that hold it (:class:`Evidence`). Against that
 evidence, in this order, a claim must pass:
 
-- *script*: a quote that shares no word with the claim fails whenever the claim and the quote's context share
-  a script (the exemption is only for a passage written in another script than the claim);
-- *polarity*: the clauses that hold the quote, and the nearest clause holding each claim term the quote's
-  clauses lack, negate as the claim does (a clause cue such as "not", 没有, or a sentence-wide cue before
-  them such as "It is false that", 并非); a negation in another clause of a long sentence does not count;
-- *subject*: every name of the claim (:func:`~ragrecall.text.names.claim_names`) occurs in an evidence
-  sentence or earlier in the same passage ("He was born in 1879" after a sentence naming him); for the term a
-  Chinese claim opens with, whose end no space marks, its first two characters;
-- *numbers*: every number of the claim, written with digits or in words, scale words read, is in the
-  evidence sentences;
+- *script*: a quote that shares no word and no number with the claim fails whenever the claim and the quote's
+  context share a script (the exemption is only for a passage written in another script than the claim);
+- *polarity*: the clauses stating the claim (:class:`._scope.Scope`) negate as the claim does, a sentence-wide
+  cue before them ("It is false that", as far as a semicolon) included, a denial after them ("…, which was
+  later disproven", opening the next sentence too) turning it round;
+- *what the sentence asserts*: its frames and cue values (:mod:`._reading`) and the roles of its parties
+  (:mod:`._roles`);
+- *subject* (:mod:`._subject`): every name of the claim is named by the evidence, or earlier in its passage;
+- *numbers*: every number of the claim, written with digits or in words, scale words read, dates as dates, is
+  in the evidence sentences (a year or date may be the passage's: written earlier, or counted from it, "the
+  following year");
 - *units*: a number of the claim with a unit is written in the evidence with the same unit, or with none
-  (``42 miles`` is not ``42 km``; ``42 km`` is ``42公里``);
-- *ranges*: a range the claim states is a range of the evidence ("from 2019 to 2021" is not "in 2019 and again
-  in 2021");
+  (``42 miles`` is not ``42 km``; ``42 km`` is ``42公里``; percentage points are not per cent);
+- *ranges*: a range the claim states is a range of the evidence, or a start and an end it writes;
 - *several quotes*: quotes from different passages each carry a part of the claim's terms that the others
   lack; fragments that each share a word do not add up;
-- *predicate*: the evidence holds a term of what the claim says beyond its names and numbers, and at least
-  half of the claim's terms in all.
+- *predicate* (:mod:`._predicate`): the evidence says what the claim says beyond its names and numbers; what
+  code cannot read there is a note, not a failure.
 
 Evidence written in another script than the claim (a Chinese passage for an English claim) is checked for
 numbers and ranges only: its words cannot be compared with the claim's. Each failure has its own
@@ -36,23 +36,22 @@ from collections.abc import Callable, Sequence
 
 from ...text.chinese import simplified
 from ...text.clauses import clause_spans
-from ...text.cues import cues_in, plain
 from ...text.negation import denied_after, negations, sentence_negated_before
 from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
 from ...text.relative_years import derived_years, spans_in_years
 from ...text.segment import has_cjk
-from ...text.terms import STOPWORDS, is_function_word, stem
+from ...text.terms import STOPWORDS, stem
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource, claim_facts, failed
+from ._predicate import held_terms, meanings, predicate_failure
 from ._reading import reading_failure
 from ._roles import roles_failure
 from ._scope import Scope
 from ._subject import named, sentences_of, subject_failure
-from ._words import script_of, strict_terms, words
+from ._words import script_of, words
 
 __all__ = ["check_evidence", "negated_around"]
 
-_MIN_COVERAGE = 0.5
 _REFERS_BACK = re.compile(
     r"^\W*(?:this|that|these|those|it|its|he|she|they|his|her|their|the same|in the same|in that|by then"
     r"|over the same|during the same|at the same time)\b"
@@ -101,7 +100,7 @@ def _run(
     facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], contexts: SentenceSource
 ) -> Failure | None:
     """The checks after the script check, which :func:`check_evidence` runs first on every quote."""
-    checks: tuple[_Check, ...] = (_polarity, _asserted, subject_failure, _numbers, _units, _ranges, _predicate)
+    checks: tuple[_Check, ...] = (_polarity, _asserted, subject_failure, _numbers, _units, _ranges, predicate_failure)
     note: Failure | None = None
     for check in checks:
         result = check(facts, quotes, evidence, contexts)
@@ -272,7 +271,7 @@ def _counted(facts: ClaimFacts, found: list[tuple[Quantity, Evidence]]) -> Failu
 
 def _same_noun(ours: str, theirs: str) -> bool:
     """Whether the words after the same number say the same in other words (2,300 employees, 2,300 staff)."""
-    return bool(_meanings(ours) & _meanings(theirs))
+    return bool(meanings(ours) & meanings(theirs))
 
 
 def _after(text: str, end: int, n: int) -> list[str]:
@@ -320,7 +319,7 @@ def _opens_and_closes(text: str, low: str, high: str) -> bool:
     clauses = clause_spans(text) or ((0, len(text)),)
     lows = [text[s:e] for s, e in clauses if low in numbers_in(text[s:e])]
     highs = [text[s:e] for s, e in clauses if high in numbers_in(text[s:e])]
-    return any(_meanings(c) & set(_STARTS) for c in lows) and any(_meanings(c) & set(_ENDS) for c in highs)
+    return any(meanings(c) & set(_STARTS) for c in lows) and any(meanings(c) & set(_ENDS) for c in highs)
 
 
 def _spans(text: str, low: str, high: str) -> bool:
@@ -352,89 +351,9 @@ def _several(
             if not any(named(subject, ev, contexts.texts[c]) for ev in evidence if ev.context == c):
                 return Failure("unrelated", f"{PROBLEMS['unrelated']}: passage {c + 1} does not name {subject.text}")
     wanted = facts.terms | facts.numbers
-    parts = {c: wanted & frozenset().union(*(_held(ev) for ev in evidence if ev.context == c)) for c in passages}
+    parts = {c: wanted & frozenset().union(*(held_terms(ev) for ev in evidence if ev.context == c)) for c in passages}
     for c, part in parts.items():
         others = frozenset().union(*(p for o, p in parts.items() if o != c))
         if not part - others or (len(part) < 2 and not part & facts.numbers):
             return Failure("unrelated", PROBLEMS["unrelated"])
     return None
-
-
-def _predicate(
-    facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], _: SentenceSource
-) -> Failure | None:
-    """The evidence holds what the claim says beyond its names and numbers: one of those terms (for Chinese, a
-    bigram, counting the sentence before the evidence, which may name the thing), or a word of the same meaning
-    (:func:`_meanings`: "passed away" for "died", "smaller" for "larger" in a converse); and half of all the
-    claim's terms.
-
-    When it does not, but the claim has two names or numbers or more, all in the evidence (the checks before
-    passed), its predicate is no event code knows the kind of ("was born", "won": a contrast or an outcome of
-    :mod:`ragrecall.text.cues`) and no word of it is one code knows to mean another thing than a word of the
-    evidence's ("graduated" is not "entered"), the predicate is *unread*: said in the evidence as a note, left
-    to the judge and the confirmer, not a failure."""
-    if not facts.terms:
-        return None
-    text = " ".join(ev.text for ev in evidence)
-    ours, theirs = _meanings(facts.text), _meanings(text)
-    if ours & theirs or not _predicate_missing(facts, evidence, text):
-        return None
-    other = any(m.startswith("syn:") for m in ours) and any(m.startswith("syn:") for m in theirs)
-    # An event code knows the kind of (born, died, founded, won: a contrast or an outcome) is not left unread.
-    event = any(m.startswith(_EVENTS) for m in ours)
-    if len(facts.names) + len(facts.numbers) >= 2 and not other and not event:
-        return Failure("unread", f"{PROBLEMS['unread']}: its words are not in the evidence", unread=True)
-    return Failure("predicate", PROBLEMS["predicate"])
-
-
-def _predicate_missing(facts: ClaimFacts, evidence: list[Evidence], text: str) -> bool:
-    rest = {t for t in facts.bigrams - facts.name_terms if not _functional(t)}
-    if rest:
-        said = strict_terms(text) | (words(text) if "cjk" in facts.scripts else frozenset())
-        if "cjk" in facts.scripts:  # the thing may be named in the sentence before ("…红豆杉。保护区内现存约1,300棵")
-            before = " ".join(s for ev in evidence for s in sentences_of(ev.earlier)[-1:])
-            said |= strict_terms(before) | words(before)
-        if not rest & said:
-            return True
-    held = frozenset().union(*(_held(ev) for ev in evidence))
-    named = frozenset().union(*(words(n.text) for n in facts.names))
-    return len(facts.terms & (held | named)) / len(facts.terms) < _MIN_COVERAGE
-
-
-_LIFE_DATES = re.compile(
-    r"\(\s*(?:b\.\s*|born\s+)?\d{4}(?:[-./]\d{1,2}[-./]\d{1,2})?\s*[–—-]+\s*(?:d\.\s*)?\d{4}(?:[-./]\d{1,2}[-./]\d{1,2})?\s*\)"
-)
-_EVENTS = ("out:", "con:life:", "con:works:", "con:body:", "con:open:", "con:member:", "con:change:")
-"""The meanings that name an event (born, built, founded, opened, joined, rose; won): a claim of one is not
-left unread."""
-_MEANING_CLASSES = {"synonym": "syn", "contrast": "con", "outcome": "out", "relation": "rel"}
-
-
-def _meanings(text: str) -> frozenset[str]:
-    """What the cue words of ``text`` mean, as keys two texts share when they say the same thing in other words:
-    a synonym group, a contrast value, an outcome, a relation, the dimension of a comparison; a person's life
-    dates after the name ("Ottilie Brankstone (1871–1940)") say born and died."""
-    out = set()
-    if _LIFE_DATES.search(plain(text)):
-        out |= {"con:life:born", "con:life:died", "syn:die"}
-    for cue in cues_in(text):
-        if cue.cls in _MEANING_CLASSES:
-            value = cue.text.casefold() if cue.cls == "relation" else cue.value
-            out.add(f"{_MEANING_CLASSES[cue.cls]}:{value}")
-        elif cue.cls in ("comparative", "temporal", "direction"):
-            out.add("pol:" + cue.value.rstrip("0123456789").rstrip("+-"))
-    return frozenset(out)
-
-
-def _functional(term: str) -> bool:
-    """True for a CJK bigram holding a function character (于, 是, 在, 至 …) or a negation (the polarity check
-    reads those): it says how, not what."""
-    return (
-        has_cjk(term)
-        and len(term) == 2
-        and (any(is_function_word(c) or c in "至到" for c in term) or bool(negations(term)))
-    )
-
-
-def _held(ev: Evidence) -> frozenset[str]:
-    return words(ev.text) | numbers_in(ev.text)

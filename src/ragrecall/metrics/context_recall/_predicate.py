@@ -1,0 +1,102 @@
+"""The predicate check: the evidence says what the claim says beyond its names and numbers, in the claim's words
+or in words code knows to mean the same (:mod:`ragrecall.text.cues`); what it cannot read is a note, not a
+failure. Deterministic, no LLM call."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ...text.cues import cues_in, plain
+from ...text.negation import negations
+from ...text.numbers import numbers_in
+from ...text.segment import has_cjk
+from ...text.terms import is_function_word
+from ._evidence import Quote
+from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource
+from ._subject import sentences_of
+from ._words import strict_terms, words
+
+__all__ = ["held_terms", "meanings", "predicate_failure"]
+
+_MIN_COVERAGE = 0.5
+
+
+def predicate_failure(
+    facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], _: SentenceSource
+) -> Failure | None:
+    """The evidence holds what the claim says beyond its names and numbers: one of those terms (for Chinese, a
+    bigram, counting the sentence before the evidence, which may name the thing), or a word of the same meaning
+    (:func:`_meanings`: "passed away" for "died", "smaller" for "larger" in a converse); and half of all the
+    claim's terms.
+
+    When it does not, but the claim has two names or numbers or more, all in the evidence (the checks before
+    passed), its predicate is no event code knows the kind of ("was born", "won": a contrast or an outcome of
+    :mod:`ragrecall.text.cues`) and no word of it is one code knows to mean another thing than a word of the
+    evidence's ("graduated" is not "entered"), the predicate is *unread*: said in the evidence as a note, left
+    to the judge and the confirmer, not a failure."""
+    if not facts.terms:
+        return None
+    text = " ".join(ev.text for ev in evidence)
+    ours, theirs = meanings(facts.text), meanings(text)
+    if ours & theirs or not _predicate_missing(facts, evidence, text):
+        return None
+    other = any(m.startswith("syn:") for m in ours) and any(m.startswith("syn:") for m in theirs)
+    # An event code knows the kind of (born, died, founded, won: a contrast or an outcome) is not left unread.
+    event = any(m.startswith(_EVENTS) for m in ours)
+    if len(facts.names) + len(facts.numbers) >= 2 and not other and not event:
+        return Failure("unread", f"{PROBLEMS['unread']}: its words are not in the evidence", unread=True)
+    return Failure("predicate", PROBLEMS["predicate"])
+
+
+def _predicate_missing(facts: ClaimFacts, evidence: list[Evidence], text: str) -> bool:
+    rest = {t for t in facts.bigrams - facts.name_terms if not _functional(t)}
+    if rest:
+        said = strict_terms(text) | (words(text) if "cjk" in facts.scripts else frozenset())
+        if "cjk" in facts.scripts:  # the thing may be named in the sentence before ("…红豆杉。保护区内现存约1,300棵")
+            before = " ".join(s for ev in evidence for s in sentences_of(ev.earlier)[-1:])
+            said |= strict_terms(before) | words(before)
+        if not rest & said:
+            return True
+    held = frozenset().union(*(held_terms(ev) for ev in evidence))
+    named = frozenset().union(*(words(n.text) for n in facts.names))
+    return len(facts.terms & (held | named)) / len(facts.terms) < _MIN_COVERAGE
+
+
+_LIFE_DATES = re.compile(
+    r"\(\s*(?:b\.\s*|born\s+)?\d{4}(?:[-./]\d{1,2}[-./]\d{1,2})?\s*[–—-]+\s*(?:d\.\s*)?\d{4}(?:[-./]\d{1,2}[-./]\d{1,2})?\s*\)"
+)
+_EVENTS = ("out:", "con:life:", "con:works:", "con:body:", "con:open:", "con:member:", "con:change:")
+"""The meanings that name an event (born, built, founded, opened, joined, rose; won): a claim of one is not
+left unread."""
+_MEANING_CLASSES = {"synonym": "syn", "contrast": "con", "outcome": "out", "relation": "rel"}
+
+
+def meanings(text: str) -> frozenset[str]:
+    """What the cue words of ``text`` mean, as keys two texts share when they say the same thing in other words:
+    a synonym group, a contrast value, an outcome, a relation, the dimension of a comparison; a person's life
+    dates after the name ("Ottilie Brankstone (1871–1940)") say born and died."""
+    out = set()
+    if _LIFE_DATES.search(plain(text)):
+        out |= {"con:life:born", "con:life:died", "syn:die"}
+    for cue in cues_in(text):
+        if cue.cls in _MEANING_CLASSES:
+            value = cue.text.casefold() if cue.cls == "relation" else cue.value
+            out.add(f"{_MEANING_CLASSES[cue.cls]}:{value}")
+        elif cue.cls in ("comparative", "temporal", "direction"):
+            out.add("pol:" + cue.value.rstrip("0123456789").rstrip("+-"))
+    return frozenset(out)
+
+
+def _functional(term: str) -> bool:
+    """True for a CJK bigram holding a function character (于, 是, 在, 至 …) or a negation (the polarity check
+    reads those): it says how, not what."""
+    return (
+        has_cjk(term)
+        and len(term) == 2
+        and (any(is_function_word(c) or c in "至到" for c in term) or bool(negations(term)))
+    )
+
+
+def held_terms(ev: Evidence) -> frozenset[str]:
+    return words(ev.text) | numbers_in(ev.text)
