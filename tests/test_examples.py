@@ -51,7 +51,7 @@ def test_openai_endpoint_against_a_local_server(tmp_path: Path) -> None:
     with FakeOpenAIServer() as server:
         env = {**os.environ, "OPENAI_API_KEY": "sk-local", "OPENAI_BASE_URL": server.base_url}
         out = run(str(EXAMPLES / "openai_endpoint.py"), cwd=tmp_path, env=env).stdout
-        assert len(server.requests) == 24  # 12 samples x (decompose + judge)
+        assert len(server.requests) == 25  # 12 samples x (decompose + judge), and one quote asked about again
     assert "context_recall" in out and "lowest sample:" in out
     assert (tmp_path / ".ragrecall-cache.sqlite").exists()
 

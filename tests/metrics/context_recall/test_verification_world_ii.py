@@ -82,7 +82,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
 
 @pytest.mark.parametrize(
     ("world", "lies", "honest_samples", "background"),
-    [("verification_world_ii_heldout.json", 99, 7, 7), ("verification_world_iii_heldout.json", 92, 5, 8)],
+    [("verification_world_ii_heldout.json", 98, 7, 7), ("verification_world_iii_heldout.json", 92, 5, 8)],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
     world: str, lies: int, honest_samples: int, background: int

@@ -32,6 +32,7 @@ from ...text.numbers import Quantity, quantities
 from ._facts import PROBLEMS, ClaimFacts, Failure
 from ._roles import sides_swapped
 from ._scope import Scope, frames_of
+from ._words import strict_terms
 
 __all__ = ["reading_failure"]
 
@@ -47,11 +48,13 @@ def reading_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
     """The first cue class on which ``scope`` (an evidence sentence read for the claim) does not assert what the
     claim asserts, or None (see the module docstring)."""
     claim_cues = cues_in(facts.text)
-    evidence_cues = scope.cues(core=True) or scope.cues()
+    core = scope.cues(core=True)
+    evidence_cues = core or scope.cues()
+    read = scope.clauses_text(core=bool(core))
     return (
         _frames(facts, scope)
         or _polar(facts, scope, claim_cues, evidence_cues)
-        or _exclusive(claim_cues, evidence_cues, facts.text, scope.text)
+        or _exclusive(claim_cues, evidence_cues, facts.text, read, scope.text)
         or _status(claim_cues, evidence_cues)
         or _bounds(facts, scope)
         or _years(facts, scope)
@@ -141,21 +144,37 @@ def _group(cue: Cue) -> str:
 
 
 def _exclusive(
-    claim_cues: Sequence[Cue], evidence_cues: Sequence[Cue], claim_text: str, evidence_text: str
+    claim_cues: Sequence[Cue], evidence_cues: Sequence[Cue], claim_text: str, evidence_text: str, sentence: str
 ) -> Failure | None:
+    """Every value the claim writes of a group the evidence's clauses (``evidence_text``, cues placed in
+    ``sentence``) also write a value of, is one of theirs."""
     ours = _values(claim_cues, plain(claim_text))
     theirs = _values(evidence_cues, evidence_text)
+    folded = evidence_text.casefold()
     for key, values in ours.items():
         written = theirs.get(key)
         if not written:
             continue
-        missing = [v for v in values if v not in written]
+        said = {c.value: c.text.casefold() for c in claim_cues if _key(c) == key}
+        # a value the evidence writes in a form no cue reads ("so Blue light is scattered") is still written
+        missing = [v for v in values if v not in written and said[v] not in folded]
+        if key[0] == "quantifier":
+            missing = [v for v in missing if _same_noun(claim_cues, evidence_cues, v, claim_text, sentence)]
         if missing:
             cls = key[0]
             shown = ", ".join(sorted({c.text for c in evidence_cues if _key(c) == key}))
-            said = next(c.text for c in claim_cues if _key(c) == key and c.value == missing[0])
-            return _fail(cls, f"“{said}” in the claim, “{shown}” in the evidence")
+            words = next(c.text for c in claim_cues if _key(c) == key and c.value == missing[0])
+            return _fail(cls, f"“{words}” in the claim, “{shown}” in the evidence")
     return None
+
+
+def _same_noun(claim_cues: Sequence[Cue], evidence_cues: Sequence[Cue], value: str, claim: str, evidence: str) -> bool:
+    """Whether a quantifier of the claim and one of the evidence count the same thing: the words after them
+    share a term ("most of the blue light" and "all visible wavelengths" count different things)."""
+    ours = [c for c in claim_cues if c.cls == "quantifier" and c.value == value]
+    theirs = [c for c in evidence_cues if c.cls == "quantifier"]
+    after = [strict_terms(plain(claim)[c.end : c.end + 40]) for c in ours]
+    return any(a & strict_terms(evidence[c.end : c.end + 40]) for a in after for c in theirs)
 
 
 def _key(cue: Cue) -> tuple[str, str]:

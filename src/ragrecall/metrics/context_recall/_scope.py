@@ -109,6 +109,11 @@ class Scope:
         """The index of the clause holding offset ``at``."""
         return next((i for i, (s, e) in enumerate(self.clauses) if s <= at < e), len(self.clauses) - 1)
 
+    def clauses_text(self, *, core: bool = False) -> str:
+        """The text of the chosen clauses (with ``core``, of those holding the quote), in order."""
+        clauses = self.core if core else self.chosen
+        return " ".join(self.text[s:e] for i, (s, e) in enumerate(self.clauses) if i in clauses)
+
     def cues(self, *, core: bool = False) -> list[Cue]:
         """The cues of the chosen clauses (with ``core``, of the clauses holding the quote)."""
         clauses = self.core if core else self.chosen
