@@ -16,7 +16,7 @@ from typing import Any
 
 from .._sync import on_runner_loop
 from ..errors import ConfigurationError
-from ..usage import Usage
+from ..usage import Usage, read_count
 from ._cache import ResponseCache
 from ._pricing import ModelPrice
 from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
@@ -163,18 +163,22 @@ def _read_message(message: Any) -> tuple[str, str | None, Usage] | str:
         return f"an error object: {extra['error']!r}"[:300]
     if not isinstance(message.content, list):
         return "a message without content blocks"
-    tokens_in = getattr(message.usage, "input_tokens", None)
-    tokens_out = getattr(message.usage, "output_tokens", None)
-    # Anthropic counts prompt-cache reads and writes apart from input_tokens; all three are prompt tokens.
-    cache_read = getattr(message.usage, "cache_read_input_tokens", 0) or 0
-    cache_write = getattr(message.usage, "cache_creation_input_tokens", 0) or 0
-    if not all(isinstance(n, int) and n >= 0 for n in (tokens_in, tokens_out, cache_read, cache_write)):
-        return "a message whose usage is not counted in tokens"
-    assert isinstance(tokens_in, int) and isinstance(tokens_out, int)
-    prompt = tokens_in + cache_read + cache_write
-    usage = Usage(requests=1, prompt_tokens=prompt, completion_tokens=tokens_out, cached_tokens=cache_read)
     stop = message.stop_reason if isinstance(message.stop_reason, str) else None
-    return _reply_text(message), stop, usage
+    return _reply_text(message), stop, _message_usage(message.usage)
+
+
+def _message_usage(usage: Any) -> Usage:
+    """The usage of one message, its counts read by :func:`~ragrecall.usage.read_count`; unknown when the
+    usage is absent or a count is not one. Anthropic counts prompt-cache reads and writes apart from
+    ``input_tokens``; all three are prompt tokens."""
+    tokens_in = read_count(getattr(usage, "input_tokens", None))
+    tokens_out = read_count(getattr(usage, "output_tokens", None))
+    cache_read = read_count(getattr(usage, "cache_read_input_tokens", None) or 0)
+    cache_write = read_count(getattr(usage, "cache_creation_input_tokens", None) or 0)
+    if tokens_in is None or tokens_out is None or cache_read is None or cache_write is None:
+        return Usage.unknown()
+    prompt = tokens_in + cache_read + cache_write
+    return Usage(requests=1, prompt_tokens=prompt, completion_tokens=tokens_out, cached_tokens=cache_read)
 
 
 def default_client() -> anthropic.AsyncAnthropic:
