@@ -17,6 +17,7 @@ from typing import Any
 from .._sync import on_runner_loop
 from ..errors import ConfigurationError
 from ..usage import Usage, read_count
+from ._bounded import bound_replies
 from ._cache import ResponseCache
 from ._pricing import ModelPrice
 from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
@@ -72,6 +73,7 @@ class AnthropicTransport:
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.extra_body = dict(extra_body or {})
+        bound_replies(client)
         self._client = client.with_options(max_retries=0, timeout=request_timeout)
         self._scrubber = Scrubber(*client_secrets(client))
         self.endpoint = public_url(str(client.base_url))
@@ -164,7 +166,12 @@ def _read_message(message: Any) -> tuple[str, str | None, Usage] | str:
     if not isinstance(message.content, list):
         return "a message without content blocks"
     stop = message.stop_reason if isinstance(message.stop_reason, str) else None
-    return _reply_text(message), stop, _message_usage(message.usage)
+    text = _reply_text(message)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "the field 'content' holds a lone surrogate (an escape such as \\ud800), not text"
+    return text, stop, _message_usage(message.usage)
 
 
 def _message_usage(usage: Any) -> Usage:

@@ -20,12 +20,12 @@ def read_completion_json(body: Any) -> _Read | str:
     """Content, refusal, finish reason and usage of a chat completion's JSON body; a description of the body
     when it is not one. Reads what :func:`read_completion` reads, by the same checks."""
     if not isinstance(body, Mapping):
-        return body if isinstance(body, str) else repr(body)[:200]
+        return body if isinstance(body, str) else f"a JSON {type(body).__name__}, not a completion object"
     if body.get("error") is not None:
         return f"an error object: {body['error']!r}"[:300]
     choices = body.get("choices")
     if not isinstance(choices, list) or not choices:
-        return "a completion without choices"
+        return "the field 'choices' is missing or empty"
     choice = choices[0]
     message = _field(choice, "message")
     return _checked_fields(
@@ -40,9 +40,21 @@ def _field(value: Any, key: str) -> Any:
 
 
 def _checked_fields(content: Any, refusal: Any, finish: Any, usage: Any) -> _Read | str:
-    if (content is not None and not isinstance(content, str)) or (refusal is not None and not isinstance(refusal, str)):
-        return "a completion whose message content is not text"
+    for name, value in (("content", content), ("refusal", refusal)):
+        if value is not None and not isinstance(value, str):
+            return f"the field 'choices[0].message.{name}' is a {type(value).__name__}, not text"
+        if value and not _encodable(value):
+            return f"the field 'choices[0].message.{name}' holds a lone surrogate (an escape such as \\ud800), not text"
     return content, refusal, finish if isinstance(finish, str) else None, reply_usage(usage)
+
+
+def _encodable(text: str) -> bool:
+    """False when ``text`` holds a lone surrogate (JSON allows the escape; no file or prompt can hold it)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def reply_usage(usage: Any) -> Usage:
@@ -66,12 +78,12 @@ def read_completion(completion: Any) -> _Read | str:
     """Content, refusal, finish reason and usage of a chat completion; a description of the body when it is
     not one (the SDK builds its objects without validating them, so every field is checked here)."""
     if not isinstance(completion, ChatCompletion):
-        return completion if isinstance(completion, str) else repr(completion)[:200]
+        return completion if isinstance(completion, str) else f"a {type(completion).__name__}, not a completion"
     extra = completion.model_extra or {}
     if extra.get("error") is not None:
         return f"an error object: {extra['error']!r}"[:300]
     if not isinstance(completion.choices, list) or not completion.choices:
-        return "a completion without choices"
+        return "the field 'choices' is missing or empty"
     choice = completion.choices[0]
     message = choice.message
     usage = completion.usage
