@@ -162,3 +162,39 @@ def test_a_long_reason_is_cut_in_what_is_stored() -> None:
     verdict = ClaimVerdict(claim="c", supported=False, supporting_contexts=[], reason="why " * 10_000)
     assert len(verdict.reason) == MAX_REASON and verdict.reason.endswith("…")
     assert ClaimVerdict(claim="c", supported=False, supporting_contexts=[], reason="short").reason == "short"
+
+
+def test_a_wrapper_on_the_users_anthropic_client_sees_every_request(server: FakeOpenAIServer) -> None:
+    import anthropic
+
+    from ragrecall.llm import AnthropicLLM
+
+    client = anthropic.AsyncAnthropic(api_key="sk-test", base_url=server.base_url.removesuffix("/v1"), max_retries=0)
+    seen: list[Any] = []
+    original = client.messages.create
+
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs)
+        return await original(*args, **kwargs)
+
+    client.messages.create = wrapper  # type: ignore[method-assign]
+    llm = AnthropicLLM(client, "claude-test", retry=RetryPolicy(max_attempts=1, request_timeout=10.0))
+    for _ in range(2):
+        result = ContextRecall(llm, coverage=False).score(
+            reference="Paris is the capital of France.", retrieved_contexts=["Paris is the capital of France."]
+        )
+        assert result.status == "scored"
+    assert len(seen) == len(server.requests) == 2 and seen[0]["timeout"] == 10.0
+
+
+def test_an_anthropic_gzip_bomb_is_cut(server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    import anthropic
+
+    from ragrecall.llm import AnthropicLLM
+
+    monkeypatch.setenv("RAGRECALL_MAX_REPLY", "1000000")
+    server.enqueue(ServerReply(raw_body=_gzip(b" " * 20_000_000), headers={"Content-Encoding": "gzip"}))
+    client = anthropic.AsyncAnthropic(api_key="sk-test", base_url=server.base_url.removesuffix("/v1"))
+    llm = AnthropicLLM(client, "claude-test", retry=RetryPolicy(max_attempts=1, request_timeout=10.0))
+    with pytest.raises(LLMRequestError, match="larger than 1,000,000 bytes once decompressed"):
+        ContextRecall(llm, coverage=False).score(reference="Paris is in France.", retrieved_contexts=["Paris."])

@@ -44,7 +44,11 @@ class AnthropicTransport:
 
     Args:
         client: an ``anthropic.AsyncAnthropic``, used through ``client.with_options(max_retries=0,
-            timeout=request_timeout)`` so that only the retry layer retries.
+            timeout=request_timeout)`` so that only the retry layer retries. A wrapper on the class's
+            ``create`` is honoured as it is; one set on this client object (``client.messages.create =
+            wrapper``, an instance attribute) is called instead of the copy's, with ``timeout``, and sends
+            through ``client`` itself (with its own ``max_retries``). Replies are read under the size bound
+            of :mod:`ragrecall.llm._bounded`.
         model: the model name, e.g. ``"claude-sonnet-4-5"``.
         max_tokens: the completion token limit (the Messages API requires one).
         temperature: sampling temperature (0 by default; None: not sent, for models that refuse it). Sent in
@@ -74,6 +78,8 @@ class AnthropicTransport:
         self.temperature = temperature
         self.extra_body = dict(extra_body or {})
         bound_replies(client)
+        self._given = client
+        self._timeout = request_timeout
         self._client = client.with_options(max_retries=0, timeout=request_timeout)
         self._scrubber = Scrubber(*client_secrets(client))
         self.endpoint = public_url(str(client.base_url))
@@ -130,8 +136,12 @@ class AnthropicTransport:
         document = {**body, "prompt_version": request.prompt_version}
         scrub = self._scrubber
         create: Any = self._client.messages.create
+        options: dict[str, Any] = {}
+        own = vars(self._given.messages).get("create") if hasattr(self._given.messages, "__dict__") else None
+        if own is not None:  # a wrapper set on the user's client object: the copy does not carry it
+            create, options = own, {"timeout": self._timeout}
         try:
-            message = await on_runner_loop(create(**body))
+            message = await on_runner_loop(create(**body, **options))
         except Exception as exc:
             failure = sdk_failure(exc, anthropic, endpoint=self.endpoint, model=self.model, scrubber=scrub)
             if failure is None:
