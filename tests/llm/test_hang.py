@@ -53,10 +53,10 @@ def test_an_endpoint_that_slows_down_gradually_is_never_stopped() -> None:
 
 
 def test_the_hang_deadline_follows_the_slowest_recent_reply() -> None:
-    breaker = Breaker(OfflineJudge(), hang_factor=4.0, hang_floor=10.0)
+    breaker = Breaker(OfflineJudge(), hang_factor=4.0, hang_floor=8.0)
     assert breaker.hang_deadline() is None and breaker.overdue() == 0  # before any valid reply: no deadline
     breaker._good_took.extend([0.5, 1.0])
-    assert breaker.hang_deadline() == 10.0
+    assert breaker.hang_deadline() == 8.0
     breaker._good_took.append(5.0)
     assert breaker.hang_deadline() == 20.0
     assert Breaker(OfflineJudge(), hang_factor=None).hang_deadline() is None

@@ -24,13 +24,14 @@ others are still refused; a valid reply closes it, a failure opens it again.
 **A hang is noticed in seconds.** Once the endpoint has answered, an attempt gets a deadline of its own:
 ``hang_factor`` times the slowest of the recent valid replies, never less than ``hang_floor`` seconds (nor
 more than ``request_timeout``, the Deadline layer's). An attempt past it is a timeout (retryable) counted as a
-*hang*, which is dead-like: ``threshold`` hangs in the streak, once every attempt in flight when it began has
-finished, stop the run — with the defaults, an endpoint that stops answering mid-run is stopped about
-``hang_floor`` (10 s) after it went quiet, instead of after ``request_timeout`` (120 s) and every retry. A
-slow but alive endpoint is never stopped: each valid reply moves the deadline with it (replies four times
-slower than the slowest of the last 16 would be cut, not replies that slow down gradually), and any valid
-reply clears the streak. :meth:`Breaker.overdue` counts the attempts in flight past the slowest recent reply,
-for the progress bar.
+*hang*, which is dead-like: two hangs in the streak (``threshold`` when lower), once every attempt in flight
+when it began has finished, stop the run — with the defaults, an endpoint that stops answering mid-run is
+stopped about ``hang_floor`` (8 s) after it went quiet while several requests were in flight (with one in
+flight, after two hangs in a row and the wait between: under 20 s), instead of after ``request_timeout``
+(120 s) and every retry. A slow but alive endpoint is never stopped: each valid reply moves the deadline with
+it (replies four times slower than the slowest of the last 16 would be cut, not replies that slow down
+gradually), and any valid reply clears the streak. :meth:`Breaker.overdue` counts the attempts in flight past
+the slowest recent reply, for the progress bar.
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ __all__ = ["Breaker"]
 _DEAD_STATUS = frozenset({401, 403, 404})
 _GOOD_REPLIES_KEPT = 16
 _HANGS = "requests that hang"
+_HANGS_NEEDED = 2
+"""Hangs in the streak that stop the run (``threshold`` when lower): each is already 4 times the slowest
+recent reply and 8 s at least, and with one request in flight three would take about 30 s."""
 T = TypeVar("T")
 
 
@@ -96,7 +100,7 @@ class Breaker(Layer):
         window: int = 20,
         cooldown: float = 30.0,
         hang_factor: float | None = 4.0,
-        hang_floor: float = 10.0,
+        hang_floor: float = 8.0,
     ) -> None:
         for name, value in (("threshold", threshold), ("window", window)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -226,6 +230,7 @@ class Breaker(Layer):
             return  # an attempt sent before things went wrong may still succeed
         needed = self.window if self._worked else 2 * self.threshold
         needed = self.threshold if dead else needed
+        needed = min(self.threshold, _HANGS_NEEDED) if signature == _HANGS else needed
         if self._streak[signature] < needed and sum(self._streak.values()) < self.window:
             return
         if not dead and self._good_took and time.monotonic() - self._streak_began < max(self._good_took):
