@@ -70,8 +70,15 @@ def test_unknown_usage_is_shown_as_unknown() -> None:
     assert Usage(requests=1).cost_text() == "unknown (no price for this model)"
 
 
-def _llm(server: FakeOpenAIServer) -> OpenAILLM:
-    client = openai.AsyncOpenAI(api_key="sk-test", base_url=server.base_url)
+def _llm(server: FakeOpenAIServer, wrapped: bool = False) -> OpenAILLM:
+    client = openai.AsyncOpenAI(api_key="sk-test", base_url=server.base_url, max_retries=0)
+    if wrapped:  # the SDK's create builds its objects from the reply: the same checks must hold there
+        original = client.chat.completions.create
+
+        async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return await original(*args, **kwargs)
+
+        client.chat.completions.create = wrapper  # type: ignore[method-assign]
     return OpenAILLM(client, "gpt-4o-mini", retry=RetryPolicy(max_attempts=2, request_timeout=5.0))
 
 
@@ -100,9 +107,12 @@ def _with_usage(usage: Any) -> ServerReply:
         (..., 0, 1),
     ],
 )
-def test_odd_usage_in_a_reply_is_unknown_and_its_content_used(usage: Any, prompt: int, unknown: int) -> None:
+@pytest.mark.parametrize("wrapped", [False, True], ids=["direct", "create"])
+def test_odd_usage_in_a_reply_is_unknown_and_its_content_used(
+    usage: Any, prompt: int, unknown: int, wrapped: bool
+) -> None:
     with FakeOpenAIServer(replies=[_with_usage(usage)]) as server:
-        llm = _llm(server)
+        llm = _llm(server, wrapped)
         result = ContextRecall(llm, coverage=False).score(
             reference="Paris is the capital of France.", retrieved_contexts=["Paris is the capital of France."]
         )
