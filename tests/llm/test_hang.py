@@ -52,16 +52,49 @@ def test_an_endpoint_that_slows_down_gradually_is_never_stopped() -> None:
     assert len(server.requests) == 32, "no request timed out and was sent again"
 
 
-def test_the_hang_deadline_follows_the_slowest_recent_reply() -> None:
+def test_the_hang_deadline_follows_the_slowest_recent_reply_of_its_kind() -> None:
+    from collections import deque
+
     breaker = Breaker(OfflineJudge(), hang_factor=4.0, hang_floor=8.0)
-    assert breaker.hang_deadline() is None and breaker.overdue() == 0  # before any valid reply: no deadline
+    assert breaker.hang_deadline("judge") is None and breaker.overdue() == 0  # before any valid reply: none
     breaker._good_took.extend([0.5, 1.0])
-    assert breaker.hang_deadline() == 8.0
-    breaker._good_took.append(5.0)
-    assert breaker.hang_deadline() == 20.0
+    breaker._took_by_task["decompose"] = deque([0.5, 1.0])
+    assert breaker.hang_deadline("decompose") == 8.0  # the floor
+    assert breaker.hang_deadline("judge") == 8.0  # no judge reply yet: 2 x 4 x 1.0 s, the floor still
+    breaker._good_took.append(3.0)
+    breaker._took_by_task["decompose"].append(3.0)
+    assert breaker.hang_deadline("decompose") == 12.0
+    assert breaker.hang_deadline("judge") == 24.0, "a kind not answered yet gets twice the margin"
+    breaker._took_by_task["judge"] = deque([10.0])
+    assert breaker.hang_deadline("judge") == 40.0
     assert Breaker(OfflineJudge(), hang_factor=None).hang_deadline() is None
     with pytest.raises(ConfigurationError, match="hang_factor"):
         Breaker(OfflineJudge(), hang_factor=0.5)
+
+
+def test_a_first_slower_kind_of_request_is_not_cut_as_a_hang() -> None:
+    """Decompositions answered fast, then judgements three times slower than the slowest of them: over
+    ``hang_factor`` (2) times it, under twice that, the margin of a kind of request not answered yet. A
+    sequential run is not stopped, and no request is sent twice."""
+    from dataclasses import replace
+
+    from ragrecall.llm.fake_server import offline_responder
+
+    answer = offline_responder()
+    kinds: list[bool] = []
+
+    def respond(body: Any) -> Any:
+        judging = "<claim" in str(body.get("messages"))
+        kinds.append(judging)
+        return replace(answer(body), delay=0.15 if judging else 0.05)
+
+    with FakeOpenAIServer(respond) as server:
+        llm = _llm(server, 0.01)
+        assert llm.breaker is not None
+        llm.breaker.hang_factor = 2.0
+        result = evaluate(_samples(3), [ContextRecall(llm)], max_concurrency=1, show_progress=False)
+    assert [row.results["context_recall"].status for row in result.rows] == ["scored"] * 3
+    assert kinds == [False, True] * 3, "decomposition then judging, each sent once"
 
 
 def test_the_progress_bar_shows_requests_overdue(monkeypatch: pytest.MonkeyPatch) -> None:

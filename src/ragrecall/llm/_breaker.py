@@ -22,15 +22,16 @@ naming the endpoint and the model, for ``cooldown`` seconds; then it is half-ope
 others are still refused; a valid reply closes it, a failure opens it again.
 
 **A hang is noticed in seconds.** Once the endpoint has answered, an attempt gets a deadline of its own:
-``hang_factor`` times the slowest of the recent valid replies, never less than ``hang_floor`` seconds (nor
-more than ``request_timeout``, the Deadline layer's). An attempt past it is a timeout (retryable) counted as a
-*hang*, which is dead-like: two hangs in the streak (``threshold`` when lower), once every attempt in flight
-when it began has finished, stop the run — with the defaults, an endpoint that stops answering mid-run is
-stopped about ``hang_floor`` (8 s) after it went quiet while several requests were in flight (with one in
-flight, after two hangs in a row and the wait between: under 20 s), instead of after ``request_timeout``
-(120 s) and every retry. A slow but alive endpoint is never stopped: each valid reply moves the deadline with
-it (replies four times slower than the slowest of the last 16 would be cut, not replies that slow down
-gradually), and any valid reply clears the streak. :meth:`Breaker.overdue` counts the attempts in flight past
+``hang_factor`` times the slowest of the recent valid replies to the same kind of request (its ``task``:
+decomposition, judging...), twice that factor times the slowest reply of any kind while none of its kind has come
+back, never less than ``hang_floor`` seconds (nor more than ``request_timeout``, the Deadline layer's). An attempt
+past it is a timeout (retryable) counted as a *hang*, which is dead-like: two hangs in the streak (``threshold``
+when lower), once every attempt in flight when it began has finished, stop the run — with the defaults, an endpoint
+that stops answering mid-run is stopped about ``hang_floor`` (8 s) after it went quiet while several requests were
+in flight (with one in flight, after two hangs in a row and the wait between: under 20 s), instead of after
+``request_timeout`` (120 s) and every retry. A slow but alive endpoint is never stopped: each valid reply moves the
+deadline with it (replies four times slower than the slowest of the last 16 would be cut, not replies that slow
+down gradually), and any valid reply clears the streak. :meth:`Breaker.overdue` counts the attempts in flight past
 the slowest recent reply, for the progress bar.
 """
 
@@ -126,6 +127,8 @@ class Breaker(Layer):
         """Attempts numbered below this were in flight (or done) when the streak began."""
         self._streak_began = 0.0
         self._good_took: deque[float] = deque(maxlen=_GOOD_REPLIES_KEPT)
+        self._took_by_task: dict[str, deque[float]] = {}
+        """The same, per kind of request (decomposition, judging...): their replies take different times."""
         """How long the most recent valid replies took, in seconds."""
         self._open_until: float | None = None
         self._probing = False
@@ -157,7 +160,8 @@ class Breaker(Layer):
         self._sent += 1
         self._in_flight.add(number)
         started = self._started[number] = time.monotonic()
-        limit = self.hang_deadline()
+        task = _task(request)
+        limit = self.hang_deadline(task)
         hang: TransportError | None = None
         try:
             if limit is None:
@@ -166,7 +170,7 @@ class Breaker(Layer):
                 try:
                     reply = await _within(self.inner.agenerate(request), limit)
                 except asyncio.TimeoutError:
-                    hang = self._hang_error(limit)
+                    hang = self._hang_error(limit, task)
                     raise hang from None
         except (TransportError, InvalidReplyError) as exc:
             self._in_flight.discard(number)
@@ -179,16 +183,27 @@ class Breaker(Layer):
             self._started.pop(number, None)
             if probe:
                 self._probing = False
-        self._good_took.append(time.monotonic() - started)
+        took = time.monotonic() - started
+        self._good_took.append(took)
+        own = self._took_by_task.get(task)
+        if own is None:
+            own = self._took_by_task[task] = deque(maxlen=_GOOD_REPLIES_KEPT)
+        own.append(took)
         self._succeeded()
         return reply
 
-    def hang_deadline(self) -> float | None:
-        """Seconds an attempt sent now may take before it counts as a hang; None before the endpoint answered
-        (or with ``hang_factor=None``)."""
+    def hang_deadline(self, task: str | None = None) -> float | None:
+        """Seconds an attempt of the kind ``task`` (:attr:`LLMRequest.task`) sent now may take before it counts
+        as a hang: ``hang_factor`` times the slowest recent valid reply to that kind of request, or twice that
+        factor times the slowest recent reply of any kind when none of this kind has come back yet (a judge's
+        reply may take longer than a decomposition's); never below ``hang_floor``. None before the endpoint
+        answered (or with ``hang_factor=None``)."""
         if self.hang_factor is None or not self._good_took:
             return None
-        return max(self.hang_floor, self.hang_factor * max(self._good_took))
+        own = self._took_by_task.get(task or "")
+        if own:
+            return max(self.hang_floor, self.hang_factor * max(own))
+        return max(self.hang_floor, 2 * self.hang_factor * max(self._good_took))
 
     def overdue(self) -> int:
         """Attempts in flight that have waited longer than the slowest recent valid reply took (and than one
@@ -198,12 +213,15 @@ class Breaker(Layer):
         since = time.monotonic() - max(max(self._good_took), 1.0)
         return sum(1 for began in self._started.values() if began < since)
 
-    def _hang_error(self, limit: float) -> TransportError:
+    def _hang_error(self, limit: float, task: str) -> TransportError:
         endpoint = getattr(self.inner, "endpoint", None) or "the endpoint"
-        slowest = max(self._good_took) if self._good_took else 0.0
+        own = self._took_by_task.get(task)
+        took = own or self._good_took
+        slowest = max(took) if took else 0.0
+        kind = "to such a request " if own else ""
         return TransportError(
             f"no reply from {endpoint} (model {self.model_name!r}) in {limit:.1f} s, while its slowest recent "
-            f"valid reply took {slowest:.1f} s: it seems to hang",
+            f"valid reply {kind}took {slowest:.1f} s: it seems to hang",
             kind="timeout",
             retryable=True,
             endpoint=endpoint if endpoint != "the endpoint" else None,
@@ -257,3 +275,8 @@ async def _within(coro: Awaitable[T], seconds: float) -> T:
         async with asyncio.timeout(seconds):
             return await coro
     return await asyncio.wait_for(coro, seconds)
+
+
+def _task(request: LLMRequest[OutputT]) -> str:
+    """The kind of a request, for its hang deadline: its task, else the name of its output model."""
+    return request.task or request.output.__name__
