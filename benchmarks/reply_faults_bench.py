@@ -12,8 +12,20 @@
    exit, its exit code and last line; then the same command against a healthy server: the requests the
    resume sent and the requests a fresh run sends (the resume must send only what was left).
 
+3. ``cost``: what the bound costs per request: ``client.post("/chat/completions")`` of a 2 KB completion through
+   an in-process ``MockTransport`` (no network, no server), process CPU per request with and without the
+   bound's hooks on the client, ``--requests`` each, rounds alternating, the least of ``--rounds`` kept. Load
+   moves that by tens of percent; instructions do not: run one kind (``--only``) under valgrind for two request
+   counts, and divide the difference of the counts by the difference of the requests::
+
+    for kind in without with; do for n in 200 1200; do
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+            python benchmarks/reply_faults_bench.py cost --only $kind --rounds 1 --requests $n
+    done; done  # "Collected : N" on stderr
+
     python benchmarks/reply_faults_bench.py bomb [--bomb-mb 512]
-    python benchmarks/reply_faults_bench.py hang [--samples 60] [--answered 40] [--latency-ms 200]
+    python benchmarks/reply_faults_bench.py hang [--samples 60] [--answered 40] [--latency-ms 200] [--cli-path SRC]
+    python benchmarks/reply_faults_bench.py cost [--requests 3000] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -81,7 +93,7 @@ def bomb(megabytes: int) -> None:
             )
 
 
-def hang(samples: int, answered: int, latency_ms: float) -> None:
+def hang(samples: int, answered: int, latency_ms: float, cli_path: str | None = None) -> None:
     from ragrecall.llm.fake_server import hanging_responder  # imported here: "bomb" also runs on older versions
 
     folder = Path(tempfile.mkdtemp(prefix="ragrecall-hang-"))
@@ -104,7 +116,7 @@ def hang(samples: int, answered: int, latency_ms: float) -> None:
 
         with FakeOpenAIServer(respond, latency=latency_ms / 1000.0) as server:
             command = _command(folder, server.base_url)
-            run = subprocess.run(command, capture_output=True, text=True, env=_env(), cwd=folder)
+            run = subprocess.run(command, capture_output=True, text=True, env=_env(cli_path), cwd=folder)
             ended = time.monotonic()
             first = len(server.requests)
         stopped = ended - began[0] if began else float("nan")
@@ -113,16 +125,55 @@ def hang(samples: int, answered: int, latency_ms: float) -> None:
         print(f"  {last[:400]}")
         with FakeOpenAIServer() as server:
             resumed = subprocess.run(
-                _command(folder, server.base_url), capture_output=True, text=True, env=_env(), cwd=folder
+                _command(folder, server.base_url), capture_output=True, text=True, env=_env(cli_path), cwd=folder
             )
             sent = len(server.requests)
         (folder / "run.ckpt").unlink()
         with FakeOpenAIServer() as server:
-            subprocess.run(_command(folder, server.base_url), capture_output=True, text=True, env=_env(), cwd=folder)
+            subprocess.run(
+                _command(folder, server.base_url), capture_output=True, text=True, env=_env(cli_path), cwd=folder
+            )
             fresh = len(server.requests)
         print(f"resume: exit {resumed.returncode}, {sent} requests sent; a fresh run sends {fresh}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def cost(requests: int, rounds: int, only: str | None = None) -> None:
+    import asyncio
+
+    import httpx2
+
+    from ragrecall.llm._bounded import bound_replies
+
+    message = {"role": "assistant", "content": "x" * 2000}
+    completion = {"id": "c", "object": "chat.completion", "choices": [{"index": 0, "message": message}]}
+    body = json.dumps(completion).encode()
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, content=body, headers={"content-type": "application/json"})
+
+    async def run(bound: bool) -> float:
+        http = openai.DefaultAsyncHttpxClient(transport=httpx2.MockTransport(answer))
+        client = openai.AsyncOpenAI(api_key="k", base_url="http://x/v1", http_client=http, max_retries=0)
+        if bound:
+            bound_replies(client)
+        for _ in range(200):  # warm-up
+            await client.post("/chat/completions", body={"a": 1}, cast_to=bytes)
+        started = time.process_time()
+        for _ in range(requests):
+            await client.post("/chat/completions", body={"a": 1}, cast_to=bytes)
+        return (time.process_time() - started) / requests * 1e6
+
+    kinds = [only == "with"] if only else [False, True]
+    seen: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(rounds):
+        for bound in kinds:
+            seen[bound].append(asyncio.run(run(bound)))
+    for bound in kinds:
+        runs = ", ".join(f"{x:.0f}" for x in seen[bound])
+        label = "with the bound" if bound else "without"
+        print(f"{label:15s} {min(seen[bound]):.0f} µs of client CPU per request (runs: {runs})")
 
 
 def _command(folder: Path, base_url: str) -> list[str]:
@@ -133,8 +184,9 @@ def _command(folder: Path, base_url: str) -> list[str]:
     ]  # fmt: skip
 
 
-def _env() -> dict[str, str]:
-    return {**os.environ, "OPENAI_API_KEY": "sk-bench"}
+def _env(cli_path: str | None = None) -> dict[str, str]:
+    extra = {"PYTHONPATH": cli_path} if cli_path else {}
+    return {**os.environ, "OPENAI_API_KEY": "sk-bench", **extra}
 
 
 def main() -> None:
@@ -146,11 +198,18 @@ def main() -> None:
     h.add_argument("--samples", type=int, default=60)
     h.add_argument("--answered", type=int, default=40)
     h.add_argument("--latency-ms", type=float, default=200.0)
+    h.add_argument("--cli-path", default=None, help="PYTHONPATH of the command only (another checkout's src)")
+    c = sub.add_parser("cost")
+    c.add_argument("--requests", type=int, default=3000)
+    c.add_argument("--rounds", type=int, default=5)
+    c.add_argument("--only", choices=["with", "without"], default=None, help="one kind (for valgrind's count)")
     args = parser.parse_args()
     if args.what == "bomb":
         bomb(args.bomb_mb)
+    elif args.what == "cost":
+        cost(args.requests, args.rounds, args.only)
     else:
-        hang(args.samples, args.answered, args.latency_ms)
+        hang(args.samples, args.answered, args.latency_ms, args.cli_path)
 
 
 if __name__ == "__main__":
