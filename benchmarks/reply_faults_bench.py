@@ -6,6 +6,8 @@
    through a wrapper set on the client object (the SDK's ``create`` path). Reported per path: the process's
    resident memory before the score (after the client is built and the bomb made), its peak during the score
    (``VmHWM``, reset just before), the difference, the requests the server saw and the error. Linux only.
+   With ``--samples N``: ``evaluate`` over N samples at concurrency N, every reply a bomb (2 attempts each, no
+   breaker), the same memory figures.
 2. ``hang``: ``ragrecall eval`` (the command, in its own process, with the default settings and
    ``--checkpoint``) against the fake server answering the first ``--answered`` requests (``--latency-ms``
    each), then hanging on every later one. Reported: the time from the first hung request to the command's
@@ -23,7 +25,7 @@
             python benchmarks/reply_faults_bench.py cost --only $kind --rounds 1 --requests $n
     done; done  # "Collected : N" on stderr
 
-    python benchmarks/reply_faults_bench.py bomb [--bomb-mb 512]
+    python benchmarks/reply_faults_bench.py bomb [--bomb-mb 512] [--samples 16]
     python benchmarks/reply_faults_bench.py hang [--samples 60] [--answered 40] [--latency-ms 200] [--cli-path SRC]
     python benchmarks/reply_faults_bench.py cost [--requests 3000] [--rounds 5]
 """
@@ -63,9 +65,12 @@ def _bomb(megabytes: int) -> bytes:
     return b"".join([*(packer.compress(piece) for _ in range(megabytes)), packer.flush()])
 
 
-def bomb(megabytes: int) -> None:
+def bomb(megabytes: int, samples: int = 1) -> None:
     data = _bomb(megabytes)
     print(f"gzip bomb: {len(data):,} bytes on the wire, {megabytes} MB decompressed")
+    if samples > 1:
+        _bombs_at_once(data, samples)
+        return
     for path in ("direct", "create"):
         reply = ServerReply(raw_body=data, headers={"Content-Encoding": "gzip"})
         with FakeOpenAIServer(replies=[reply] * 3) as server:
@@ -91,6 +96,29 @@ def bomb(megabytes: int) -> None:
                 f"{path:7s} baseline {base} MB, peak {peak} MB, +{peak - base} MB above baseline; "
                 f"{len(server.requests)} requests; {outcome[:160]}"
             )
+
+
+def _bombs_at_once(data: bytes, samples: int) -> None:
+    from ragrecall import evaluate
+
+    reply = ServerReply(raw_body=data, headers={"Content-Encoding": "gzip"})
+    with FakeOpenAIServer(lambda body: reply) as server:
+        client = openai.AsyncOpenAI(api_key="sk-bench", base_url=server.base_url, max_retries=0)
+        retry = RetryPolicy(max_attempts=2, initial_wait=0.1, jitter=0.0)
+        llm = OpenAILLM(client, "gpt-4o-mini", retry=retry, breaker_threshold=None)
+        rows = [
+            {"id": f"s{n}", "reference": "Paris is in France.", "retrieved_contexts": ["Paris."]}
+            for n in range(samples)
+        ]
+        base = _status("VmRSS")
+        Path("/proc/self/clear_refs").write_text("5")
+        result = evaluate(rows, [ContextRecall(llm, coverage=False)], max_concurrency=samples, show_progress=False)
+        peak = _status("VmHWM")
+        failed = sum(1 for row in result.rows if row.results["context_recall"].status == "failed")
+        print(
+            f"{samples} samples at concurrency {samples}: baseline {base} MB, peak {peak} MB, +{peak - base} MB; "
+            f"{len(server.requests)} requests, {failed} samples failed"
+        )
 
 
 def hang(samples: int, answered: int, latency_ms: float, cli_path: str | None = None) -> None:
@@ -194,6 +222,7 @@ def main() -> None:
     sub = parser.add_subparsers(dest="what", required=True)
     b = sub.add_parser("bomb")
     b.add_argument("--bomb-mb", type=int, default=512)
+    b.add_argument("--samples", type=int, default=1, help="more than 1: that many samples at once, every reply a bomb")
     h = sub.add_parser("hang")
     h.add_argument("--samples", type=int, default=60)
     h.add_argument("--answered", type=int, default=40)
@@ -205,7 +234,7 @@ def main() -> None:
     c.add_argument("--only", choices=["with", "without"], default=None, help="one kind (for valgrind's count)")
     args = parser.parse_args()
     if args.what == "bomb":
-        bomb(args.bomb_mb)
+        bomb(args.bomb_mb, args.samples)
     elif args.what == "cost":
         cost(args.requests, args.rounds, args.only)
     else:

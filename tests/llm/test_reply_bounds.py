@@ -198,3 +198,23 @@ def test_an_anthropic_gzip_bomb_is_cut(server: FakeOpenAIServer, monkeypatch: py
     llm = AnthropicLLM(client, "claude-test", retry=RetryPolicy(max_attempts=1, request_timeout=10.0))
     with pytest.raises(LLMRequestError, match="larger than 1,000,000 bytes once decompressed"):
         ContextRecall(llm, coverage=False).score(reference="Paris is in France.", retrieved_contexts=["Paris."])
+
+
+def test_bombs_read_at_once_share_one_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragrecall import evaluate
+    from ragrecall.llm._bounded import _BUDGET
+
+    monkeypatch.setenv("RAGRECALL_MAX_REPLY", "1000000")
+    reply = ServerReply(raw_body=_gzip(b" " * 5_000_000), headers={"Content-Encoding": "gzip"})
+    samples = [{"id": f"s{n}", "reference": "Paris is in France.", "retrieved_contexts": ["Paris."]} for n in range(6)]
+    with FakeOpenAIServer(lambda body: reply) as server:
+        client = openai.AsyncOpenAI(api_key="sk-test", base_url=server.base_url, max_retries=0)
+        retry = RetryPolicy(max_attempts=2, request_timeout=10.0, sleep=_no_sleep)
+        llm = OpenAILLM(client, "gpt-4o-mini", retry=retry, breaker_threshold=None)
+        result = evaluate(samples, [ContextRecall(llm, coverage=False)], max_concurrency=6, show_progress=False)
+    failures = [row.results["context_recall"].failure for row in result.rows]
+    assert all(f is not None for f in failures) and len(server.requests) == 12
+    for failure in failures:
+        assert failure is not None and server.base_url in failure.message
+        assert "larger than 1,000,000 bytes" in failure.message or "read at once" in failure.message
+    assert _BUDGET.held == 0, "every reply gave back what it held"

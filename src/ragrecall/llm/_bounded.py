@@ -4,8 +4,10 @@ A reply of the chat-completions or messages route is read through :class:`_Bound
 ``gzip`` or ``deflate`` only, decompresses those itself in pieces of at most 1 MiB, and stops reading as soon
 as the body, decompressed, passes :func:`ragrecall._files.max_reply_size` (64 MiB unless
 ``$RAGRECALL_MAX_REPLY`` says otherwise): a 0.5 MB gzip bomb that would expand to 512 MB costs at most the
-limit, not the bomb. A body in another encoding (a server that ignores the request's ``Accept-Encoding``) is
-bounded on its compressed size only.
+limit, not the bomb. The replies being read at one time share a budget of twice the limit, so that sixteen
+bombs read at once hold at most that much, not sixteen times the limit: past it, the reply whose piece would
+overrun it is cut (retryable, as an oversized one). A body in another encoding (a server that ignores the
+request's ``Accept-Encoding``) is bounded on its compressed size only.
 
 The bound is two event hooks of the client's HTTP connection pool (``client._client``, which the
 ``with_options`` copies the transports use share with the client given): so it holds on the direct request
@@ -15,6 +17,7 @@ backend's file downloads, through the same pool, are not bounded here (their lin
 
 from __future__ import annotations
 
+import threading
 import zlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -26,6 +29,30 @@ __all__ = ["UnreadableReplyError", "bound_replies", "unreadable_cause"]
 _ROUTES = ("/chat/completions", "/messages")
 _PIECE = 1024 * 1024
 _ENCODINGS = "gzip, deflate"
+_SHARED = 2
+"""The replies being read at one time hold at most this many times the limit, together."""
+
+
+class _Budget:
+    """The bytes held by the replies being read now, in every thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.held = 0
+
+    def take(self, count: int, cap: int) -> bool:
+        with self._lock:
+            if self.held + count > cap:
+                return False
+            self.held += count
+            return True
+
+    def give_back(self, count: int) -> None:
+        with self._lock:
+            self.held -= count
+
+
+_BUDGET = _Budget()
 
 
 class UnreadableReplyError(Exception):
@@ -108,31 +135,59 @@ class _BoundedStream:
         self._limit = limit
         self._url = url
         self._read = 0
+        self._held = 0
         wbits = zlib.MAX_WBITS | 16 if encoding == "gzip" else zlib.MAX_WBITS
         self._zlib: Any = zlib.decompressobj(wbits) if encoding else None
         self._first = True
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for raw in self._inner:
-            for piece in self._decoded(raw):
-                yield self._counted(piece)
-        if self._zlib is not None:
-            tail = self._zlib.flush()
-            if tail:
-                yield self._counted(tail)
+        # The body is gathered here and handed over whole: a reply cut past the limit drops what it held at
+        # once, before the error is raised, instead of leaving it to the reader's frames (and the collector).
+        pieces: list[bytes] = []
+        try:
+            async for raw in self._inner:
+                for piece in self._decoded(raw):
+                    pieces.append(self._counted(piece, pieces))
+            if self._zlib is not None:
+                tail = self._zlib.flush()
+                if tail:
+                    pieces.append(self._counted(tail, pieces))
+            body = b"".join(pieces)
+            pieces.clear()
+        finally:
+            pieces.clear()
+            self._release()
+        yield body
 
     async def aclose(self) -> None:
+        self._release()
         await self._inner.aclose()
 
-    def _counted(self, piece: bytes) -> bytes:
+    def _release(self) -> None:
+        """Give the bytes held back to the shared budget (once)."""
+        held, self._held = self._held, 0
+        if held:
+            _BUDGET.give_back(held)
+
+    def _counted(self, piece: bytes, pieces: list[bytes]) -> bytes:
         self._read += len(piece)
         if self._read > self._limit:
+            pieces.clear()
             raise UnreadableReplyError(
                 f"the reply from {self._url} is larger than {self._limit:,} bytes"
                 f"{' once decompressed' if self._encoding else ''}, the most ragrecall reads "
                 f"(set {MAX_REPLY_ENV} to change it)",
                 self._status,
             )
+        if not _BUDGET.take(len(piece), _SHARED * self._limit):
+            pieces.clear()
+            raise UnreadableReplyError(
+                f"the reply from {self._url} was cut at {self._read:,} bytes: the replies being read at once "
+                f"hold {_SHARED} x {self._limit:,} bytes, the most ragrecall reads together "
+                f"(set {MAX_REPLY_ENV} to change it)",
+                self._status,
+            )
+        self._held += len(piece)
         return piece
 
     def _decoded(self, raw: bytes) -> list[bytes] | Any:
