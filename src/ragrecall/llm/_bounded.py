@@ -6,8 +6,9 @@ as the body, decompressed, passes :func:`ragrecall._files.max_reply_size` (64 Mi
 ``$RAGRECALL_MAX_REPLY`` says otherwise): a 0.5 MB gzip bomb that would expand to 512 MB costs at most the
 limit, not the bomb. The replies being read at one time share a budget of twice the limit, so that sixteen
 bombs read at once hold at most that much, not sixteen times the limit: past it, the reply whose piece would
-overrun it is cut (retryable, as an oversized one). A body in another encoding (a server that ignores the
-request's ``Accept-Encoding``) is bounded on its compressed size only.
+overrun it is cut (retryable, as an oversized one). The body is gathered here and handed to the SDK whole,
+so that a cut one drops what it held at once rather than in the reader's frames. A body in another encoding (a
+server that ignores the request's ``Accept-Encoding``) is bounded on its compressed size only.
 
 The bound is two event hooks of the client's HTTP connection pool (``client._client``, which the
 ``with_options`` copies the transports use share with the client given): so it holds on the direct request
