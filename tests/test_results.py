@@ -86,7 +86,15 @@ def test_a_sum_of_usages_is_the_usage_validation_would_build() -> None:
     b = Usage(requests=2, prompt_tokens=3, cached_requests=1)
     total = a + b
     # Every field set, as validating the summed values would set them.
-    built = Usage(requests=3, prompt_tokens=8, completion_tokens=2, cached_requests=1, cached_tokens=4, cost_usd=0.25)
+    built = Usage(
+        requests=3,
+        prompt_tokens=8,
+        completion_tokens=2,
+        cached_requests=1,
+        cached_tokens=4,
+        unknown_requests=0,
+        cost_usd=0.25,
+    )
     assert total == built and hash(total) == hash(built)
     assert total.model_dump() == built.model_dump() and total.model_fields_set == built.model_fields_set
     assert Usage.model_validate_json(total.model_dump_json()) == built

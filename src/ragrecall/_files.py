@@ -11,6 +11,8 @@
 - Lines are bounded: a line longer than :func:`max_line_length` (64 MiB unless ``$RAGRECALL_MAX_LINE`` says
   otherwise) is a FileFormatError naming the file and line, found while reading it, so that at most about
   twice the limit is held (:func:`bounded_lines` for text; the TREC and batch readers for bytes).
+- LLM replies are bounded the same way, by :func:`max_reply_size` (``$RAGRECALL_MAX_REPLY``, 64 MiB), while
+  their body is read and decompressed.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ __all__ = [
     "line_too_long",
     "load_json",
     "max_line_length",
+    "max_reply_size",
 ]
 
 PathLike = str | os.PathLike[str]
@@ -53,6 +56,9 @@ GZIP_ERRORS: tuple[type[Exception], ...] = (EOFError, zlib.error, gzip.BadGzipFi
 MAX_LINE_ENV = "RAGRECALL_MAX_LINE"
 """Environment variable setting the longest line read, in bytes (characters for text): a whole number >= 1."""
 DEFAULT_MAX_LINE = 64 * 1024 * 1024
+MAX_REPLY_ENV = "RAGRECALL_MAX_REPLY"
+"""Environment variable setting the largest LLM reply body read, in bytes once decompressed: a whole number
+>= 1 (default 64 MiB, as for lines)."""
 
 
 def max_line_length() -> int:
@@ -61,7 +67,11 @@ def max_line_length() -> int:
     Raises:
         InputError: the environment's value is not a whole number >= 1.
     """
-    text = os.environ.get(MAX_LINE_ENV, "").strip()
+    return _env_size(MAX_LINE_ENV)
+
+
+def _env_size(name: str) -> int:
+    text = os.environ.get(name, "").strip()
     if not text:
         return DEFAULT_MAX_LINE
     try:
@@ -69,8 +79,18 @@ def max_line_length() -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise InputError(f"{MAX_LINE_ENV} must be a whole number of bytes >= 1, got {text!r}")
+        raise InputError(f"{name} must be a whole number of bytes >= 1, got {text!r}")
     return value
+
+
+def max_reply_size() -> int:
+    """The largest reply body an LLM transport reads, decompressed: ``$RAGRECALL_MAX_REPLY`` when set, else
+    64 MiB.
+
+    Raises:
+        InputError: the environment's value is not a whole number >= 1.
+    """
+    return _env_size(MAX_REPLY_ENV)
 
 
 def line_too_long(limit: int, *, path: str | None, line: int | None) -> FileFormatError:

@@ -139,6 +139,8 @@ class TransportError(LLMRequestError):
         retry_after: seconds the server asked to wait (``Retry-After``/``retry-after-ms``), or None.
         endpoint: the base URL the request went to (without credentials), or None.
         model_not_found: True when the server said the model does not exist.
+        usage: for a reply that came back but could not be read (a 200 too large, cut off, not a reply), the
+            request it cost, its tokens unknown; None when nothing was answered.
     """
 
     def __init__(
@@ -151,8 +153,10 @@ class TransportError(LLMRequestError):
         retry_after: float | None = None,
         endpoint: str | None = None,
         model_not_found: bool = False,
+        usage: Usage | None = None,
     ) -> None:
         super().__init__(message)
+        self.usage = usage
         self.kind = kind
         self.status = status
         self.retryable = retryable

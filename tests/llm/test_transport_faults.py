@@ -228,7 +228,7 @@ def test_a_200_that_is_not_a_reply_is_retried_never_a_crash(
     result = score(make(provider, server.base_url))
     assert result.value == 0.5 and len(server.requests) == 3  # the bad body, retried, then two answers
     server.enqueue(reply, reply)
-    with pytest.raises(LLMRequestError, match="not a reply") as info:
+    with pytest.raises(LLMRequestError, match=r"not a reply|a malformed reply") as info:
         score(make(provider, server.base_url, retry_args={"max_attempts": 2}))
     assert "127.0.0.1" in str(info.value)
 

@@ -89,8 +89,8 @@ def calibration_table(result: CalibrationResult, *, show: int = 5) -> str:
     lines += _disagreements(result.claim_disagreements, show, "claim")
     lines += _disagreements(result.score_disagreements, show, f"score (|metric - human| > {result.score_tolerance:g})")
     usage = result.usage
-    cost = f", cost ${usage.cost_usd:.4f}" if usage.cost_usd is not None else ""
-    lines.append(f"\n{usage.requests} LLM requests, {usage.total_tokens} tokens{cost}")
+    cost = f", cost {usage.cost_text()}" if usage.cost_usd is not None or usage.unknown_requests else ""
+    lines.append(f"\n{usage.requests} LLM requests, {usage.total_tokens} tokens{usage.unknown_note()}{cost}")
     return "\n".join(lines)
 
 

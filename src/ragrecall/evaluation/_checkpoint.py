@@ -34,6 +34,7 @@ from .._kept import KeptSteps
 from ..errors import CheckpointError, FileFormatError
 from ..results import MetricResult
 from ..schema import Sample
+from ..usage import STORED_COUNT_CEILING, read_count
 from ._lock import FileLock
 from ._settings_change import setting_changes
 
@@ -332,7 +333,9 @@ def _answered(records: list[bytes], *, steps: bool = True) -> bool:
         usage = result.get("usage") if isinstance(result, dict) else None
         if not isinstance(result, dict) or not isinstance(usage, dict) or result.get("status") == "failed":
             continue
-        if (usage.get("requests") or 0) + (usage.get("cached_requests") or 0) > 0:
+        if (read_count(usage.get("requests"), STORED_COUNT_CEILING) or 0) + (
+            read_count(usage.get("cached_requests"), STORED_COUNT_CEILING) or 0
+        ) > 0:
             return True
     return False
 

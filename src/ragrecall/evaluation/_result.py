@@ -307,13 +307,13 @@ class EvaluationResult:
         text.extend(f"{s.metric}: {s.counts_text()}" for s in self.summary.values() if s.counts)
         text.extend(self._agreement_lines())
         usage = self.usage
-        cost = f", cost ${usage.cost_usd:.4f}" if usage.cost_usd is not None else ""
+        cost = f", cost {usage.cost_text()}" if usage.cost_usd is not None or usage.unknown_requests else ""
         if self.backend != "live":
             cost += f" (backend {self.backend}, batch prices)"
         text.append(
             f"{len(self.rows)} samples in {self.wall_time_s:.2f}s; {usage.requests} LLM requests "
             f"({usage.cached_requests} cached), {usage.prompt_tokens} prompt{usage.prompt_cache_note()} + "
-            f"{usage.completion_tokens} completion tokens{cost}"
+            f"{usage.completion_tokens} completion tokens{usage.unknown_note()}{cost}"
         )
         if self.partial:
             text.append(f"partial run: {self.partial}")

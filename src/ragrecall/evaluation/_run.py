@@ -26,7 +26,7 @@ from ..results import MetricResult
 from ..schema import Sample
 from ._checkpoint import Checkpoint, sample_fingerprint
 from ._metric_set import check_metrics, metric_identity
-from ._progress import Progress
+from ._progress import Progress, overdue_counter
 from ._result import EvaluationResult
 from ._rows import SampleRow
 from ._run_info import RunInfo
@@ -137,7 +137,12 @@ async def aevaluate(
     store = Checkpoint(checkpoint, identities, allow_endpoint_change=allow_endpoint_change) if checkpoint else None
     fingerprints = [sample_fingerprint(s) for s in samples] if store else []
     results: dict[tuple[int, str], MetricResult] = store.load(fingerprints) if store else {}
-    progress = Progress(len(samples) * len(by_name), finished=list(results.values()), enabled=show_progress)
+    progress = Progress(
+        len(samples) * len(by_name),
+        finished=list(results.values()),
+        enabled=show_progress,
+        overdue=overdue_counter(by_name.values()),
+    )
 
     run_batch: BatchRun | None = None
     if batch is not None:

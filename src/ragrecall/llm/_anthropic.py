@@ -16,7 +16,8 @@ from typing import Any
 
 from .._sync import on_runner_loop
 from ..errors import ConfigurationError
-from ..usage import Usage
+from ..usage import Usage, read_count
+from ._bounded import bound_replies
 from ._cache import ResponseCache
 from ._pricing import ModelPrice
 from ._protocol import LLMReply, LLMRequest, OutputT, accept_reply
@@ -43,7 +44,11 @@ class AnthropicTransport:
 
     Args:
         client: an ``anthropic.AsyncAnthropic``, used through ``client.with_options(max_retries=0,
-            timeout=request_timeout)`` so that only the retry layer retries.
+            timeout=request_timeout)`` so that only the retry layer retries. A wrapper on the class's
+            ``create`` is honoured as it is; one set on this client object (``client.messages.create =
+            wrapper``, an instance attribute) is called instead of the copy's, with ``timeout``, and sends
+            through ``client`` itself (with its own ``max_retries``). Replies are read under the size bound
+            of :mod:`ragrecall.llm._bounded`.
         model: the model name, e.g. ``"claude-sonnet-4-5"``.
         max_tokens: the completion token limit (the Messages API requires one).
         temperature: sampling temperature (0 by default; None: not sent, for models that refuse it). Sent in
@@ -72,6 +77,9 @@ class AnthropicTransport:
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.extra_body = dict(extra_body or {})
+        bound_replies(client)
+        self._given = client
+        self._timeout = request_timeout
         self._client = client.with_options(max_retries=0, timeout=request_timeout)
         self._scrubber = Scrubber(*client_secrets(client))
         self.endpoint = public_url(str(client.base_url))
@@ -128,8 +136,12 @@ class AnthropicTransport:
         document = {**body, "prompt_version": request.prompt_version}
         scrub = self._scrubber
         create: Any = self._client.messages.create
+        options: dict[str, Any] = {}
+        own = vars(self._given.messages).get("create") if hasattr(self._given.messages, "__dict__") else None
+        if own is not None:  # a wrapper set on the user's client object: the copy does not carry it
+            create, options = own, {"timeout": self._timeout}
         try:
-            message = await on_runner_loop(create(**body))
+            message = await on_runner_loop(create(**body, **options))
         except Exception as exc:
             failure = sdk_failure(exc, anthropic, endpoint=self.endpoint, model=self.model, scrubber=scrub)
             if failure is None:
@@ -163,18 +175,27 @@ def _read_message(message: Any) -> tuple[str, str | None, Usage] | str:
         return f"an error object: {extra['error']!r}"[:300]
     if not isinstance(message.content, list):
         return "a message without content blocks"
-    tokens_in = getattr(message.usage, "input_tokens", None)
-    tokens_out = getattr(message.usage, "output_tokens", None)
-    # Anthropic counts prompt-cache reads and writes apart from input_tokens; all three are prompt tokens.
-    cache_read = getattr(message.usage, "cache_read_input_tokens", 0) or 0
-    cache_write = getattr(message.usage, "cache_creation_input_tokens", 0) or 0
-    if not all(isinstance(n, int) and n >= 0 for n in (tokens_in, tokens_out, cache_read, cache_write)):
-        return "a message whose usage is not counted in tokens"
-    assert isinstance(tokens_in, int) and isinstance(tokens_out, int)
-    prompt = tokens_in + cache_read + cache_write
-    usage = Usage(requests=1, prompt_tokens=prompt, completion_tokens=tokens_out, cached_tokens=cache_read)
     stop = message.stop_reason if isinstance(message.stop_reason, str) else None
-    return _reply_text(message), stop, usage
+    text = _reply_text(message)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "the field 'content' holds a lone surrogate (an escape such as \\ud800), not text"
+    return text, stop, _message_usage(message.usage)
+
+
+def _message_usage(usage: Any) -> Usage:
+    """The usage of one message, its counts read by :func:`~ragrecall.usage.read_count`; unknown when the
+    usage is absent or a count is not one. Anthropic counts prompt-cache reads and writes apart from
+    ``input_tokens``; all three are prompt tokens."""
+    tokens_in = read_count(getattr(usage, "input_tokens", None))
+    tokens_out = read_count(getattr(usage, "output_tokens", None))
+    cache_read = read_count(getattr(usage, "cache_read_input_tokens", None) or 0)
+    cache_write = read_count(getattr(usage, "cache_creation_input_tokens", None) or 0)
+    if tokens_in is None or tokens_out is None or cache_read is None or cache_write is None:
+        return Usage.unknown()
+    prompt = tokens_in + cache_read + cache_write
+    return Usage(requests=1, prompt_tokens=prompt, completion_tokens=tokens_out, cached_tokens=cache_read)
 
 
 def default_client() -> anthropic.AsyncAnthropic:

@@ -24,8 +24,9 @@ class Metered(Layer):
         self.batch = batch
 
     def priced(self, usage: Usage) -> Usage:
-        """``usage`` with its cost filled in when it sent requests and has none."""
-        if usage.requests == 0 or usage.cost_usd is not None:
+        """``usage`` with its cost filled in when it sent requests and has none (the cost of requests whose
+        usage is unknown stays unknown)."""
+        if usage.requests == 0 or usage.cost_usd is not None or usage.unknown_requests >= usage.requests:
             return usage
         cost = cost_usd(
             self.model_name,

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from .._sync import on_runner_loop
 from ..errors import ConfigurationError
+from ._bounded import bound_replies
 from ._cache import ResponseCache
 from ._openai_post import create_completion
 from ._openai_reply import read_completion, read_completion_json
@@ -40,7 +41,12 @@ class OpenAITransport:
     Args:
         client: an ``openai.AsyncOpenAI`` (or ``AsyncAzureOpenAI``), used through ``client.with_options(
             max_retries=0, timeout=request_timeout)``: the SDK's own retries are off so that only the retry
-            layer retries.
+            layer retries. What wraps ``create`` is honoured: a wrapper on the class ``AsyncCompletions`` or
+            one set on this client object (``client.chat.completions.create = wrapper``, an instance
+            attribute, or a ``completions`` object of another class) sees every request — the latter sent by
+            ``client`` itself, with its own ``max_retries``. Replies of any path are read under the size
+            bound of :mod:`ragrecall.llm._bounded` (``$RAGRECALL_MAX_REPLY``, 64 MiB decompressed), installed
+            on the client's connection pool.
         model: the model name sent with each request.
         output_mode: ``"json_schema"`` (structured outputs: ``response_format`` carries the strict JSON schema
             of the output model), ``"json_object"`` (JSON mode; the reply is validated by pydantic only), or
@@ -84,6 +90,9 @@ class OpenAITransport:
         self.max_tokens = max_tokens
         self.extra_body = dict(extra_body or {})
         self._formats: dict[type[BaseModel], dict[str, Any]] = {}
+        bound_replies(client)
+        self._given = client
+        self._timeout = request_timeout
         self._client = client.with_options(max_retries=0, timeout=request_timeout)
         self._scrubber = Scrubber(*client_secrets(client))
         self.endpoint = public_url(str(client.base_url))
@@ -218,6 +227,8 @@ class OpenAITransport:
                     self.request_body(document),
                     sampling=self.sampling_params(),
                     extra_body=self.extra_body,
+                    given=self._given,
+                    timeout=self._timeout,
                 )
             )
         except Exception as exc:

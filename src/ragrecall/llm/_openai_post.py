@@ -7,8 +7,9 @@ per request (``benchmarks/evaluate_bench.py``), which shows at hundreds of reque
 ``create`` is the SDK's own function, the body goes out through the client's ``post`` instead: the same path,
 headers, authentication and JSON, without the walk; and the reply comes back as its JSON, read by ragrecall's
 own checks rather than built into the SDK's objects first. When anything has replaced ``create`` (a tracing
-library wrapping the class, a subclass, a test double on the object), ``create`` itself is called, so whatever
-wraps it still sees every request.
+library wrapping the class, a subclass, a test double or a tracer's wrapper set on the user's client object),
+``create`` itself is called, so whatever wraps it still sees every request (see :func:`create_completion` for
+exactly what is detected).
 """
 
 from __future__ import annotations
@@ -63,22 +64,38 @@ async def create_completion(
     *,
     sampling: Mapping[str, Any],
     extra_body: Mapping[str, Any],
+    given: openai.AsyncOpenAI | None = None,
+    timeout: float | None = None,
 ) -> ChatCompletion | Any:
     """One chat completion for ``body`` (``OpenAITransport.request_body``: model, messages, response format and
-    ``sampling``, with ``extra_body`` merged over them): posted as it is when :func:`sdk_create_is_stock`, and
-    then the reply's JSON body (its text when it is not JSON); else sent through ``create``, which merges
-    ``extra_body`` the same way, and the ``ChatCompletion`` it returns."""
+    ``sampling``, with ``extra_body`` merged over them), sent through ``client`` (the transport's copy of
+    ``given``, the client the user passed).
+
+    - When ``create`` is the SDK's own on both (:func:`sdk_create_is_stock`): posted as it is, and the reply's
+      JSON body comes back (its text when it is not JSON).
+    - When ``create`` is replaced on the class (a tracer wrapping ``AsyncCompletions.create``) or on the copy:
+      ``client.chat.completions.create`` is called, and the ``ChatCompletion`` it returns comes back.
+    - When only ``given`` differs — ``given.chat.completions.create = wrapper`` (an instance attribute), or a
+      ``completions`` object of another class set on it — that ``create`` of the user's object is called,
+      with ``timeout``: the wrapper sees the request; it is sent by ``given`` with ``given``'s own
+      ``max_retries`` (build the client with ``max_retries=0`` so that only ragrecall retries).
+    """
+    create: Any
     if sdk_create_is_stock(client):
-        raw = await client.post("/chat/completions", body=body, cast_to=bytes, options=_POST_OPTIONS)
-        return json_body(raw)
+        if given is None or sdk_create_is_stock(given):
+            raw = await client.post("/chat/completions", body=body, cast_to=bytes, options=_POST_OPTIONS)
+            return json_body(raw)
+        create, options = given.chat.completions.create, {} if timeout is None else {"timeout": timeout}
+    else:
+        create, options = client.chat.completions.create, {}
     # The SDK's overloads do not accept a dict built at run time; the payload is checked by the server.
-    create: Any = client.chat.completions.create
     completion: ChatCompletion = await create(
         model=body["model"],
         messages=body["messages"],
         response_format=body["response_format"],
         extra_body=dict(extra_body) or None,
         **sampling,
+        **options,
     )
     return completion
 

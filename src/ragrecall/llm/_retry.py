@@ -29,7 +29,7 @@ import math
 import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential_jitter
@@ -37,6 +37,7 @@ from tenacity.stop import stop_base
 from tenacity.wait import wait_base
 
 from ..errors import ConfigurationError, EndpointDownError, LLMRequestError, TransportError
+from ..usage import Usage
 from ._layer import Layer
 from ._protocol import LLM, LLMReply, LLMRequest, OutputT
 
@@ -230,11 +231,27 @@ class Retrying(Layer):
         self.deadline_inside = deadline_inside
 
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
-        """``inner.agenerate(request)``, retried and bounded by the policy."""
+        """``inner.agenerate(request)``, retried and bounded by the policy. What failed attempts cost (a reply
+        that came back but could not be read: ``TransportError.usage``) is added to the reply's usage, or to
+        the final error's."""
         endpoint: Any = getattr(self.inner, "endpoint", None)
-        return await self.policy.call(
-            lambda: self.inner.agenerate(request), endpoint=endpoint, deadline_inside=self.deadline_inside
-        )
+        spent: list[Usage] = []
+
+        async def send() -> LLMReply[OutputT]:
+            try:
+                return await self.inner.agenerate(request)
+            except TransportError as exc:
+                if exc.usage is not None:
+                    spent.append(exc.usage)
+                raise
+
+        try:
+            reply = await self.policy.call(send, endpoint=endpoint, deadline_inside=self.deadline_inside)
+        except LLMRequestError as exc:
+            if spent:
+                exc.usage = Usage.total(spent)
+            raise
+        return replace(reply, usage=Usage.total([*spent, reply.usage])) if spent else reply
 
 
 class Deadline(Layer):

@@ -17,6 +17,8 @@ from types import ModuleType
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..errors import TransportError
+from ..usage import Usage
+from ._bounded import unreadable_cause
 from ._protocol import LLMReply, LLMRequest, OutputT
 from ._retry import retry_after_header, retryable_status
 from ._scrub import Scrubber
@@ -121,8 +123,18 @@ def _never_connected(exc: BaseException) -> bool:
     return False
 
 
-def malformed_body(body: object, *, endpoint: str, scrubber: Scrubber) -> TransportError:
-    """The retryable :class:`TransportError` for a 200 whose body is not a reply (a proxy's HTML page...)."""
+def malformed_body(body: object, *, endpoint: str, scrubber: Scrubber, problem: str | None = None) -> TransportError:
+    """The retryable :class:`TransportError` for a 200 whose body is not a reply: text that is not JSON (a
+    proxy's HTML page...), or, with ``problem``, JSON that is no readable reply (the field at fault named;
+    the request counted as paid, its tokens unknown)."""
+    if problem is not None:
+        return TransportError(
+            f"{endpoint} answered 200 with a malformed reply: {scrubber.scrub(problem)[:300]}",
+            kind="malformed",
+            retryable=True,
+            endpoint=endpoint,
+            usage=Usage.unknown(),
+        )
     text = body if isinstance(body, str) else repr(body)
     snippet = scrubber.scrub(" ".join(text.split()))[:120]
     return TransportError(
@@ -138,8 +150,18 @@ def sdk_failure(
 ) -> TransportError | None:
     """The :class:`TransportError` for an exception raised by ``sdk``'s request call (``openai`` and
     ``anthropic`` share one exception tree): an error status, no connection or no reply in time, or a 200
-    whose body is not a reply (not JSON, cut off, another shape). The exception's text is scrubbed in place,
-    since it is chained. None for anything else, which is not a failure of the request."""
+    whose body is not a reply (not JSON, cut off, another shape, too large or nested too deep to read). The
+    exception's text is scrubbed in place, since it is chained. None for anything else, which is not a
+    failure of the request."""
+    unreadable = unreadable_cause(exc)
+    if unreadable is not None:
+        return TransportError(
+            scrubber.scrub(str(unreadable)),
+            kind="malformed",
+            retryable=True,
+            endpoint=endpoint,
+            usage=Usage.unknown() if unreadable.status == 200 else None,
+        )
     if isinstance(exc, sdk.APIStatusError):
         scrubber.scrub_exception(exc)
         return status_error(
@@ -149,6 +171,8 @@ def sdk_failure(
         scrubber.scrub_exception(exc)
         timed_out = isinstance(exc, sdk.APITimeoutError)
         return connection_error(exc, endpoint=endpoint, timed_out=timed_out, scrubber=scrubber)
+    if isinstance(exc, RecursionError):
+        return malformed_body(None, endpoint=endpoint, scrubber=scrubber, problem="its JSON is nested too deep to read")
     if isinstance(exc, (sdk.APIResponseValidationError, ValueError, TypeError, AttributeError)):
         scrubber.scrub_exception(exc)
         return malformed_body(str(exc), endpoint=endpoint, scrubber=scrubber)
@@ -157,11 +181,14 @@ def sdk_failure(
 
 def read_body(reader: Callable[[Any], R | str], body: Any, *, endpoint: str, scrubber: Scrubber) -> R:
     """What ``reader`` reads from a reply body the SDK built without validating it; a retryable malformed
-    :class:`TransportError` when the reader says (with a string) or shows (by failing) that it is not a reply."""
+    :class:`TransportError` when the reader says (with a string naming the field at fault) or shows (by
+    failing) that it is not a reply. A body that is text, not JSON, is described as a page, not a reply."""
     try:
         read = reader(body)
-    except (TypeError, AttributeError, ValueError):
-        read = repr(body)[:200]  # described, not chained: the reader's exception may quote the body
+    except (TypeError, AttributeError, ValueError, RecursionError):
+        read = f"a body of another shape ({type(body).__name__})"  # not chained: the exception may quote it
+    if isinstance(body, str):
+        raise malformed_body(body, endpoint=endpoint, scrubber=scrubber)
     if isinstance(read, str):
-        raise malformed_body(read, endpoint=endpoint, scrubber=scrubber)
+        raise malformed_body(body, endpoint=endpoint, scrubber=scrubber, problem=read)
     return read

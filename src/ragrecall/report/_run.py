@@ -25,7 +25,7 @@ def run_facts(result: EvaluationResult) -> str:
         f"run {_date(result) or 'date not recorded'}",
         f"model {', '.join(models)}" if models else "no LLM",
         f"{usage.requests} LLM requests ({usage.cached_requests} cached)",
-        f"{usage.prompt_tokens:,} prompt + {usage.completion_tokens:,} completion tokens",
+        f"{usage.prompt_tokens:,} prompt + {usage.completion_tokens:,} completion tokens{usage.unknown_note()}",
         f"cost {_cost(usage)}",
     ]
     if result.partial:
@@ -50,7 +50,7 @@ def run_section(result: EvaluationResult, label: str, other: EvaluationResult | 
             "LLM usage",
             f"{usage.requests} requests ({usage.cached_requests} cached), {usage.prompt_tokens:,} prompt"
             f"{usage.prompt_cache_note()} + "
-            f"{usage.completion_tokens:,} completion tokens, cost {_cost(usage)}",
+            f"{usage.completion_tokens:,} completion tokens{usage.unknown_note()}, cost {_cost(usage)}",
         )
     )
     dl = "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in facts)
@@ -93,6 +93,8 @@ def _date(result: EvaluationResult) -> str | None:
 
 
 def _cost(usage: Usage, *, short: bool = False) -> str:
+    if usage.unknown_requests:
+        return "unknown" if short and usage.cost_usd is None else usage.cost_text()
     if usage.cost_usd is not None:
         return f"${usage.cost_usd:.4f}"
     if not usage.requests:

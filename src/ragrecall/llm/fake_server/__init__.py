@@ -13,12 +13,13 @@ Run it in its own process (for batch benchmarks)::
 
     python -m ragrecall.llm.fake_server --port 8765 --latency-ms 50
 
-then point a client at ``http://127.0.0.1:8765/v1``.
+then point a client at ``http://127.0.0.1:8765/v1``; ``--hang-after N`` makes it stop answering after N
+requests (a hang mid-run, :func:`hanging_responder`).
 """
 
 from ._batchfile import answer_batch_file
 from ._replies import BatchFault, Responder, ServerReply
-from ._responders import flaky_responder, offline_responder
+from ._responders import flaky_responder, hanging_responder, offline_responder
 from ._server import FakeOpenAIServer
 
 __all__ = [
@@ -28,5 +29,6 @@ __all__ = [
     "ServerReply",
     "answer_batch_file",
     "flaky_responder",
+    "hanging_responder",
     "offline_responder",
 ]

@@ -114,3 +114,25 @@ def flaky_responder(
         return failure if fail else replace(answer(body), delay=good_delay)
 
     return respond
+
+
+def hanging_responder(
+    after: int, *, slowing: float = 0.0, responder: Responder | None = None, hang: float = 3600.0
+) -> Responder:
+    """A responder for an endpoint that stops answering mid-run: the first ``after`` requests get
+    ``responder``'s answer (the offline judge's by default), every later one waits ``hang`` seconds (until the
+    server stops) before any byte. With ``slowing``, answer ``n`` (from 0) comes after ``n * slowing``
+    seconds instead: an endpoint that slows down gradually but keeps answering (then ``after`` is ignored)."""
+    answer = responder or offline_responder()
+    lock = threading.Lock()
+    count = [0]
+
+    def respond(body: Mapping[str, Any]) -> ServerReply:
+        with lock:
+            n = count[0]
+            count[0] += 1
+        if slowing > 0:
+            return replace(answer(body), delay=n * slowing)
+        return answer(body) if n < after else ServerReply(delay=hang)
+
+    return respond

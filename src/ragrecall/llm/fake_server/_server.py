@@ -6,6 +6,7 @@ import email.parser
 import email.policy
 import itertools
 import json
+import sys
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -23,6 +24,11 @@ class _Server(ThreadingHTTPServer):
     # socketserver's default listen backlog of 5 resets connections when many clients connect at once.
     request_queue_size = 1024
     daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return  # a client that stopped reading (a reply over its size bound, a timeout): not the server's fault
+        super().handle_error(request, client_address)
 
 
 class FakeOpenAIServer:

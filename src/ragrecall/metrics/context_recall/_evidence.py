@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ...rendering import InputNotes, Passages, fields_html
 from ...results import Evidence
 
 __all__ = [
+    "MAX_REASON",
     "QUOTE_WINDOW",
     "VERIFICATION_LEVELS",
     "ClaimRecallEvidence",
@@ -26,6 +27,9 @@ __all__ = [
 
 QUOTE_WINDOW = 80
 """Characters of context kept on each side of a located quote, for display."""
+MAX_REASON = 1000
+"""The most characters of a judge's ``reason`` kept in a verdict (a longer one is cut, ending in "…"): a
+model that writes megabytes of reason must not make megabytes of results."""
 
 Mode = Literal["claims", "single"]
 Verification = Literal["stated", "verified", "corrected", "unverified", "contested", "refuted", "none"]
@@ -95,9 +99,15 @@ class ClaimVerdict(BaseModel):
     """0-based indices into ``retrieved_contexts`` of the contexts that support it (none when not supported)."""
     reason: str
     """The judge's one-sentence reason for an unsupported verdict; usually "" for a supported one, whose quotes
-    are its reason (the prompts ask for no reason then)."""
+    are its reason (the prompts ask for no reason then). At most :data:`MAX_REASON` characters are kept."""
     support: list[Quote] = Field(default_factory=list)
     """The judge's quotes, each with where it was found; [] when the judge said unsupported."""
+
+    @field_validator("reason")
+    @classmethod
+    def _bounded_reason(cls, reason: str) -> str:
+        return reason if len(reason) <= MAX_REASON else reason[: MAX_REASON - 1] + "…"
+
     verification: Verification = "none"
     """What code established about the verdict (the docs page "Claims and verdicts", ``docs/concepts/claims.md``,
     says what each promises):
