@@ -73,6 +73,12 @@ class Evidence(BaseModel):
         """Short descriptions of the reference items that were not found (for failure messages)."""
         return []
 
+    def judged_fields(self) -> tuple[str, ...]:
+        """The sample fields this verdict rests on. A person's label applies to it only when it was made on the
+        same content of these fields: labels pair with a run by id *and* by these fields (see
+        :func:`ragrecall.calibration.corrected_mean`). By default the retrieved passages and the reference."""
+        return ("retrieved_contexts", "reference")
+
     # How the evidence shows itself: the summary, the report and the exports call these alone, whatever the kind.
 
     def counts(self) -> dict[str, int]:
@@ -296,6 +302,9 @@ class IDRecallEvidence(Evidence):
     def missing_items(self) -> list[str]:
         return [f"ID {doc!r}" for doc in self.missing]
 
+    def judged_fields(self) -> tuple[str, ...]:
+        return ("retrieved_context_ids", "reference_context_ids")
+
     def to_html(self, passages: Passages) -> str:
         found = ", ".join(f"<code>{escape(f.id)}</code> at rank {f.rank}" for f in self.found) or "none"
         missing = ", ".join(f"<code>{escape(m)}</code>" for m in self.missing) or "none"
@@ -334,6 +343,9 @@ class StringRecallEvidence(Evidence):
             for m in self.matches
             if not m.recalled
         ]
+
+    def judged_fields(self) -> tuple[str, ...]:
+        return ("retrieved_contexts", "reference_contexts")
 
     def to_html(self, passages: Passages) -> str:
         items = []

@@ -26,11 +26,13 @@ def corrected_text(items: Sequence[CorrectedMean]) -> str:
     lines: list[str] = []
     for item in items:
         weighted = ", labels weighted by their inclusion probabilities" if item.weighted else ""
-        left = f"; {item.not_paired} labelled samples not paired with a scored sample" if item.not_paired else ""
         lines.append(
             f"corrected by people: {item.metric or 'mean'} over {item.n_labelled + item.n_unlabelled} samples, "
-            f"{item.n_labelled} of them labelled{weighted}{left}"
+            f"{item.n_labelled} of them labelled{weighted}"
         )
+        lines.extend(f"  {left.text()}" for left in item.left_out)
+        if item.note:
+            lines.append(f"  note: {item.note}")
         pct = f"{item.confidence:.0%} CI"
         width = max(len(name) for name, _, _ in item.describe())
         for name, estimate, meaning in item.describe():
@@ -66,6 +68,8 @@ def corrected_section(items: Sequence[CorrectedMean]) -> str:
     counts = "; ".join(
         f"{_e(item.metric or '')}: {item.n_labelled} labelled of {item.n_labelled + item.n_unlabelled}"
         + (", weighted by inclusion probabilities" if item.weighted else "")
+        + "".join(f"; {_e(left.text())}" for left in item.left_out)
+        + (f"; note: {_e(item.note)}" if item.note else "")
         for item in items
     )
     return (

@@ -106,6 +106,7 @@
       if (!kept.length) return;
       const metadata = { stratum: sample.stratum, labelled_at: kept.map(([, , at]) => at).sort().pop() };
       if (sample.inclusion_probability !== null) metadata.inclusion_probability = sample.inclusion_probability;
+      metadata.fingerprint = sample.fingerprint;
       if (state.who) metadata.labelled_by = state.who;
       const skipped = sample.claims.length - kept.length;
       if (skipped) metadata.skipped_claims = skipped;

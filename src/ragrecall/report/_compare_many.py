@@ -21,7 +21,7 @@ __all__ = ["many_comparison_section", "render_comparison_page", "write_compariso
 
 def many_comparison_section(
     pairs: Mapping[str, Sequence[PairComparison]],
-    corrected: Mapping[str, Mapping[str, CorrectedMean]] | None = None,
+    corrected: Mapping[str, Mapping[str, CorrectedMean | str]] | None = None,
 ) -> str:
     """The "Systems compared" ``<section>``: ``pairs`` per metric from :func:`ragrecall.evaluation.compare_many`;
     ``corrected`` per metric, per system, from :func:`ragrecall.calibration.corrected_mean`."""
@@ -45,7 +45,7 @@ def many_comparison_section(
 
 def render_comparison_page(
     pairs: Mapping[str, Sequence[PairComparison]],
-    corrected: Mapping[str, Mapping[str, CorrectedMean]] | None = None,
+    corrected: Mapping[str, Mapping[str, CorrectedMean | str]] | None = None,
     *,
     title: str = "ragrecall comparison",
 ) -> str:
@@ -61,7 +61,7 @@ def render_comparison_page(
 def write_comparison_page(
     pairs: Mapping[str, Sequence[PairComparison]],
     path: str | os.PathLike[str],
-    corrected: Mapping[str, Mapping[str, CorrectedMean]] | None = None,
+    corrected: Mapping[str, Mapping[str, CorrectedMean | str]] | None = None,
     *,
     title: str = "ragrecall comparison",
 ) -> None:
@@ -71,15 +71,19 @@ def write_comparison_page(
         out.write(page)
 
 
-def _corrected_rows(systems: Mapping[str, CorrectedMean]) -> str:
+def _corrected_rows(systems: Mapping[str, CorrectedMean | str]) -> str:
     rows = [
-        [
+        [e(name), "no corrected mean", "", "", "", e(item)]
+        if isinstance(item, str)
+        else [
             e(name),
             f"{item.mean:.4f}",
             f"[{item.low:.4f}, {item.high:.4f}]",
             f"{item.judge_only.mean:.4f}",
             f"{item.classical.mean:.4f}",
-            str(item.n_labelled),
+            str(item.n_labelled)
+            + "".join(f"<br><span class='muted'>{e(left.text())}</span>" for left in item.left_out)
+            + (f"<br><span class='muted'>note: {e(item.note)}</span>" if item.note else ""),
         ]
         for name, item in systems.items()
     ]

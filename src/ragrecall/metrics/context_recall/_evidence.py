@@ -222,6 +222,11 @@ class ClaimRecallEvidence(Evidence):
     def missing_items(self) -> list[str]:
         return [f"claim {c.claim!r}" for c in self.claims if not c.supported]
 
+    def judged_fields(self) -> tuple[str, ...]:
+        """The retrieved passages, and the claims judged: the sample's ``reference_claims`` when they were given,
+        else the reference they were drawn from."""
+        return ("retrieved_contexts", "reference_claims" if self.claims_given else "reference")
+
     def counts(self) -> dict[str, int]:
         return {
             "claims": len(self.claims),
