@@ -51,6 +51,7 @@ EXPECTED = {
     "RankingMetric",
     "ResponseCache",
     "RetryPolicy",
+    "RunConfig",
     "Sample",
     "SingleTurnSample",
     "StringRecallEvidence",

@@ -72,6 +72,7 @@ _EXPORTS = {
     # batch evaluation
     "evaluate": ".evaluation",
     "aevaluate": ".evaluation",
+    "RunConfig": ".evaluation",
     "EvaluationResult": ".evaluation",
     "Comparison": ".evaluation",
     "compare": ".evaluation",
@@ -130,6 +131,7 @@ __all__ = [
     "ResponseCache",
     "RetryPolicy",
     "RoundExported",
+    "RunConfig",
     "Sample",
     "SingleTurnSample",
     "StringRecallEvidence",
@@ -177,7 +179,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names reso
         RagrecallError,
         UnverifiedVerdictError,
     )
-    from .evaluation import Comparison, EvaluationResult, aevaluate, compare, evaluate
+    from .evaluation import Comparison, EvaluationResult, RunConfig, aevaluate, compare, evaluate
     from .llm import FakeLLM, OfflineJudge, OpenAILLM, ResponseCache, RetryPolicy, llm_factory
     from .metrics import (
         ClaimRecallEvidence,

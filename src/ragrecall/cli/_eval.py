@@ -6,12 +6,13 @@ import argparse
 import json
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 from .._files import check_output_path
-from ..errors import ConfigurationError, InputError
+from ..errors import ConfigurationError, FailedSamplesWarning, InputError
 from ..metric_specs import METRIC_HELP, needs_llm, parse_metric, resolve_metric_name
 from ._llm import add_llm_arguments, cache_file, llm_source
 
@@ -151,17 +152,19 @@ def run_eval(args: argparse.Namespace, batch: BatchBackend | None = None) -> int
             raise ConfigurationError(f"{flag} applies to --backend batch only")
         if backend == "batch":
             backend = BatchBackend(max_samples_in_flight=in_flight)
-        result = evaluate(
-            args.data,
-            metrics,
-            max_concurrency=args.concurrency,
-            show_progress=not args.no_progress,
-            checkpoint=args.checkpoint,
-            column_map=column_map,
-            backend=backend,
-            poll_interval=poll_interval,
-            allow_endpoint_change=args.allow_endpoint_change,
-        )
+        with warnings.catch_warnings():  # the command prints its own failure lines
+            warnings.simplefilter("ignore", FailedSamplesWarning)
+            result = evaluate(
+                args.data,
+                metrics,
+                max_concurrency=args.concurrency,
+                show_progress=not args.no_progress,
+                checkpoint=args.checkpoint,
+                column_map=column_map,
+                backend=backend,
+                poll_interval=poll_interval,
+                allow_endpoint_change=args.allow_endpoint_change,
+            )
     corrected = corrected_by_labels(result, args.labels) if args.labels else ([], [])
     if args.out:  # written before printing: a reader of stdout that goes away must not lose the file
         result.to_jsonl(args.out)

@@ -25,6 +25,7 @@ _EXPORTS = {
     "MetricSummary": "._rows",
     "SampleRow": "._rows",
     "UnstableClaim": "._rows",
+    "RunConfig": "._ragas_habits",
     "Backend": "._run",
     "DatasetLike": "._run",
     "aevaluate": "._run",
@@ -41,6 +42,7 @@ __all__ = [
     "FailureRecord",
     "MetricSummary",
     "PairComparison",
+    "RunConfig",
     "RunInfo",
     "SampleRow",
     "UnstableClaim",
@@ -62,6 +64,7 @@ if TYPE_CHECKING:
     from ._checkpoint import read_journal
     from ._compare import Comparison, compare, paired_rows, paired_values
     from ._many import PAIR_HEADINGS, PairComparison, compare_many, effect_size, holm
+    from ._ragas_habits import RunConfig
     from ._result import EvaluationResult
     from ._result_lines import read_result_line
     from ._rows import FailureRecord, MetricSummary, SampleRow, UnstableClaim

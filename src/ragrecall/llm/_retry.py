@@ -29,7 +29,7 @@ import math
 import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential_jitter
@@ -40,9 +40,23 @@ from ..errors import ConfigurationError, EndpointDownError, LLMRequestError, Tra
 from ._layer import Layer
 from ._protocol import LLM, LLMReply, LLMRequest, OutputT
 
-__all__ = ["Deadline", "RetryPolicy", "Retrying", "is_retryable", "retry_after_seconds", "retryable_status"]
+__all__ = [
+    "RETRY_OVERRIDE",
+    "Deadline",
+    "RetryPolicy",
+    "Retrying",
+    "is_retryable",
+    "retry_after_seconds",
+    "retryable_status",
+]
 
 T = TypeVar("T")
+
+RETRY_OVERRIDE: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
+    "ragrecall_retry_override", default=None
+)
+"""Fields of :class:`RetryPolicy` a run sets over every stack's own policy (``evaluate(run_config=...)``); the
+requests of the run's tasks read it."""
 
 BUDGET_END: contextvars.ContextVar[float | None] = contextvars.ContextVar("ragrecall_budget_end", default=None)
 """When the request being retried must be done (``time.monotonic()``), for the Deadline layer below."""
@@ -232,7 +246,9 @@ class Retrying(Layer):
     async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
         """``inner.agenerate(request)``, retried and bounded by the policy."""
         endpoint: Any = getattr(self.inner, "endpoint", None)
-        return await self.policy.call(
+        override = RETRY_OVERRIDE.get()
+        policy = replace(self.policy, **override) if override else self.policy
+        return await policy.call(
             lambda: self.inner.agenerate(request), endpoint=endpoint, deadline_inside=self.deadline_inside
         )
 
