@@ -61,9 +61,12 @@ def corrected_section(items: Sequence[CorrectedMean]) -> str:
     rows = []
     for item in items:
         for name, estimate, meaning in item.describe():
+            # On a phone each row is a card (the report's table.cards): the estimate leads, its interval next.
             rows.append(
-                f"<tr><td>{_e(item.metric or '')}</td><td>{_e(name)}</td><td class=num>{estimate.mean:.3f}</td>"
-                f"<td class=num>[{estimate.low:.3f}, {estimate.high:.3f}]</td><td class='muted'>{_e(meaning)}</td></tr>"
+                f"<tr><td class='lead' data-label='estimate'>{_e(item.metric or '')}: {_e(name)}</td>"
+                f"<td class='num' data-label='mean'>{estimate.mean:.3f}</td>"
+                f"<td class='num key' data-label='95% CI'>[{estimate.low:.3f}, {estimate.high:.3f}]</td>"
+                f"<td class='muted' data-label='what it means'>{_e(meaning)}</td></tr>"
             )
     counts = "; ".join(
         f"{_e(item.metric or '')}: {item.n_labelled} labelled of {item.n_labelled + item.n_unlabelled}"
@@ -75,7 +78,7 @@ def corrected_section(items: Sequence[CorrectedMean]) -> str:
     return (
         "<section id='corrected'><h2>Corrected by people</h2>"
         "<p class='muted'>The judge's mean with its bias, measured on samples people labelled, taken away "
-        f"(prediction-powered inference, PPI++). {counts}.</p><div class='scroll'><table><thead><tr><th>metric</th>"
+        f"(prediction-powered inference, PPI++). {counts}.</p><div class='scroll'><table class='cards'><thead><tr>"
         "<th>estimate</th><th class=num>mean</th><th class=num>95% CI</th><th>what it means</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table></div></section>"
     )

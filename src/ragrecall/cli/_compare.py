@@ -70,7 +70,13 @@ def _run(args: argparse.Namespace) -> int:
     if args.report:
         from ..report import write_comparison_page
 
-        write_comparison_page(pairs, args.report, corrected, title=f"ragrecall comparison of {len(runs)} runs")
+        write_comparison_page(
+            pairs,
+            args.report,
+            corrected,
+            title=f"ragrecall comparison of {len(runs)} runs",
+            runs=dict(zip(names, runs, strict=True)),
+        )
     if args.json:
         print(json.dumps(_as_json(args.runs, letters, names, runs, pairs, corrected), indent=2, ensure_ascii=False))
         if args.report:
@@ -153,15 +159,22 @@ def _two(a: EvaluationResult, b: EvaluationResult, metrics: Sequence[str], *, ex
 
 
 def _table(metric: str, items: Sequence[PairComparison]) -> str:
-    from ..evaluation import PAIR_HEADINGS
+    from ..evaluation import ALPHA, PAIR_HEADINGS, best_system
 
     rows = [list(PAIR_HEADINGS), *(item.cells() for item in items)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(PAIR_HEADINGS))]
     lines = [
         f"{metric}: every pair, B − A over the samples both scored; p: paired randomisation test, p (Holm): "
-        f"adjusted over the {len(items)} pairs; d_z: mean difference / its standard deviation"
+        f"adjusted over the {len(items)} pairs; d_z: mean difference / its standard deviation; B against A: better "
+        "or worse when p (Holm) < 0.05, else no difference"
     ]
     lines += ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    best = best_system(items)
+    lines.append(
+        f"best: {best}, better than every other system (Holm-adjusted p < {ALPHA:g} in each of its pairs)"
+        if best is not None
+        else f"no single best system at the Holm-adjusted level {ALPHA:g}"
+    )
     return "\n".join(lines)
 
 

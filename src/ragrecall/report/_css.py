@@ -55,6 +55,13 @@ table.deltas td.m{font-weight:650;order:-9} table.deltas td.m::before{content:no
 table.deltas td.d{order:-8;font-size:1.15em;font-weight:650} table.deltas td.ci{order:-7}
 table.deltas td.p{order:-6} table.deltas td.v{order:-5;min-width:0} table.deltas td.num{text-align:left}
 .sides th,.sides td{padding:.3rem .35rem;min-width:0}
+table.cards thead{display:none} table.cards,table.cards tbody{display:block}
+table.cards tr{display:flex;flex-direction:column;border:1px solid #e4e7ec;border-radius:8px;
+padding:.5rem .75rem;margin:.5rem 0}
+table.cards td{display:flex;gap:.75rem;border:0;padding:.1rem 0;min-width:0;white-space:normal;text-align:left}
+table.cards td::before{content:attr(data-label);color:#667085;flex:0 0 6.5rem;overflow-wrap:anywhere}
+table.cards td.lead{font-weight:650;order:-9} table.cards td.lead::before{content:none}
+table.cards td.key{order:-8;font-size:1.1em;font-weight:650}
 }
 @media (max-width:700px){
 body{margin:1rem auto;padding:0 .75rem;font-size:15px} .card{min-width:0;flex:1 1 100%}
