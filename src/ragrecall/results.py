@@ -274,6 +274,23 @@ class MetricResult(BaseModel):
             head += f" ({self.failure.type}: {self.failure.message})"
         return f"MetricResult({head})"
 
+    def __str__(self) -> str:
+        """One short line: the value (or the state and its cause) and what was missed, first item named; the
+        evidence in full is ``result.evidence``."""
+        if self.value is None:
+            cause = self.reason if self.status == "unscorable" else f"{self.failure.type}" if self.failure else ""
+            return _clip(f"{self.metric}: {self.status}" + (f" ({cause})" if cause else ""))
+        missing = self.evidence.missing_items() if self.evidence is not None else []
+        text = f"{self.metric} = {self.value:.4f}"
+        if missing:
+            text += f"; {len(missing)} missing, first: {missing[0]}"
+        return _clip(text)
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 class FoundID(BaseModel):
     """A reference ID that was retrieved, and where."""

@@ -253,7 +253,8 @@ def _pairs(
     if len(human) < MIN_LABELLED:
         why = "; ".join(item.text() for item in out_left)
         raise InputError(
-            f"no corrected mean of {metric}: {len(human)} labelled samples apply to this run and it needs at least "
+            f"no corrected mean of {metric}: {len(human)} labelled "
+            f"{'sample applies' if len(human) == 1 else 'samples apply'} to this run and it needs at least "
             f"{MIN_LABELLED}" + (f" ({why})" if why else "")
         )
     given = [p for p in probabilities if p is not None]

@@ -4,6 +4,7 @@ for the report, each estimate beside the one-sentence meaning :meth:`CorrectedMe
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Sequence
 
 from ._ppi import CorrectedMean
@@ -48,6 +49,15 @@ def plan_text(half_width: float, more: int, item: CorrectedMean) -> str:
     """What ``--plan`` says: how many more labels reach ``half_width``."""
     if more == 0:
         return f"plan: the {item.n_labelled} labels give ± {item.half_width:.3f}, already within ± {half_width:g}"
+    total = item.n_labelled + item.n_unlabelled
+    if item.n_labelled + more > total:
+        # Every sample labelled: the labels alone, whose half-width falls as one over the square root of the count.
+        reach = item.classical.half_width * math.sqrt(item.n_labelled / total)
+        return (
+            f"plan: ± {half_width:g} is out of reach for this run: it would take about {item.n_labelled + more} "
+            f"labelled samples and the run has {total}; labelling all {total} gives about ± {reach:.3f}, if the "
+            "next labels vary as these do. A narrower interval needs a larger run"
+        )
     return (
         f"plan: about {more} more labelled samples ({item.n_labelled + more} in all) bring the corrected interval "
         f"from ± {item.half_width:.3f} to ± {half_width:g}, if the next labels vary as these do"

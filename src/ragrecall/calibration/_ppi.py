@@ -65,7 +65,8 @@ class LeftOut(BaseModel):
         """One line: how many, why, and the first ids."""
         shown = ", ".join(repr(i) for i in self.ids[:3])
         more = f" and {len(self.ids) - 3} more" if len(self.ids) > 3 else ""
-        return f"{len(self.ids)} labelled samples left out: {self.reason} ({shown}{more})"
+        count = len(self.ids)
+        return f"{count} labelled sample{'' if count == 1 else 's'} left out: {self.reason} ({shown}{more})"
 
 
 class CorrectedMean(BaseModel):
