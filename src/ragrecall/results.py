@@ -150,7 +150,8 @@ class Failure(BaseModel):
         """Record ``exc`` (and its direct cause) as a failure."""
         message = str(exc) or exc.__class__.__name__
         cause = exc.__cause__
-        if cause is not None and str(cause) and str(cause) not in message:
+        # An invalid sample's message already says what was expected; the validator's own text adds lines and a URL.
+        if cause is not None and str(cause) and str(cause) not in message and not _is_invalid_sample(exc):
             message = f"{message} (caused by {cause.__class__.__name__}: {cause})"
         tb = "".join(_traceback.format_exception(exc)) if with_traceback else None
         return cls(type=exc.__class__.__name__, message=message, traceback=tb)
@@ -287,6 +288,12 @@ class MetricResult(BaseModel):
         return _clip(text)
 
 
+def _is_invalid_sample(exc: BaseException) -> bool:
+    from .errors import InvalidSampleError  # errors imports nothing of ours at run time; kept local all the same
+
+    return isinstance(exc, InvalidSampleError)
+
+
 def _clip(text: str, limit: int = 160) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -356,7 +363,7 @@ class StringRecallEvidence(Evidence):
 
     def missing_items(self) -> list[str]:
         return [
-            f"reference passage #{m.reference_index} (best similarity {m.similarity:.2f} < {self.threshold})"
+            f"reference passage {m.reference_index + 1} (best similarity {m.similarity:.2f} < {self.threshold})"
             for m in self.matches
             if not m.recalled
         ]
