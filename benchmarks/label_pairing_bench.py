@@ -90,7 +90,8 @@ def main() -> None:
     result = corrected_mean(run, "id_based_context_recall", scored)
     assert result.n_labelled == args.labels and not result.left_out
     print(
-        f"{platform.processor() or platform.machine()}, {args.samples} samples, {args.labels} labels, best of {args.repeat}"
+        f"{platform.processor() or platform.machine()}, {args.samples} samples, {args.labels} labels, "
+        f"best of {args.repeat}"
     )
     print(f"labelled_scores (digests of the labels' texts): {read * 1000:.1f} ms")
     print(f"corrected_mean, paired by id and content:       {paired * 1000:.1f} ms")
