@@ -91,3 +91,15 @@ def test_run_config_sets_workers_and_the_retry_policy() -> None:
     assert "context_recall: 1 of 1 samples failed (LLMRequestError ×1); first, sample 0:" in text
     assert text.endswith("Every failure with its type and message: result.failures")
     assert str(result) == "{'context_recall': nan}"
+
+
+def test_ragas_module_names_for_the_run_settings() -> None:
+    from ragrecall.cost import get_token_usage_for_openai
+    from ragrecall.run_config import RunConfig as FromModule
+
+    assert FromModule is RunConfig
+    usage = get_token_usage_for_openai(
+        type("Reply", (), {"usage": type("U", (), {"prompt_tokens": 7, "completion_tokens": 3})()})()
+    )
+    assert (usage.input_tokens, usage.output_tokens) == (7, 3)
+    assert usage.cost(1e-6, 2e-6) == pytest.approx(7e-6 + 6e-6)
