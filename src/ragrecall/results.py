@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator, model_validator
 
+from .errors import InvalidSampleError
 from .rendering import InputNotes, Passages, escape, fields_html
 from .usage import Usage
 
@@ -72,6 +73,10 @@ class Evidence(BaseModel):
     def missing_items(self) -> list[str]:
         """Short descriptions of the reference items that were not found (for failure messages)."""
         return []
+
+    def judged_items(self) -> list[str] | None:
+        """The items a person labels one by one as this verdict judged them (claims); None when it has none."""
+        return None
 
     def judged_fields(self) -> tuple[str, ...]:
         """The sample fields this verdict rests on. A person's label applies to it only when it was made on the
@@ -151,7 +156,7 @@ class Failure(BaseModel):
         message = str(exc) or exc.__class__.__name__
         cause = exc.__cause__
         # An invalid sample's message already says what was expected; the validator's own text adds lines and a URL.
-        if cause is not None and str(cause) and str(cause) not in message and not _is_invalid_sample(exc):
+        if cause is not None and str(cause) and str(cause) not in message and not isinstance(exc, InvalidSampleError):
             message = f"{message} (caused by {cause.__class__.__name__}: {cause})"
         tb = "".join(_traceback.format_exception(exc)) if with_traceback else None
         return cls(type=exc.__class__.__name__, message=message, traceback=tb)
@@ -286,12 +291,6 @@ class MetricResult(BaseModel):
         if missing:
             text += f"; {len(missing)} missing, first: {missing[0]}"
         return _clip(text)
-
-
-def _is_invalid_sample(exc: BaseException) -> bool:
-    from .errors import InvalidSampleError  # errors imports nothing of ours at run time; kept local all the same
-
-    return isinstance(exc, InvalidSampleError)
 
 
 def _clip(text: str, limit: int = 160) -> str:

@@ -88,10 +88,24 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     plain.write_text(
         "".join(json.dumps({k: v for k, v in r.items() if k != "metadata"}) + "\n" for r in rows), encoding="utf-8"
     )
-    return {"paths": paths, "results": results, "labels": labels, "plain": plain, "rows": rows, "folder": folder}
+    # Written elsewhere with the claims and passages only: a label says "these passages support this claim".
+    claims_only = folder / "claims.jsonl"
+    claims_only.write_text(
+        "".join(json.dumps({k: v for k, v in r.items() if k not in ("metadata", "reference")}) + "\n" for r in rows),
+        encoding="utf-8",
+    )
+    return {
+        "paths": paths,
+        "results": results,
+        "labels": labels,
+        "plain": plain,
+        "claims": claims_only,
+        "rows": rows,
+        "folder": folder,
+    }
 
 
-@pytest.mark.parametrize("which", ["labels", "plain"])
+@pytest.mark.parametrize("which", ["labels", "plain", "claims"])
 def test_the_api_pairs_by_id_and_content(runs: dict[str, Any], which: str) -> None:
     labelled = labelled_scores(Dataset.load(runs[which]))
     bm25 = corrected_mean(runs["results"]["bm25"], "context_recall", labelled)

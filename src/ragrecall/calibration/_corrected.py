@@ -57,6 +57,9 @@ class LabelledScore(BaseModel):
     """What the person saw: field name → digest of its content (``retrieved_contexts``, ``reference`` ...), as
     the labelling page recorded it or as the row's own texts give it. The label applies to a run's sample only
     when the run judged the same content (:func:`corrected_mean`)."""
+    labelled_claims: list[str] = Field(default_factory=list)
+    """The claims the person labelled (the row's ``reference_claims`` when it has ``claim_labels``): a label
+    whose passages are the run's pairs with it when these are among the claims the run judged."""
     answers: str = ""
     """A digest of the labels themselves (the claims labelled, their labels, ``human_score``): two rows of one
     sample and content with the same ``answers`` are one label given twice."""
@@ -98,6 +101,7 @@ def labelled_score(index: int, sample: Sample, judge: float | None = None) -> La
         judge=judge,
         inclusion_probability=float(probability) if probability is not None else None,
         fingerprint=label_fingerprint(index, sample),
+        labelled_claims=list(sample.reference_claims or []) if labels is not None else [],
         answers=hashlib.sha256(said.encode("utf-8")).hexdigest()[:16],
     )
 
@@ -267,6 +271,21 @@ def _pairs(
     return unlabelled, judge, human, weights, out_left
 
 
+def _same_judgement(
+    label: LabelledScore, run: dict[str, str], fields: tuple[str, ...], judged: list[str] | None
+) -> bool:
+    """True when ``label`` was made on what the run judged: every judged field's content is the same, or the
+    retrieved passages are the same and every claim the label labels is one the run's verdict judged (a label
+    says "these passages support this claim", whatever reference the claim came from)."""
+    differs = first_difference(label.fingerprint, run, fields)
+    if differs is None:
+        return True
+    if judged is None or not label.labelled_claims:
+        return False
+    retrieved = tuple(f for f in fields if f.startswith("retrieved_"))
+    return first_difference(label.fingerprint, run, retrieved) is None and set(label.labelled_claims) <= set(judged)
+
+
 def _applicable(row: SampleRow, metric: str, labels: list[LabelledScore]) -> tuple[LabelledScore | None, str | None]:
     """The label of ``labels`` made on the content the run judged for ``row`` (repeats folded as
     :func:`one_label_each` folds them), or None and why none applies (None and None when there is no label)."""
@@ -277,7 +296,8 @@ def _applicable(row: SampleRow, metric: str, labels: list[LabelledScore]) -> tup
     evidence = row.results[metric].evidence
     fields = evidence.judged_fields() if evidence is not None else ("retrieved_contexts", "reference")
     run = content_fingerprint(row.sample, fields)
-    matching = [lab for lab in labels if first_difference(lab.fingerprint, run, fields) is None]
+    judged = evidence.judged_items() if evidence is not None else None
+    matching = [lab for lab in labels if _same_judgement(lab, run, fields, judged)]
     if not matching:
         field = first_difference(labels[0].fingerprint, run, fields)
         assert field is not None

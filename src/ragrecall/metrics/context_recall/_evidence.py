@@ -222,6 +222,9 @@ class ClaimRecallEvidence(Evidence):
     def missing_items(self) -> list[str]:
         return [f"claim {c.claim!r}" for c in self.claims if not c.supported]
 
+    def judged_items(self) -> list[str] | None:
+        return [c.claim for c in self.claims]
+
     def judged_fields(self) -> tuple[str, ...]:
         """The retrieved passages, and the claims judged: the sample's ``reference_claims`` when they were given,
         else the reference they were drawn from."""
