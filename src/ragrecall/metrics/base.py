@@ -26,9 +26,10 @@ from typing import Any, ClassVar, Literal
 
 from .._pool import run_pool
 from .._sync import run_sync
-from ..errors import ConfigurationError, EndpointDownError, InvalidSampleError
+from ..errors import ConfigurationError, EndpointDownError
 from ..results import MetricResult
 from ..schema import Sample
+from ._validate import validated
 
 __all__ = [
     "PASS_SAMPLES",
@@ -75,9 +76,7 @@ class Metric(ABC):
 
     required_fields: ClassVar[tuple[str, ...]] = ()
     optional_fields: ClassVar[tuple[str, ...]] = ()
-    """Fields the metric reads when they are present, besides ``required_fields``. A record whose other fields
-    are invalid (a ``None`` inside a list it does not read) is still scored by a metric that declares its
-    ``required_fields``; the metrics that read the bad field fail on it."""
+    """Fields read when present, besides ``required_fields`` (see :func:`validated`)."""
     metric_name: ClassVar[str] = "metric"
     unnamed_settings: ClassVar[frozenset[str]] = frozenset()
     """Settings left out of the default name: they never change a value (size limits) or are named apart."""
@@ -262,23 +261,9 @@ class Metric(ABC):
         elif fields:
             raise TypeError("pass a sample or its fields as keyword arguments, not both")
         elif not isinstance(sample, Sample):
-            sample = self._validated(sample, where)
+            sample = validated(sample, where, self.required_fields, self.optional_fields)
         self._check(sample, where)
         return sample
-
-    def _validated(self, record: Any, where: str | None) -> Sample:
-        """``record`` as a Sample; a field this metric does not read that fails validation is left out, so that
-        only the metrics that read it fail on it (a metric without ``required_fields`` keeps every field)."""
-        try:
-            return Sample.from_dict(record, where=where)
-        except InvalidSampleError as exc:
-            field = exc.field
-            reads = (*self.required_fields, *self.optional_fields)
-            if not self.required_fields or field is None or field in reads or not isinstance(record, Mapping):
-                raise
-            if field not in record:
-                raise
-            return self._validated({k: v for k, v in record.items() if k != field}, where)
 
     def _prepare_batch(
         self, samples: Iterable[SampleLike], max_concurrency: int, on_error: OnError
