@@ -25,6 +25,6 @@ def validated(record: Any, where: str | None, required: tuple[str, ...], optiona
         field = exc.field
         if not required or field is None or field in (*required, *optional) or not isinstance(record, Mapping):
             raise
-        if field not in record:
-            raise
+        if field not in record or field not in Sample.model_fields:
+            raise  # a key one edit from a field keeps its "did you mean": a typo must not score silently
         return validated({k: v for k, v in record.items() if k != field}, where, required, optional)
