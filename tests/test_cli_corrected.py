@@ -61,7 +61,9 @@ def test_calibrate_prints_the_corrected_mean_beside_the_other_two(results: Path)
     for name in ("corrected", "labels only", "judge only"):
         assert f"\n  {name} " in text
     assert "holds even when the judge is biased" in text
-    assert "plan: about " in text and "to ± 0.05" in text
+    # 16 labels of a 28-sample run: ± 0.05 would take more labelled samples than the run has, and it says so.
+    assert "plan: ± 0.05 is out of reach for this run: it would take about " in text
+    assert "the run has 28; labelling all 28 gives about ± " in text
 
     done = run("calibrate", labels, "--llm", "offline", "--results", str(results), "--plan", "0.05", "--json")
     data = json.loads(done.stdout)
@@ -141,14 +143,28 @@ def test_a_metric_the_labels_do_not_speak_to_is_named_not_dropped(tmp_path: Path
     result = evaluate(demo_dataset(), demo_metrics(), show_progress=False)
     labels = tmp_path / "labels.jsonl"
     rows = [
-        {"id": s.id, "reference_claims": ["a claim.", "another claim."], "claim_labels": [True, i % 3 == 0]}
+        {
+            "id": s.id,
+            "reference": s.reference,
+            "retrieved_contexts": s.retrieved_contexts,
+            "reference_claims": ["a claim.", "another claim."],
+            "claim_labels": [True, i % 3 == 0],
+        }
         for i, s in enumerate(demo_dataset())
     ]
     labels.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     items, notes = corrected_by_labels(result, str(labels))
     assert [item.metric for item in items] == ["context_recall"]
     assert len(notes) == len(result.metrics) - 1
-    assert all(" not corrected: only 0 labelled samples pair with scored samples of " in note for note in notes)
+    assert all(" not corrected: no corrected mean of " in note for note in notes)
+    assert all(
+        "0 labelled samples apply to this run and it needs at least 10 (12 labelled samples left out" in n
+        for n in notes
+    )
+    ids = next(n for n in notes if n.startswith("id_based_context_recall"))
+    assert "their labels do not record the retrieved IDs this run judged" in ids
+    ranking = next(n for n in notes if n.startswith("nDCG@10"))
+    assert "they carry no label this metric reads" in ranking
 
 
 def test_report_with_labels_adds_the_section(results: Path, tmp_path: Path) -> None:

@@ -53,6 +53,7 @@ EXPECTED = {
     "RankingMetric",
     "ResponseCache",
     "RetryPolicy",
+    "RunConfig",
     "Sample",
     "SingleTurnSample",
     "StringRecallEvidence",

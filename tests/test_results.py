@@ -136,3 +136,18 @@ def test_lazily_imported_evidence_kinds_are_restored_in_a_fresh_interpreter() ->
     payload = MetricResult.scored("context_recall", 1.0, evidence).model_dump_json()
     done = subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "ClaimRecallEvidence"
+
+
+def test_printing_a_result_is_one_short_line() -> None:
+    from ragrecall import ContextRecall, MetricResult, OfflineJudge, Sample
+
+    sample = Sample(
+        reference="Paris is the capital of France. The Eiffel Tower is its most famous landmark.",
+        retrieved_contexts=["Paris is the capital of France. " * 40],
+    )
+    result = ContextRecall(OfflineJudge()).score(sample)
+    text = str(result)
+    assert text == "context_recall = 0.5000; 1 missing, first: claim 'The Eiffel Tower is its most famous landmark.'"
+    unscorable = MetricResult.unscorable("id_based_context_recall", "reference_context_ids is empty")
+    assert str(unscorable) == "id_based_context_recall: unscorable (reference_context_ids is empty)"
+    assert all(len(str(r)) <= 160 and "\n" not in str(r) for r in (result, unscorable))

@@ -74,6 +74,7 @@ _EXPORTS = {
     # batch evaluation
     "evaluate": ".evaluation",
     "aevaluate": ".evaluation",
+    "RunConfig": ".evaluation",
     "EvaluationResult": ".evaluation",
     "Comparison": ".evaluation",
     "compare": ".evaluation",
@@ -134,6 +135,7 @@ __all__ = [
     "ResponseCache",
     "RetryPolicy",
     "RoundExported",
+    "RunConfig",
     "Sample",
     "SingleTurnSample",
     "StringRecallEvidence",
@@ -182,7 +184,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names reso
         RagrecallError,
         UnverifiedVerdictError,
     )
-    from .evaluation import Comparison, EvaluationResult, aevaluate, compare, evaluate
+    from .evaluation import Comparison, EvaluationResult, RunConfig, aevaluate, compare, evaluate
     from .llm import FakeLLM, OfflineJudge, OpenAILLM, ResponseCache, RetryPolicy, llm_factory
     from .metrics import (
         ClaimRecallEvidence,

@@ -37,6 +37,7 @@ __all__ = [
     "ConfigurationError",
     "ConfirmationError",
     "EndpointDownError",
+    "FailedSamplesWarning",
     "FileFormatError",
     "InputError",
     "InvalidSampleError",
@@ -55,6 +56,12 @@ __all__ = [
 
 class RagrecallError(Exception):
     """Root of every exception ragrecall raises on purpose."""
+
+
+class FailedSamplesWarning(UserWarning):
+    """:func:`ragrecall.evaluate` finished with failed sample-metric pairs: the warning says per metric how many,
+    of which types, and the first message; ``result.failures`` lists them all. Silence it with
+    ``warnings.simplefilter("ignore", FailedSamplesWarning)``."""
 
 
 class InputError(RagrecallError, ValueError):

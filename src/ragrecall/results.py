@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator, model_validator
 
+from .errors import InvalidSampleError
 from .rendering import InputNotes, Passages, escape, fields_html
 from .usage import Usage
 
@@ -73,6 +74,16 @@ class Evidence(BaseModel):
     def missing_items(self) -> list[str]:
         """Short descriptions of the reference items that were not found (for failure messages)."""
         return []
+
+    def judged_items(self) -> list[str] | None:
+        """The items a person labels one by one as this verdict judged them (claims); None when it has none."""
+        return None
+
+    def judged_fields(self) -> tuple[str, ...]:
+        """The sample fields this verdict rests on. A person's label applies to it only when it was made on the
+        same content of these fields: labels pair with a run by id *and* by these fields (see
+        :func:`ragrecall.calibration.corrected_mean`). By default the retrieved passages and the reference."""
+        return ("retrieved_contexts", "reference")
 
     # How the evidence shows itself: the summary, the report and the exports call these alone, whatever the kind.
 
@@ -163,7 +174,8 @@ class Failure(BaseModel):
         """Record ``exc`` (and its direct cause) as a failure."""
         message = str(exc) or exc.__class__.__name__
         cause = exc.__cause__
-        if cause is not None and str(cause) and str(cause) not in message:
+        # An invalid sample's message already says what was expected; the validator's own text adds lines and a URL.
+        if cause is not None and str(cause) and str(cause) not in message and not isinstance(exc, InvalidSampleError):
             message = f"{message} (caused by {cause.__class__.__name__}: {cause})"
         tb = "".join(_traceback.format_exception(exc)) if with_traceback else None
         return cls(type=exc.__class__.__name__, message=message, traceback=tb)
@@ -287,6 +299,23 @@ class MetricResult(BaseModel):
             head += f" ({self.failure.type}: {self.failure.message})"
         return f"MetricResult({head})"
 
+    def __str__(self) -> str:
+        """One short line: the value (or the state and its cause) and what was missed, first item named; the
+        evidence in full is ``result.evidence``."""
+        if self.value is None:
+            cause = self.reason if self.status == "unscorable" else f"{self.failure.type}" if self.failure else ""
+            return _clip(f"{self.metric}: {self.status}" + (f" ({cause})" if cause else ""))
+        missing = self.evidence.missing_items() if self.evidence is not None else []
+        text = f"{self.metric} = {self.value:.4f}"
+        if missing:
+            text += f"; {len(missing)} missing, first: {missing[0]}"
+        return _clip(text)
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 class FoundID(BaseModel):
     """A reference ID that was retrieved, and where."""
@@ -314,6 +343,9 @@ class IDRecallEvidence(Evidence):
 
     def missing_items(self) -> list[str]:
         return [f"ID {doc!r}" for doc in self.missing]
+
+    def judged_fields(self) -> tuple[str, ...]:
+        return ("retrieved_context_ids", "reference_context_ids")
 
     def to_html(self, passages: Passages) -> str:
         found = ", ".join(f"<code>{escape(f.id)}</code> at rank {f.rank}" for f in self.found) or "none"
@@ -349,10 +381,13 @@ class StringRecallEvidence(Evidence):
 
     def missing_items(self) -> list[str]:
         return [
-            f"reference passage #{m.reference_index} (best similarity {m.similarity:.2f} < {self.threshold})"
+            f"reference passage {m.reference_index + 1} (best similarity {m.similarity:.2f} < {self.threshold})"
             for m in self.matches
             if not m.recalled
         ]
+
+    def judged_fields(self) -> tuple[str, ...]:
+        return ("retrieved_contexts", "reference_contexts")
 
     def to_html(self, passages: Passages) -> str:
         items = []

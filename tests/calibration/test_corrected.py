@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ragrecall import IDBasedContextRecall, InputError, calibrate, evaluate
-from ragrecall.calibration import CalibrationResult
+from ragrecall.calibration import CalibrationResult, content_fingerprint
 from ragrecall.evaluation import EvaluationResult
 
 POOL = 1200
@@ -66,13 +66,22 @@ def test_coverage_over_many_label_draws(run: Any) -> None:
     for _ in range(draws):
         chosen = rng.choice(POOL, size=80, replace=False)
         labelled = [
-            calibration.labelled[0].model_copy(update={"sample_id": f"q{i}", "human_score": float(human[i])})
+            calibration.labelled[0].model_copy(
+                update={"sample_id": f"q{i}", "human_score": float(human[i]), "fingerprint": _seen(result, i)}
+            )
             for i in chosen
         ]
         covered += _covers(calibration.model_copy(update={"labelled": labelled}).corrected(result), truth)
     # Labels drawn without replacement from a finite pool: the interval (which ignores that) is a little
     # conservative, never short.
     assert 0.93 <= covered / draws <= 0.995
+
+
+def _seen(result: EvaluationResult, i: int) -> dict[str, str]:
+    """What a person labelling sample ``i`` of the run saw."""
+    sample = result.rows[i].sample
+    assert sample is not None
+    return content_fingerprint(sample)
 
 
 def _covers(corrected: Any, truth: float) -> bool:
@@ -91,7 +100,14 @@ def test_inclusion_probabilities_weight_the_labels(run: Any) -> None:
     chosen += [(i, 40 / high.size) for i in rng.choice(high, 40, replace=False)]
     template = calibration.labelled[0]
     labelled = [
-        template.model_copy(update={"sample_id": f"q{i}", "human_score": float(human[i]), "inclusion_probability": p})
+        template.model_copy(
+            update={
+                "sample_id": f"q{i}",
+                "human_score": float(human[i]),
+                "inclusion_probability": p,
+                "fingerprint": _seen(result, i),
+            }
+        )
         for i, p in chosen
     ]
     corrected = calibration.model_copy(update={"labelled": labelled}).corrected(result)
@@ -111,7 +127,7 @@ def test_refusals_are_one_line(run: Any) -> None:
     with pytest.raises(InputError, match=r"none of the 20 labelled samples has an id among the 1200 samples"):
         calibration.model_copy(update={"labelled": elsewhere}).corrected(result)
     few = calibrate(IDBasedContextRecall(), samples[:9], show_progress=False)
-    with pytest.raises(InputError, match=r"only 9 labelled samples pair with scored samples of id_based"):
+    with pytest.raises(InputError, match=r"^no corrected mean of id_based_context_recall: 9 labelled samples apply"):
         few.corrected(result)
     mixed = [
         lab.model_copy(update={"inclusion_probability": 0.5 if i % 2 else None})

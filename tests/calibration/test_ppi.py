@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from ragrecall import CorrectedMean, labels_needed, ppi_mean
+from ragrecall.calibration import t_quantile
 from ragrecall.errors import ConfigurationError
 
 TRUE = 0.6  # the mean people give
@@ -76,25 +77,32 @@ def test_lambda_zero_is_the_labels_alone_and_one_is_plain_ppi() -> None:
     y = np.array([1.0, 0.0, 1.0, 1.0])
     f = np.array([0.9, 0.2, 0.7, 0.4])
     f_u = np.array([0.5, 0.7, 0.9])
-    zero = ppi_mean(f_u, f, y, lam=0)
+    zero = ppi_mean(f_u, f, y, lam=0, min_labelled=2)
     assert zero.mean == pytest.approx(0.75)
     assert (zero.low, zero.high) == pytest.approx((zero.classical.low, zero.classical.high))
-    one = ppi_mean(f_u, f, y, lam=1)
+    one = ppi_mean(f_u, f, y, lam=1, min_labelled=2)
     residual = y - f  # 0.1, -0.2, 0.3, 0.6: mean 0.2
     assert one.mean == pytest.approx(0.7 + 0.2)
     se = np.sqrt(np.var(f_u, ddof=1) / 3 + np.var(residual, ddof=1) / 4)  # unbiased variances
-    assert one.high - one.mean == pytest.approx(1.959964 * se, rel=1e-5)
+    assert one.high - one.mean == pytest.approx(3.182446 * se, rel=1e-5)  # Student's t, 3 degrees of freedom
     assert one.lam == 1.0 and one.n_labelled == 4 and one.n_unlabelled == 3
     assert one.judge_only.mean == pytest.approx(np.mean([*f_u, *f]))
 
 
-def test_the_tuned_lambda_minimises_the_estimated_variance() -> None:
+def test_the_tuned_lambda_is_the_reference_estimators_and_near_the_narrowest() -> None:
     rng = np.random.default_rng(7)
     y, f = _draw(rng, (60,), 0.7, 0.1)
     _, f_u = _draw(rng, (600,), 0.7, 0.1)
     tuned = ppi_mean(f_u, f, y)
+    # ppi_py's choice for a mean: cov(Y, f) over the labelled (divided by n) / ((1 + n/N) var(f) pooled).
+    n, big_n = 60, 600
+    cov = np.mean((y - y.mean()) * (f - f.mean()))
+    pooled = np.var(np.concatenate([f, f_u]), ddof=1)
+    assert tuned.lam == pytest.approx(min(1.0, max(0.0, cov / ((1 + n / big_n) * pooled))), rel=1e-12)
     grid = [ppi_mean(f_u, f, y, lam=float(lam)).half_width for lam in np.linspace(0, 1, 101)]
-    assert tuned.half_width <= min(grid) + 1e-12
+    # Near the minimum of this estimator's own plug-in variance, not at it: the reference pools the judge's
+    # variance over labelled and unlabelled scores and divides the covariance by n.
+    assert tuned.half_width <= min(grid) * 1.05
     assert tuned.half_width <= tuned.classical.half_width
 
 
@@ -122,7 +130,7 @@ def test_equal_weights_give_the_pool_form() -> None:
     y = np.array([1.0, 0.0, 1.0, 1.0, 0.0])
     f = np.array([0.9, 0.2, 0.7, 0.4, 0.3])
     f_u = np.array([0.5, 0.7, 0.9])
-    result = ppi_mean(f_u, f, y, weights=[2.0] * 5, lam=1)
+    result = ppi_mean(f_u, f, y, weights=[2.0] * 5, lam=1, min_labelled=2)
     assert result.mean == pytest.approx(np.mean([*f_u, *f]) + np.mean(y - f))
     assert result.classical.mean == pytest.approx(0.6)
 
@@ -144,13 +152,14 @@ def test_labels_needed_reaches_the_target() -> None:
 @pytest.mark.parametrize(
     ("args", "kwargs", "message"),
     [
-        (([0.5], [0.5], [1.0]), {}, "at least 2 labelled"),
+        (([0.5], [0.5], [1.0]), {}, "needs at least 10 labelled samples, got 1: label 9 more (with fewer"),
+        (([0.5], [0.5, 0.4], [1.0, 0.0]), {"min_labelled": 1}, "min_labelled must be a whole number of at least 2"),
         (([0.5], [0.5, 0.4], [1.0]), {}, "labelled_judge has 2 scores and labelled_human 1"),
-        (([0.5], [0.5, float("nan")], [1.0, 0.0]), {}, "labelled_judge[1] is nan"),
-        (([0.5], [0.5, 0.4], [1.0, 0.0]), {"lam": 1.5}, "lam must be a number in [0, 1]"),
-        (([0.5], [0.5, 0.4], [1.0, 0.0]), {"confidence": 1.0}, "confidence must be in (0, 1)"),
-        (([0.5], [0.5, 0.4], [1.0, 0.0]), {"weights": [1.0, 0.0]}, "weights must be positive"),
-        (([0.5], [0.5, 0.4], [1.0, 0.0]), {"weights": [1.0]}, "weights has 1 values for 2"),
+        (([0.5], [0.5, float("nan")], [1.0, 0.0]), {"min_labelled": 2}, "labelled_judge[1] is nan"),
+        (([0.5], [0.5, 0.4], [1.0, 0.0]), {"lam": 1.5, "min_labelled": 2}, "lam must be a number in [0, 1]"),
+        (([0.5], [0.5, 0.4], [1.0, 0.0]), {"confidence": 1.0, "min_labelled": 2}, "confidence must be in (0, 1)"),
+        (([0.5], [0.5, 0.4], [1.0, 0.0]), {"weights": [1.0, 0.0], "min_labelled": 2}, "weights must be positive"),
+        (([0.5], [0.5, 0.4], [1.0, 0.0]), {"weights": [1.0], "min_labelled": 2}, "weights has 1 values for 2"),
     ],
 )
 def test_bad_input_is_one_clear_line(args: tuple[list[float], ...], kwargs: dict[str, object], message: str) -> None:
@@ -159,8 +168,38 @@ def test_bad_input_is_one_clear_line(args: tuple[list[float], ...], kwargs: dict
 
 
 def test_the_result_says_what_each_mean_means() -> None:
-    result = ppi_mean([0.5, 0.7, 0.9], [0.9, 0.2, 0.7], [1.0, 0.0, 1.0])
+    result = ppi_mean([0.5, 0.7, 0.9], [0.9, 0.2, 0.7], [1.0, 0.0, 1.0], min_labelled=2)
     assert isinstance(result, CorrectedMean)
     names = [name for name, _, _ in result.describe()]
     assert names == ["corrected", "labels only", "judge only"]
     assert all(sentence for _, _, sentence in result.describe())
+
+
+def test_ten_labels_cover_nearly_with_students_quantile() -> None:
+    # At 10 labels the normal quantile covers about 88%; Student's t with 9 degrees of freedom about 92%.
+    covered, _, _, _ = _simulate(0.8, 0.05, n=10, big_n=2000, seeds=1000, base_seed=8)
+    assert 0.9 <= covered <= 0.97
+
+
+def test_the_t_quantile_matches_scipy() -> None:
+    stats = pytest.importorskip("scipy.stats")
+    for df in (1, 2, 4, 9, 19, 99, 10_000):
+        assert t_quantile(0.975, df) == pytest.approx(float(stats.t.ppf(0.975, df)), abs=1e-6)
+
+
+def test_labels_all_at_one_get_the_exact_bound_and_a_note() -> None:
+    judge = np.linspace(0.5, 1.0, 12)
+    result = ppi_mean(np.full(100, 0.8), judge, np.ones(12))
+    assert result.note is not None and result.note.startswith("all 12 labels are 1: they show no spread")
+    assert "exact bound" in result.note
+    # Twelve ones in a row: a mean below 0.025 ** (1/12) would give them with probability under 2.5%.
+    assert result.low == pytest.approx(0.025 ** (1 / 12)) and result.high == 1.0
+    assert result.half_width > 0.1  # not the zero width the variance alone would give
+
+
+def test_labels_all_equal_inside_the_range_are_said() -> None:
+    result = ppi_mean(np.full(50, 0.6), np.linspace(0.2, 0.9, 10), np.full(10, 0.5))
+    assert result.note is not None and "all 10 labels are 0.5" in result.note
+    assert "label more samples" in result.note
+    varied = ppi_mean(np.full(50, 0.6), np.linspace(0.2, 0.9, 10), np.linspace(0, 1, 10))
+    assert varied.note is None

@@ -75,13 +75,24 @@ def _result_files(tmp_path: Path) -> list[str]:
     return files
 
 
+def _write_labels(path: Path, files: list[str]) -> None:
+    """People's scores of the first 12 samples, labelled on each system's retrieved IDs: one labels file for the
+    three systems, each row pairing with the run that retrieved what it was labelled on."""
+    rows = []
+    for file in files:
+        for row in EvaluationResult.from_jsonl(file).rows[:12]:
+            assert row.sample is not None
+            seen = {
+                k: v for k, v in row.sample.to_dict().items() if k in ("retrieved_context_ids", "reference_context_ids")
+            }
+            rows.append({"id": row.sample_id, **seen, "human_score": 0.5 + 0.01 * row.index})
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+
 def test_compare_three_runs_on_the_command_line(tmp_path: Path) -> None:
     files = _result_files(tmp_path)
     labels = tmp_path / "labels.jsonl"
-    labels.write_text(
-        "".join(json.dumps({"id": f"q{i}", "human_score": 0.5 + 0.01 * i}) + "\n" for i in range(12)),
-        encoding="utf-8",
-    )
+    _write_labels(labels, files)
     page = tmp_path / "compare.html"
     done = subprocess.run(
         [str(SCRIPT), "compare", *files, "--labels", str(labels), "--report", str(page)],
@@ -119,10 +130,7 @@ def test_compare_prints_json_for_two_runs_and_for_three_with_labels(tmp_path: Pa
     assert data["metrics"]["id_based_context_recall"]["corrected"] == {}
 
     labels = tmp_path / "labels.jsonl"
-    labels.write_text(
-        "".join(json.dumps({"id": f"q{i}", "human_score": 0.5 + 0.01 * i}) + "\n" for i in range(12)),
-        encoding="utf-8",
-    )
+    _write_labels(labels, files)
     three = subprocess.run(
         [str(SCRIPT), "compare", *files, "--labels", str(labels), "--json"], capture_output=True, text=True, timeout=120
     )

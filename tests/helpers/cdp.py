@@ -89,7 +89,7 @@ class Browser:
 
     def press(self, key: str) -> None:
         """A real key press (keyDown, then keyUp) as the keyboard sends it."""
-        codes = {"ArrowLeft": 37, "ArrowRight": 39}
+        codes = {"ArrowLeft": 37, "ArrowRight": 39, "Enter": 13}
         params: dict[str, Any] = {"key": key}
         if key in codes:
             params.update(code=key, windowsVirtualKeyCode=codes[key])
@@ -97,6 +97,24 @@ class Browser:
             params.update(text=key, code=f"Key{key.upper()}", windowsVirtualKeyCode=ord(key.upper()))
         self.call("Input.dispatchKeyEvent", {"type": "keyDown", **params})
         self.call("Input.dispatchKeyEvent", {"type": "keyUp", **{k: v for k, v in params.items() if k != "text"}})
+
+    def phone(self, width: int = 390, height: int = 844) -> None:
+        """Show pages as a phone of ``width`` × ``height`` CSS pixels would, touch included."""
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 3, "mobile": True},
+        )
+        self.call("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+
+    def tap(self, selector: str) -> None:
+        """A finger's tap (touch start, then end) on the middle of the first element ``selector`` matches."""
+        box = self.evaluate(
+            f"(() => {{ const b = document.querySelector({json.dumps(selector)}).getBoundingClientRect(); "
+            "return [b.left + b.width / 2, b.top + b.height / 2]; })()"
+        )
+        point = {"x": box[0], "y": box[1]}
+        self.call("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+        self.call("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
     def wait_for(self, expression: str, timeout: float = 20.0) -> None:
         end = time.monotonic() + timeout

@@ -113,6 +113,9 @@ def test_label_keys_reload_download_and_calibrate(run: Path, tmp_path: Path, bro
         assert row["metadata"]["inclusion_probability"] == sample["inclusion_probability"]
         assert row["metadata"]["labelled_by"] == "A. Person"
         assert row["retrieved_contexts"] == sample["retrieved_contexts"]
+        # What the person saw, as the run's digests: the labels pair with a run only where it judged the same.
+        assert row["metadata"]["fingerprint"] == sample["fingerprint"]
+        assert set(sample["fingerprint"]) >= {"retrieved_contexts", "reference"}
     assert rows[0]["metadata"]["skipped_claims"] == 1
 
     done = cli("calibrate", str(target), "--llm", "offline", "--results", str(run), "--json")

@@ -7,11 +7,22 @@ Prediction-Powered Inference*, arXiv 2311.01453, the mean estimator)::
     theta(lam) = lam * mean(f over the unlabelled) + mean(Y - lam * f over the labelled)
 
 unbiased for every fixed ``lam`` whatever the judge's bias, since the second term measures the bias on the
-labelled samples and takes it away. Its variance is ``lam² Var(f)/N + Var(Y - lam f)/n``; the interval is the
-normal one around ``theta`` with those plug-in variances. ``lam = 1`` is plain PPI (Angelopoulos et al., Science
-2023), ``lam = 0`` the labels alone. When ``lam`` is not given it is the value that minimises that estimated
-variance, clipped to [0, 1]; since ``lam = 0`` is in the range, the interval is never wider than the labels
-alone give (a judge that is noise gets ``lam`` near 0).
+labelled samples and takes it away. Its variance is ``lam² Var(f)/N + Var(Y - lam f)/n``; the interval is
+``theta ± t · sqrt(variance)`` with those plug-in variances and ``t`` Student's quantile with ``n - 1`` degrees
+of freedom (the normal quantile of the reference implementation, ``ppi_py``, covers 81–88% at 5 labels and
+88–91% at 10 where this covers 90–93%; the two agree from a few hundred labels). ``lam = 1`` is plain PPI
+(Angelopoulos et al., Science 2023), ``lam = 0`` the labels alone. When ``lam`` is not given it is the
+reference estimator's choice (``ppi_py``'s ``_calc_lam_glm`` for the mean): ``Cov(Y, f) / ((1 + n/N) Var(f))``,
+the covariance over the labelled samples (divided by ``n``) and the variance of the judge's scores pooled over
+labelled and unlabelled samples, clipped to [0, 1]; since ``lam = 0`` is in the range, the interval is not
+wider than the labels alone give, up to the noise of estimating ``lam`` (a judge that is noise gets ``lam``
+near 0).
+
+Fewer than :data:`MIN_LABELLED` labels are refused: the variance estimated from them is too unstable for any
+interval of this family to hold (coverage measured by ``benchmarks/ppi_coverage.py``). Labels that are all equal
+show no spread: the result says so (:attr:`CorrectedMean.note`), and when they all sit at 0 or at 1 the interval
+is the exact bound such labels allow (a score in [0, 1] whose mean is ``m`` is 1 with probability at most ``m``,
+so ``n`` ones in a row bound ``m`` below by ``(alpha/2)^(1/n)``).
 
 Labels drawn by strata (``weights`` = inverse inclusion probabilities) are a design-based sample of the pool of
 all samples (unlabelled and labelled): the judge's mean is then taken over the whole pool, the correction is the
@@ -26,28 +37,36 @@ from collections.abc import Sequence
 from statistics import NormalDist
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ConfigurationError
+from ._small import Estimate, exact_bound, t_quantile, widest
 
-__all__ = ["CorrectedMean", "Estimate", "labels_needed", "ppi_mean"]
+__all__ = ["MIN_LABELLED", "CorrectedMean", "Estimate", "LeftOut", "labels_needed", "ppi_mean"]
 
 Numbers = Sequence[float] | np.ndarray
 
+MIN_LABELLED = 10
+"""Fewest labels for a corrected mean: with fewer, the interval covers the mean far less often than it says
+(``benchmarks/ppi_coverage.py`` measures it at 5, 10, 20 and 50 labels)."""
 
-class Estimate(BaseModel):
-    """A mean with its interval."""
+
+class LeftOut(BaseModel):
+    """Labelled samples that did not pair with a run, and why."""
 
     model_config = ConfigDict(frozen=True)
 
-    mean: float
-    low: float
-    high: float
+    reason: str
+    """Why, in words: ``"their retrieved passages differ from this run's"``."""
+    ids: list[str]
+    """The ids of the samples left out for this reason."""
 
-    @property
-    def half_width(self) -> float:
-        """Half the interval's width."""
-        return (self.high - self.low) / 2.0
+    def text(self) -> str:
+        """One line: how many, why, and the first ids."""
+        shown = ", ".join(repr(i) for i in self.ids[:3])
+        more = f" and {len(self.ids) - 3} more" if len(self.ids) > 3 else ""
+        count = len(self.ids)
+        return f"{count} labelled sample{'' if count == 1 else 's'} left out: {self.reason} ({shown}{more})"
 
 
 class CorrectedMean(BaseModel):
@@ -75,7 +94,12 @@ class CorrectedMean(BaseModel):
     metric: str | None = None
     """The metric corrected, when the mean comes from a run (:meth:`CalibrationResult.corrected`)."""
     not_paired: int = 0
-    """Labelled samples left out: not in the run, not scored there, or without a label for this metric."""
+    """Labelled samples left out: not in the run, not scored there, labelled on other content than the run
+    judged, or without a label for this metric (each reason in :attr:`left_out`)."""
+    left_out: list[LeftOut] = Field(default_factory=list)
+    """The labelled samples left out, by reason."""
+    note: str | None = None
+    """What to know before trusting the interval, when something is: labels that are all equal."""
 
     @property
     def half_width(self) -> float:
@@ -117,20 +141,26 @@ def ppi_mean(
     confidence: float = 0.95,
     lam: float | None = None,
     weights: Numbers | None = None,
+    min_labelled: int = MIN_LABELLED,
 ) -> CorrectedMean:
     """The mean of people's scores over all samples, from the judge's scores corrected by a few labels (PPI++).
 
     ``unlabelled`` are the judge's scores on samples nobody labelled; ``labelled_judge`` and ``labelled_human``
-    the judge's and a person's scores on the labelled samples, in the same order. ``lam=None`` tunes lambda to
-    the narrowest interval (clipped to [0, 1], so never wider than the labels alone); ``lam=1`` is plain PPI,
-    ``lam=0`` the labels alone. ``weights``, one per labelled sample, are the inverse of the probability with
-    which each was drawn for labelling from the pool of all samples (see ``ragrecall label --strategy
-    stratified``); without them the labelled samples are taken as a uniform random draw. The interval is the
-    normal approximation at ``confidence`` (see the module docstring for the formulas).
+    the judge's and a person's scores on the labelled samples, in the same order. ``lam=None`` tunes lambda as
+    the reference PPI++ estimator does (clipped to [0, 1]); ``lam=1`` is plain PPI, ``lam=0`` the labels alone.
+    ``weights``, one per labelled sample, are the inverse of the probability with which each was drawn for
+    labelling from the pool of all samples (see ``ragrecall label --strategy stratified``); without them the
+    labelled samples are taken as a uniform random draw. The interval uses Student's quantile with ``n - 1``
+    degrees of freedom at ``confidence``; labels all at 0 or all at 1 get the exact bound instead, and labels
+    that are all equal are said in :attr:`CorrectedMean.note` (see the module docstring).
+
+    ``min_labelled`` (default :data:`MIN_LABELLED`) is the fewest labels accepted; lowering it gives intervals
+    that cover less than they say (the coverage table of the calibration guide shows how much).
 
     Raises:
-        ConfigurationError: fewer than two labels, mismatched lengths, a value that is not a finite number,
-            ``lam`` outside [0, 1], ``confidence`` outside (0, 1), or a weight that is not positive.
+        ConfigurationError: fewer labels than ``min_labelled`` (saying how many more are needed), mismatched
+            lengths, a value that is not a finite number, ``lam`` outside [0, 1], ``confidence`` outside (0, 1),
+            or a weight that is not positive.
     """
     f_u = _array(unlabelled, "unlabelled")
     f_l = _array(labelled_judge, "labelled_judge")
@@ -139,18 +169,25 @@ def ppi_mean(
         raise ConfigurationError(
             f"labelled_judge has {f_l.size} scores and labelled_human {y.size}; expected one of each per sample"
         )
-    if y.size < 2:
-        raise ConfigurationError(f"ppi_mean needs at least 2 labelled samples, got {y.size}")
+    if isinstance(min_labelled, bool) or not isinstance(min_labelled, int) or min_labelled < 2:
+        raise ConfigurationError(f"min_labelled must be a whole number of at least 2, got {min_labelled!r}")
+    if y.size < min_labelled:
+        raise ConfigurationError(
+            f"a corrected mean needs at least {min_labelled} labelled samples, got {y.size}: label "
+            f"{min_labelled - y.size} more (with fewer, the variance estimated from the labels is too unstable "
+            "for the interval to cover the mean as often as it says)"
+        )
     if not 0.0 < confidence < 1.0:
         raise ConfigurationError(f"confidence must be in (0, 1), got {confidence!r}")
     if lam is not None and not (isinstance(lam, (int, float)) and 0.0 <= lam <= 1.0):
         raise ConfigurationError(f"lam must be a number in [0, 1] or None, got {lam!r}")
     z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
+    t = t_quantile(0.5 + confidence / 2.0, y.size - 1)
     pool = np.concatenate([f_u, f_l])
     judge = _normal(float(pool.mean()), _var(pool) / pool.size, z)
     if weights is None:
         mean, var, used = _ppi(f_u, f_l, y, lam)
-        classical = _normal(float(y.mean()), _var(y) / y.size, z)
+        classical = _normal(float(y.mean()), _var(y) / y.size, t)
     else:
         w = _array(weights, "weights")
         if w.size != y.size:
@@ -159,12 +196,26 @@ def ppi_mean(
             raise ConfigurationError("weights must be positive (the inverse of each label's inclusion probability)")
         mean, var, used = _weighted_ppi(pool, f_l, y, w / w.sum(), lam)
         _, var_y, _ = _weighted_ppi(pool, f_l, y, w / w.sum(), 0.0)
-        classical = _normal(float(np.dot(w, y) / w.sum()), var_y, z)
-    half = z * math.sqrt(var)
+        classical = _normal(float(np.dot(w, y) / w.sum()), var_y, t)
+    corrected = _normal(mean, var, t)
+    note = None
+    if np.all(y == y[0]):
+        value = float(y[0])
+        note = (
+            f"all {y.size} labels are {value:g}: they show no spread, so the interval counts none of the labels' "
+            "own noise"
+        )
+        if value in (0.0, 1.0):
+            exact = exact_bound(value, y.size, confidence)
+            corrected = widest(corrected, exact)
+            classical = widest(classical, exact)
+            note += f"; it is the exact bound for {y.size} labels all at {value:g} instead"
+        else:
+            note += "; label more samples before trusting it"
     return CorrectedMean(
         mean=mean,
-        low=mean - half,
-        high=mean + half,
+        low=corrected.low,
+        high=corrected.high,
         confidence=confidence,
         lam=used,
         n_labelled=int(y.size),
@@ -172,6 +223,7 @@ def ppi_mean(
         classical=classical,
         judge_only=judge,
         weighted=weights is not None,
+        note=note,
     )
 
 
@@ -205,17 +257,16 @@ def labels_needed(
     if weights is not None:
         w = _array(weights, "weights")
         deff = float(y.size * np.dot(w, w) / w.sum() ** 2)
-    z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
     v_u, v_l, v_y = _var(f_u), _var(f_l), _var(y)
     c = _cov(y, f_l)
     big_n = max(f_u.size, 1)
 
     def half(n: int) -> float:
         if f_u.size == 0:  # the labels alone
-            return z * math.sqrt(v_y * deff / n)
+            return t_quantile(0.5 + confidence / 2.0, n - 1) * math.sqrt(v_y * deff / n)
         # The unlabelled pool shrinks as its samples are labelled; the variances per sample stay.
         rest = max(big_n - (n - y.size), 1)
-        return z * math.sqrt(_tuned_variance(v_u / rest, v_l, v_y, c, n / deff))
+        return t_quantile(0.5 + confidence / 2.0, n - 1) * math.sqrt(_tuned_variance(v_u / rest, v_l, v_y, c, n / deff))
 
     low, high = y.size, y.size + 1
     while half(high) > half_width:
@@ -235,10 +286,22 @@ def _ppi(f_u: np.ndarray, f_l: np.ndarray, y: np.ndarray, lam: float | None) -> 
     v_l, v_y = _var(f_l), _var(y)
     c = _cov(y, f_l)
     if lam is None:
-        lam = _tuned(v_u, v_l, c, n) if f_u.size else 0.0
+        lam = _reference_lambda(f_u, f_l, y)
     unlabelled_mean = float(f_u.mean()) if f_u.size else 0.0
     mean = lam * unlabelled_mean + float(np.mean(y - lam * f_l))
     return mean, _variance(lam, v_u, v_l, v_y, c, n), float(lam)
+
+
+def _reference_lambda(f_u: np.ndarray, f_l: np.ndarray, y: np.ndarray) -> float:
+    """Lambda as the reference PPI++ estimator chooses it for a mean: the covariance of people's and the judge's
+    scores over the labelled samples (divided by ``n``) over ``(1 + n/N)`` times the variance of the judge's
+    scores pooled over the labelled and unlabelled samples, clipped to [0, 1]; 0 without unlabelled samples."""
+    n, big_n = y.size, f_u.size
+    pooled = _var(np.concatenate([f_l, f_u]))
+    if big_n == 0 or pooled <= 0:
+        return 0.0  # nothing unlabelled to use, or a judge that gave one score to everything
+    c = float(np.dot(y - y.mean(), f_l - f_l.mean()) / n)
+    return float(min(1.0, max(0.0, c / ((1.0 + n / big_n) * pooled))))
 
 
 def _tuned(v_u_over_n: float, v_l: float, c: float, n: float) -> float:

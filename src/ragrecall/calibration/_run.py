@@ -17,7 +17,7 @@ from ..metrics.context_recall import ClaimVerdict
 from ..results import MetricResult
 from ..schema import Sample, describe_record
 from ..usage import Usage
-from ._corrected import LabelledScore, labelled_score
+from ._corrected import LabelledScore, labelled_score, one_label_each
 from ._figures import claim_figures, claim_intervals, confusion_cells, score_figures, score_intervals
 from ._result import (
     CalibrationResult,
@@ -68,6 +68,8 @@ def calibrate(
         MissingFieldError: a sample has neither ``claim_labels`` nor ``human_score`` ("missing labels
             field"), naming the sample (or the file's line).
         InvalidSampleError: a sample is invalid, e.g. its label count does not match its claims.
+        InputError: two rows label the same sample and content differently (the one rule for repeated labels,
+            :func:`ragrecall.calibration.one_label_each`: identical repeats count once, conflicts are refused).
         ConfigurationError: bad arguments.
     """
     return run_sync(
@@ -129,6 +131,7 @@ def labelled_dataset(samples: DatasetLike) -> Dataset:
         dataset = Dataset(samples)
     else:
         raise ConfigurationError(f"expected samples, a Dataset or a file path, got {type(samples).__name__}")
+    labelled: list[LabelledScore] = []
     for index, sample in enumerate(dataset):
         if sample.claim_labels is None and sample.human_score is None:
             if isinstance(samples, (str, os.PathLike)):
@@ -140,7 +143,13 @@ def labelled_dataset(samples: DatasetLike) -> Dataset:
                 "(a number in [0, 1])",
                 where=describe_record(where, {"id": sample.id}),
             )
-    return dataset
+        label = labelled_score(index, sample)
+        assert label is not None  # it has labels
+        labelled.append(label)
+    kept = {label.index for label in one_label_each(labelled)}
+    if len(kept) == len(dataset):
+        return dataset
+    return Dataset([sample for index, sample in enumerate(dataset) if index in kept])
 
 
 def calibration_of(
@@ -161,14 +170,20 @@ def calibration_of(
     scores: list[tuple[int, str | int | None, float, float]] = []
     not_compared: list[NotCompared] = []
     claim_disagreements: list[ClaimDisagreement] = []
-    labelled: list[LabelledScore] = []
     levels: list[tuple[str, bool, bool]] = []
+    # One label per sample and content (identical repeats once, conflicts refused), as everywhere labels are read.
+    labelled = one_label_each(
+        [
+            label
+            for row, result in zip(run.rows, results, strict=True)
+            if row.sample is not None and (label := labelled_score(row.index, row.sample, result.value)) is not None
+        ]
+    )
+    kept = {label.index for label in labelled}
     for row, result in zip(run.rows, results, strict=True):
         sample = row.sample
-        label = labelled_score(row.index, sample, result.value) if sample is not None else None
-        if sample is None or label is None:
-            continue  # no labels to compare (an unlabelled row of a run given directly)
-        labelled.append(label)
+        if sample is None or row.index not in kept:
+            continue  # no labels to compare (an unlabelled row of a run given directly), or a repeat
         if result.status != "scored":
             not_compared.append(_left_out(row.index, row.sample_id, result))
             continue

@@ -106,7 +106,18 @@ def level_lines(result: CalibrationResult) -> list[str]:
             f"  {item.level.ljust(width)}  {item.claims:>4} claims  accuracy {item.accuracy:.0%}  "
             f"'supported' confirmed by people {precision} ({item.labelled_supported} of {item.judged_supported})"
         )
+    meanings = [f"{level}: {_LEVELS[level]}" for level in (item.level for item in result.by_level) if level in _LEVELS]
+    if meanings:
+        lines.append("  (" + "; ".join(meanings) + ")")
     return lines
+
+
+# What a level that needs saying means (the others are named by the checks that passed; see the claims guide).
+_LEVELS = {
+    "none": "the judge said unsupported, with no quote to check, and nothing contradicted it",
+    "contested": "the judge said unsupported although a passage sentence holds every term of the claim",
+    "unverified": "the judge said supported but its quotes did not check out",
+}
 
 
 def _kappa_note(result: CalibrationResult) -> str:
@@ -123,7 +134,10 @@ def describe_disagreement(item: ClaimDisagreement | ScoreDisagreement) -> str:
         return f"{where}: human {item.human:.3f}, metric {item.metric:.3f} ({item.difference:+.3f})"
     said = "supported" if item.judge else "unsupported"
     label = "supported" if item.human else "unsupported"
-    text = f"{where}, claim {item.claim_index + 1}: {item.claim!r}\n    label {label}, judge {said}: {item.reason}"
+    reason = " ".join(item.reason.split())
+    text = f"{where}, claim {item.claim_index + 1}: {item.claim!r}\n    label {label}, judge {said}" + (
+        f": {reason}" if reason else ""
+    )
     for quote in item.quotes:
         shown = quote.passage or quote.quote
         text += f"\n    quote (passage {quote.context + 1}, {quote.match}): {shown!r}"

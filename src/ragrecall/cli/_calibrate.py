@@ -6,11 +6,12 @@ import argparse
 import json
 import os
 import sys
+import warnings
 from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 from .._files import check_output_path
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, FailedSamplesWarning
 from ._llm import add_llm_arguments, cache_file, llm_source
 
 if TYPE_CHECKING:
@@ -112,8 +113,9 @@ def _run(args: argparse.Namespace) -> int:
         check_output_path(args.report, "--report", [*inputs, ("checkpoint", args.checkpoint)])
     if args.show < 0:
         raise ConfigurationError(f"--show must be 0 or more, got {args.show}")
-    with ExitStack() as resources:  # the response cache is closed once the judge is done
+    with ExitStack() as resources, warnings.catch_warnings():  # the response cache is closed once the judge is done
         metric = ContextRecall(llm_source(args, resources)(), votes=args.votes, judging=args.judging, seed=args.seed)
+        warnings.simplefilter("ignore", FailedSamplesWarning)  # the command prints its own failure line
         result = calibrate(
             metric,
             args.labels,

@@ -37,7 +37,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmp_.add_argument(
         "--labels",
         metavar="LABELS",
-        help="people's labels of some samples (paired by id): also each system's mean corrected by them (PPI++)",
+        help="people's labels of some samples: also each system's mean corrected by them (PPI++); a label counts for "
+        "a system only where it was made on the passages and claims that system's run judged",
     )
     cmp_.add_argument("--report", metavar="FILE.html", help="also write the comparison as an HTML page")
     cmp_.add_argument(
@@ -69,7 +70,13 @@ def _run(args: argparse.Namespace) -> int:
     if args.report:
         from ..report import write_comparison_page
 
-        write_comparison_page(pairs, args.report, corrected, title=f"ragrecall comparison of {len(runs)} runs")
+        write_comparison_page(
+            pairs,
+            args.report,
+            corrected,
+            title=f"ragrecall comparison of {len(runs)} runs",
+            runs=dict(zip(names, runs, strict=True)),
+        )
     if args.json:
         print(json.dumps(_as_json(args.runs, letters, names, runs, pairs, corrected), indent=2, ensure_ascii=False))
         if args.report:
@@ -95,7 +102,7 @@ def _as_json(
     names: Sequence[str],
     runs: Sequence[EvaluationResult],
     pairs: dict[str, list[PairComparison]],
-    corrected: dict[str, dict[str, CorrectedMean]],
+    corrected: dict[str, dict[str, CorrectedMean | str]],
 ) -> dict[str, object]:
     """The comparison as plain JSON values: the runs, and per metric every pair and the corrected means."""
     from ..calibration import corrected_json
@@ -108,7 +115,10 @@ def _as_json(
         "metrics": {
             metric: {
                 "pairs": [item.model_dump(mode="json") for item in items],
-                "corrected": {name: corrected_json(c) for name, c in corrected.get(metric, {}).items()},
+                "corrected": {
+                    name: {"not_corrected": c} if isinstance(c, str) else corrected_json(c)
+                    for name, c in corrected.get(metric, {}).items()
+                },
             }
             for metric, items in pairs.items()
         },
@@ -149,46 +159,63 @@ def _two(a: EvaluationResult, b: EvaluationResult, metrics: Sequence[str], *, ex
 
 
 def _table(metric: str, items: Sequence[PairComparison]) -> str:
-    from ..evaluation import PAIR_HEADINGS
+    from ..evaluation import ALPHA, PAIR_HEADINGS, best_system
 
     rows = [list(PAIR_HEADINGS), *(item.cells() for item in items)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(PAIR_HEADINGS))]
     lines = [
         f"{metric}: every pair, B − A over the samples both scored; p: paired randomisation test, p (Holm): "
-        f"adjusted over the {len(items)} pairs; d_z: mean difference / its standard deviation"
+        f"adjusted over the {len(items)} pairs; d_z: mean difference / its standard deviation; B against A: better "
+        "or worse when p (Holm) < 0.05, else no difference"
     ]
     lines += ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    best = best_system(items)
+    lines.append(
+        f"best: {best}, better than every other system (Holm-adjusted p < {ALPHA:g} in each of its pairs)"
+        if best is not None
+        else f"no single best system at the Holm-adjusted level {ALPHA:g}"
+    )
     return "\n".join(lines)
 
 
 def _corrected(
     runs: Sequence[EvaluationResult], names: Sequence[str], metrics: Sequence[str], labels: str
-) -> dict[str, dict[str, CorrectedMean]]:
-    """Per metric, per system, the mean corrected by the labels; a metric the labels cannot correct in some run
-    is left out of this table with a line saying why."""
+) -> dict[str, dict[str, CorrectedMean | str]]:
+    """Per metric, per system, the mean corrected by the labels that apply to that system's run, or why it has
+    none (a label made on other passages than a system retrieved does not correct it)."""
     from ..calibration import corrected_mean, labelled_scores
     from ..dataset import Dataset
 
     if not os.path.exists(labels):
         raise FileNotFoundError(f"no such labels file: {labels}")
     labelled = labelled_scores(Dataset.load(labels))
-    out: dict[str, dict[str, CorrectedMean]] = {}
+    out: dict[str, dict[str, CorrectedMean | str]] = {}
     for metric in metrics:
-        try:
-            out[metric] = {name: corrected_mean(run, metric, labelled) for name, run in zip(names, runs, strict=True)}
-        except InputError as exc:
-            print(f"{metric} not corrected: {exc}")
+        systems: dict[str, CorrectedMean | str] = {}
+        for name, run in zip(names, runs, strict=True):
+            try:
+                systems[name] = corrected_mean(run, metric, labelled)
+            except InputError as exc:
+                systems[name] = str(exc)
+        out[metric] = systems
     return out
 
 
-def _corrected_table(systems: dict[str, CorrectedMean]) -> str:
+def _corrected_table(systems: dict[str, CorrectedMean | str]) -> str:
     width = max(len(name) for name in systems)
     lines = [
-        "corrected by people (PPI++): each system's mean with its bias, measured on the labelled samples, taken away"
+        "corrected by people (PPI++): each system's mean with its bias, measured on the labelled samples that apply "
+        "to it, taken away"
     ]
     for name, item in systems.items():
+        if isinstance(item, str):
+            lines.append(f"  {name.ljust(width)}  {item}")
+            continue
         lines.append(
             f"  {name.ljust(width)}  {item.mean:.4f} 95% CI [{item.low:.4f}, {item.high:.4f}]  judge only "
             f"{item.judge_only.mean:.4f}, labels only {item.classical.mean:.4f} ({item.n_labelled} labelled)"
         )
+        lines.extend(f"  {' ' * width}  {left.text()}" for left in item.left_out)
+        if item.note:
+            lines.append(f"  {' ' * width}  note: {item.note}")
     return "\n".join(lines)

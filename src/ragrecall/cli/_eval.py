@@ -6,12 +6,13 @@ import argparse
 import json
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 from .._files import check_output_path
-from ..errors import ConfigurationError, EndpointDownError, InputError
+from ..errors import ConfigurationError, EndpointDownError, FailedSamplesWarning, InputError
 from ..metric_specs import METRIC_HELP, needs_llm, parse_metric, resolve_metric_name
 from ._llm import add_llm_arguments, cache_file, llm_source
 
@@ -162,17 +163,19 @@ def run_eval(args: argparse.Namespace, batch: BatchBackend | None = None) -> int
         if backend == "batch":
             backend = BatchBackend(max_samples_in_flight=in_flight)
         try:
-            result = evaluate(
-                _with_nuggets(args, column_map) if getattr(args, "nuggets", None) else args.data,
-                metrics,
-                max_concurrency=args.concurrency,
-                show_progress=not args.no_progress,
-                checkpoint=args.checkpoint,
-                column_map=column_map,
-                backend=backend,
-                poll_interval=poll_interval,
-                allow_endpoint_change=args.allow_endpoint_change,
-            )
+            with warnings.catch_warnings():  # the command prints its own failure lines
+                warnings.simplefilter("ignore", FailedSamplesWarning)
+                result = evaluate(
+                    _with_nuggets(args, column_map) if getattr(args, "nuggets", None) else args.data,
+                    metrics,
+                    max_concurrency=args.concurrency,
+                    show_progress=not args.no_progress,
+                    checkpoint=args.checkpoint,
+                    column_map=column_map,
+                    backend=backend,
+                    poll_interval=poll_interval,
+                    allow_endpoint_change=args.allow_endpoint_change,
+                )
         except (EndpointDownError, KeyboardInterrupt) as exc:
             _write_partial(args, getattr(exc, "result", None))
             raise  # the entry point prints the cause and the resume hint

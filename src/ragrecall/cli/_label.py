@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from collections import Counter
 
@@ -40,6 +41,7 @@ def _run(args: argparse.Namespace) -> int:
     if not os.path.exists(args.results):
         raise FileNotFoundError(f"no such results file: {args.results}")
     check_output_path(args.output, "-o", [("results file", args.results)])
+    _not_samples(args.results)
     result = EvaluationResult.from_jsonl(args.results)
     metric = claim_metric(result, args.metric)
     chosen = choose(result, args.n, seed=args.seed, strategy=args.strategy, metric=metric)
@@ -51,4 +53,31 @@ def _run(args: argparse.Namespace) -> int:
         for stratum, count in sorted(Counter(c.stratum for c in chosen).items()):
             p = next(c.inclusion_probability for c in chosen if c.stratum == stratum)
             print(f"  {stratum}: {count} samples, inclusion probability {p:.3f}")
+    print(
+        f"next: open {args.output} in a browser (a phone works), label, press 'Download labels', then: ragrecall "
+        f"calibrate labels.jsonl --llm MODEL --results {args.results} (or eval/report/compare ... --labels "
+        "labels.jsonl)"
+    )
     return 0
+
+
+def _not_samples(path: str) -> None:
+    """Refuse, in one line, a samples file given where a results file is expected."""
+    from ..dataset import open_text, text_lines
+    from ..errors import InputError
+
+    name, handle = open_text(path)
+    try:
+        first = next((line for line in text_lines(handle, name) if line.strip()), None)
+    finally:
+        handle.close()
+    try:
+        record = json.loads(first) if first is not None else None
+    except ValueError:
+        return  # not JSON lines: the results reader names the problem
+    if isinstance(record, dict) and "results" not in record and "run" not in record:
+        raise InputError(
+            f"{path} holds samples, not results: label the claims of a judged run, so run "
+            f"'ragrecall eval {path} -m context_recall --model MODEL --out results.jsonl' (or --offline) first, "
+            "then 'ragrecall label results.jsonl -n N'"
+        )

@@ -21,6 +21,16 @@ _COMMANDS = ("demo", "eval", "trec", "compare", "report", "calibrate", "label", 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and not argv[0].startswith("-") and argv[0] not in _COMMANDS:
+        import difflib
+
+        close = difflib.get_close_matches(argv[0], _COMMANDS, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else f"; the commands are {', '.join(_COMMANDS)}"
+        print(
+            f"usage: ragrecall [-h] [--version] COMMAND ...\nragrecall: error: unknown command {argv[0]!r}{hint}",
+            file=sys.stderr,
+        )
+        return 2
     parser = _parser(_chosen(argv))
     args, unknown = parser.parse_known_args(argv)
     if unknown:

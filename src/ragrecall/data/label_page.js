@@ -25,6 +25,9 @@
   const who = document.getElementById("who");
   who.value = state.who || "";
   who.addEventListener("input", () => { state.who = who.value; save(); });
+  // Enter leaves the name field, so that the next y, n or s answers instead of being typed into the name.
+  who.addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); who.blur(); } });
+  const bar = document.getElementById("answerbar-inner");
 
   const counts = () => {
     const values = Object.values(state.answers);
@@ -34,6 +37,7 @@
 
   function render() {
     app.textContent = "";
+    bar.textContent = "";
     const { yes, no, skip } = counts();
     const done = yes + no + skip;
     document.getElementById("progress").value = claims.length ? done / claims.length : 1;
@@ -48,20 +52,21 @@
     const card = el("div", { class: "card", id: "card", "data-sample": String(sample.id), "data-claim": String(c) });
     card.append(el("div", { class: "muted", id: "where" },
       `claim ${i + 1} of ${claims.length} · sample ${s + 1} of ${data.samples.length} (${sample.id}) · claim ${c + 1} of ${sample.claims.length}`));
+    // The claim and the answer buttons sit in the bar at the bottom: reachable while reading any passage.
     const kind = claim.importance ? "nugget · " + claim.importance : "claim";
-    card.append(el("div", { class: "label" }, kind), el("div", { class: "claim", id: "claim" }, claim.claim));
+    bar.append(el("div", { class: "label" }, kind), el("div", { class: "claim", id: "claim" }, claim.claim));
     const buttons = el("div", { class: "answer" });
     [["yes", true, "Supported (y)"], ["no", false, "Not supported (n)"], ["skip", "skip", "Skip (s)"]].forEach(([cls, value, text]) => {
       const b = el("button", { type: "button", class: cls, "aria-pressed": String(answer === value), id: "answer-" + cls }, text);
       b.addEventListener("click", () => answerWith(value));
       buttons.append(b);
     });
-    const back = el("button", { type: "button", id: "prev" }, "← previous");
+    const back = el("button", { type: "button", id: "prev", "aria-label": "previous claim" }, "←");
     back.addEventListener("click", () => move(-1));
-    const next = el("button", { type: "button", id: "next" }, "next →");
+    const next = el("button", { type: "button", id: "next", "aria-label": "next claim" }, "→");
     next.addEventListener("click", () => move(1));
     buttons.append(back, next);
-    card.append(buttons);
+    bar.append(buttons);
     if (sample.user_input) card.append(el("div", { class: "label" }, "question"), el("div", {}, sample.user_input));
     if (sample.reference) card.append(el("div", { class: "label" }, "reference"), el("div", {}, sample.reference));
     card.append(el("div", { class: "label" }, `retrieved passages (${sample.retrieved_contexts.length})`));
@@ -107,6 +112,7 @@
       if (!kept.length) return;
       const metadata = { stratum: sample.stratum, labelled_at: kept.map(([, , at]) => at).sort().pop() };
       if (sample.inclusion_probability !== null) metadata.inclusion_probability = sample.inclusion_probability;
+      metadata.fingerprint = sample.fingerprint;
       if (state.who) metadata.labelled_by = state.who;
       const skipped = sample.claims.length - kept.length;
       if (skipped) metadata.skipped_claims = skipped;

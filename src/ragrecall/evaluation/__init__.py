@@ -15,6 +15,8 @@ _EXPORTS = {
     "paired_rows": "._compare",
     "paired_values": "._compare",
     "PAIR_HEADINGS": "._many",
+    "ALPHA": "._many",
+    "best_system": "._many",
     "PairComparison": "._many",
     "compare_many": "._many",
     "effect_size": "._many",
@@ -26,6 +28,7 @@ _EXPORTS = {
     "MetricSummary": "._rows",
     "SampleRow": "._rows",
     "UnstableClaim": "._rows",
+    "RunConfig": "._ragas_habits",
     "Backend": "._run",
     "DatasetLike": "._run",
     "aevaluate": "._run",
@@ -34,6 +37,7 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "ALPHA",
     "PAIR_HEADINGS",
     "Backend",
     "Comparison",
@@ -42,11 +46,13 @@ __all__ = [
     "FailureRecord",
     "MetricSummary",
     "PairComparison",
+    "RunConfig",
     "RunInfo",
     "SampleRow",
     "SeenRows",
     "UnstableClaim",
     "aevaluate",
+    "best_system",
     "compare",
     "compare_many",
     "effect_size",
@@ -63,7 +69,8 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 if TYPE_CHECKING:
     from ._checkpoint import read_journal
     from ._compare import Comparison, compare, paired_rows, paired_values
-    from ._many import PAIR_HEADINGS, PairComparison, compare_many, effect_size, holm
+    from ._many import ALPHA, PAIR_HEADINGS, PairComparison, best_system, compare_many, effect_size, holm
+    from ._ragas_habits import RunConfig
     from ._result import EvaluationResult
     from ._result_lines import SeenRows, read_result_line
     from ._rows import FailureRecord, MetricSummary, SampleRow, UnstableClaim

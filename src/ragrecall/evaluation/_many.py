@@ -14,10 +14,26 @@ from ..errors import InputError
 from ._compare import Comparison, compare, paired_values
 from ._result import EvaluationResult
 
-__all__ = ["PAIR_HEADINGS", "PairComparison", "compare_many", "effect_size", "holm"]
+__all__ = ["ALPHA", "PAIR_HEADINGS", "PairComparison", "best_system", "compare_many", "effect_size", "holm"]
 
-PAIR_HEADINGS = ("A", "B", "paired", "mean A", "mean B", "B − A", "95% CI", "p", "p (Holm)", "d_z", "d_z 95% CI")
+PAIR_HEADINGS = (
+    "A",
+    "B",
+    "paired",
+    "mean A",
+    "mean B",
+    "B − A",
+    "95% CI",
+    "p",
+    "p (Holm)",
+    "d_z",
+    "d_z 95% CI",
+    "B against A",
+)
 """The columns of :meth:`PairComparison.cells`."""
+
+ALPHA = 0.05
+"""The family-wise level of the verdicts: a pair differs when its Holm-adjusted p-value is below it."""
 
 _RESAMPLES = 2000
 _FLAT = 1e-12
@@ -65,7 +81,29 @@ class PairComparison(BaseModel):
             number(self.p_holm, ".4f"),
             number(self.effect, "+.2f"),
             interval(self.effect_low, self.effect_high, "+.2f"),
+            self.verdict(),
         ]
+
+    def verdict(self, alpha: float = ALPHA) -> str:
+        """B against A at the Holm-adjusted level ``alpha``: ``"better"`` or ``"worse"`` when the adjusted
+        p-value is below it (by the sign of B − A), else ``"no difference"`` (none shown at that level: not
+        proof that the two are equal)."""
+        c = self.comparison
+        if self.p_holm is None or c.mean_difference is None or self.p_holm >= alpha or c.mean_difference == 0:
+            return "no difference"
+        return "better" if c.mean_difference > 0 else "worse"
+
+
+def best_system(pairs: Sequence[PairComparison], alpha: float = ALPHA) -> str | None:
+    """The system better than every other one at the Holm-adjusted level ``alpha`` (each of its pairs says so),
+    or None when no system is."""
+    systems = list(dict.fromkeys(name for p in pairs for name in (p.a, p.b)))
+    for system in systems:
+        mine = [p for p in pairs if system in (p.a, p.b)]
+        wins = [p.verdict(alpha) == ("better" if p.b == system else "worse") for p in mine]
+        if mine and len(mine) == len(systems) - 1 and all(wins):
+            return system
+    return None
 
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:

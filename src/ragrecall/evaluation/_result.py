@@ -15,6 +15,7 @@ from .._files import atomic_text
 from ..dataset import EvaluationDataset, flat_records, metadata_columns, open_text, text_lines
 from ..results import Evidence, MetricResult
 from ..usage import Usage
+from ._cost_views import CostViews
 from ._result_lines import SeenRows, read_result_line
 from ._rows import FailureRecord, MetricSummary, SampleRow, UnstableClaim, mean_agreement, summed_counts
 from ._run_info import RunInfo
@@ -28,7 +29,7 @@ __all__ = ["EvaluationResult"]
 PathLike = str | os.PathLike[str]
 
 
-class EvaluationResult:
+class EvaluationResult(CostViews):
     """Everything an evaluation produced, in input order."""
 
     def __init__(

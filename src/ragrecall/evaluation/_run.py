@@ -7,7 +7,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Literal
@@ -20,13 +20,14 @@ from .._sync import run_sync
 from ..batch import CURRENT_SAMPLE, BatchBackend, BatchRun, openai_stack_of, say_on_stderr
 from ..dataset import Dataset
 from ..errors import ConfigurationError, EndpointDownError, InvalidSampleError, NothingToEvaluateError
-from ..llm import LLM, REQUEST_LIMIT
+from ..llm import LLM, REQUEST_LIMIT, RETRY_OVERRIDE
 from ..metrics.base import Metric, OnError, SampleLike, SyncMetric, check_batch_args, sample_id_of
 from ..results import MetricResult
 from ..schema import Sample
 from ._checkpoint import Checkpoint, sample_fingerprint
 from ._metric_set import check_metrics, metric_identity
 from ._progress import Progress, overdue_counter
+from ._ragas_habits import IN_EVALUATE, RunConfig, policy_override, warn_of_failures, warn_of_no_effect
 from ._result import EvaluationResult
 from ._rows import SampleRow
 from ._run_info import RunInfo
@@ -57,6 +58,9 @@ async def aevaluate(
     batch_size: int | None = None,
     raise_exceptions: bool | None = None,
     allow_endpoint_change: bool = False,
+    run_config: RunConfig | None = None,
+    token_usage_parser: Callable[..., Any] | None = None,
+    experiment_name: str | None = None,
 ) -> EvaluationResult:
     """Score every sample with every metric; results in input order.
 
@@ -76,6 +80,13 @@ async def aevaluate(
     sample's score. ``batch_size`` (Ragas's argument) caps the pairs in flight at that many too: Ragas runs
     batches of that size one after another, here the next pair starts as soon as one finishes.
     ``raise_exceptions`` (Ragas's spelling) sets ``on_error``: True is ``"raise"``, False ``"record"``.
+    ``run_config`` (Ragas's :class:`RunConfig`) sets ``max_concurrency`` from its ``max_workers`` and, for every
+    LLM request of the run, the deadline (``timeout``, retries included), the retries and the longest backoff
+    wait. ``token_usage_parser`` is accepted and not needed (usage is always counted: ``result.total_tokens()``,
+    ``result.total_cost(...)``); ``experiment_name`` names the run (``result.run.name``). What is accepted with
+    no effect is said once, in a warning. A run in which pairs failed ends with one
+    :class:`~ragrecall.errors.FailedSamplesWarning` (per metric the count, the error types and the first
+    message); ``print(result)`` stays Ragas's one line.
 
     With ``checkpoint``, each finished pair is appended to that JSONL file as it finishes; running again with
     the same file does only what is missing (failed pairs included) and returns the same result as an
@@ -114,6 +125,13 @@ async def aevaluate(
     """
     started, started_at = time.perf_counter(), datetime.now(timezone.utc)
     by_name = check_metrics(metrics, llm)
+    if run_config is not None:
+        if not isinstance(run_config, RunConfig):
+            raise ConfigurationError(f"run_config must be a RunConfig, got {type(run_config).__name__}")
+        max_concurrency = run_config.max_workers
+    if experiment_name is not None and not isinstance(experiment_name, str):
+        raise ConfigurationError(f"experiment_name must be a string, got {type(experiment_name).__name__}")
+    warn_of_no_effect(run_config, token_usage_parser)
     if raise_exceptions is not None:
         on_error = "raise" if raise_exceptions else "record"
     samples = _load(dataset, resolve_column_map(column_map))
@@ -213,9 +231,11 @@ async def aevaluate(
     if run_batch is not None:
         workers = max(1, min(len(jobs), run_batch.backend.max_samples_in_flight or len(jobs)))
     limit_token = REQUEST_LIMIT.set(asyncio.Semaphore(max_concurrency))
+    retry_token = RETRY_OVERRIDE.set(policy_override(run_config))
     try:
         tasks: list[asyncio.Future[None]] = [asyncio.ensure_future(run_pool(pairs(), workers, llm_pair))]
     finally:
+        RETRY_OVERRIDE.reset(retry_token)
         REQUEST_LIMIT.reset(limit_token)
     if run_batch is not None:
         tasks.append(asyncio.ensure_future(run_batch.driver.run(tasks[0])))
@@ -242,6 +262,7 @@ async def aevaluate(
             metrics=json.loads(json.dumps({n: metric_identity(m) for n, m in by_name.items()}, default=repr)),
             backend="live" if run_batch is None else "batch",
             endpoint_changes=store.endpoint_changes if store is not None else [],
+            name=experiment_name,
             partial=partial,
         )
         rows = [
@@ -273,7 +294,9 @@ async def aevaluate(
         progress.close()
         if store is not None:
             store.close()
-    return result()
+    final = result()
+    warn_of_failures(final)
+    return final
 
 
 def evaluate(
@@ -291,25 +314,41 @@ def evaluate(
     batch_size: int | None = None,
     raise_exceptions: bool | None = None,
     allow_endpoint_change: bool = False,
+    run_config: RunConfig | None = None,
+    token_usage_parser: Callable[..., Any] | None = None,
+    experiment_name: str | None = None,
 ) -> EvaluationResult:
     """Synchronous :func:`aevaluate`; works in scripts and inside a running event loop (notebooks)."""
-    return run_sync(
-        aevaluate(
-            dataset,
-            metrics,
-            llm=llm,
-            max_concurrency=max_concurrency,
-            show_progress=show_progress,
-            checkpoint=checkpoint,
-            on_error=on_error,
-            column_map=column_map,
-            backend=backend,
-            poll_interval=poll_interval,
-            batch_size=batch_size,
-            raise_exceptions=raise_exceptions,
-            allow_endpoint_change=allow_endpoint_change,
-        )
+    warn_of_no_effect(run_config, token_usage_parser)
+
+    async def in_evaluate() -> EvaluationResult:
+        token = IN_EVALUATE.set(True)  # the warnings are given below, in the caller's thread
+        try:
+            return await run
+        finally:
+            IN_EVALUATE.reset(token)
+
+    run = aevaluate(
+        dataset,
+        metrics,
+        llm=llm,
+        max_concurrency=max_concurrency,
+        show_progress=show_progress,
+        checkpoint=checkpoint,
+        on_error=on_error,
+        column_map=column_map,
+        backend=backend,
+        poll_interval=poll_interval,
+        batch_size=batch_size,
+        raise_exceptions=raise_exceptions,
+        allow_endpoint_change=allow_endpoint_change,
+        run_config=run_config,
+        token_usage_parser=token_usage_parser,
+        experiment_name=experiment_name,
     )
+    result = run_sync(in_evaluate())
+    warn_of_failures(result)
+    return result
 
 
 def _batch_settings(backend: Backend, poll_interval: float | None) -> BatchBackend | None:

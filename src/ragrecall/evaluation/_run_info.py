@@ -31,6 +31,8 @@ class RunInfo(BaseModel):
     sampling parameters and prompt versions."""
     backend: str = "live"
     """Which backend ran the LLM requests: ``"live"`` or ``"batch"`` (priced at the batch price)."""
+    name: str | None = None
+    """The run's name (``evaluate(experiment_name=...)``, as in Ragas); None when not named."""
     endpoint_changes: list[str] = Field(default_factory=list)
     """Endpoint or model changes accepted when the run was resumed from its checkpoint, oldest first
     (``"context_recall: base_url: http://a/v1 → http://b/v1"``): results before a change came from the first."""

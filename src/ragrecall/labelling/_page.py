@@ -7,11 +7,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from datetime import datetime, timezone
 from typing import Any
 
 from .._files import atomic_text
 from .._resources import data_file
+from ..calibration import content_fingerprint
 from ..evaluation import EvaluationResult
 from ._choose import Chosen
 
@@ -41,6 +43,8 @@ def page_data(result: EvaluationResult, chosen: list[Chosen], metric: str, *, so
                 "judge_value": row.results[metric].value,
                 # Where the labels file lists the items: reference_nuggets keep their importance.
                 "labelled_field": evidence.labelled_field(),
+                # What the person sees, as digests: the labels pair with a run only where it judged the same.
+                "fingerprint": content_fingerprint(sample),
                 "claims": [
                     {
                         "claim": c.claim,
@@ -64,15 +68,17 @@ def page_data(result: EvaluationResult, chosen: list[Chosen], metric: str, *, so
 
 
 def render_label_page(data: dict[str, Any], *, title: str = "ragrecall labelling") -> str:
-    """The page as one HTML document; ``data`` from :func:`page_data`, embedded as JSON that no text inside can
-    close (every ``<`` is escaped)."""
+    """The page as one HTML document; ``data`` from :func:`page_data`, embedded once as JSON that no text inside
+    can close (every ``<`` is escaped) or change: the template's places are filled in one pass, so a sample text
+    or title holding ``{{SCRIPT}}`` stays text."""
     embedded = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
     template = data_file("label_page.html").read_text(encoding="utf-8")
-    return (
-        template.replace("{{TITLE}}", _escape(title))
-        .replace("{{DATA}}", embedded)
-        .replace("{{SCRIPT}}", data_file("label_page.js").read_text(encoding="utf-8"))
-    )
+    fills = {
+        "TITLE": _escape(title),
+        "DATA": embedded,
+        "SCRIPT": data_file("label_page.js").read_text(encoding="utf-8"),
+    }
+    return _PLACE.sub(lambda match: fills[match[1]], template)
 
 
 def write_label_page(data: dict[str, Any], path: str | os.PathLike[str], *, title: str = "ragrecall labelling") -> None:
@@ -80,6 +86,9 @@ def write_label_page(data: dict[str, Any], path: str | os.PathLike[str], *, titl
     page = render_label_page(data, title=title)
     with atomic_text(path) as out:
         out.write(page)
+
+
+_PLACE = re.compile(r"\{\{(TITLE|DATA|SCRIPT)\}\}")
 
 
 def _escape(text: str) -> str:

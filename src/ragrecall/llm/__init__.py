@@ -26,7 +26,7 @@ from ._openai import OpenAILLM, OpenAITransport, OutputMode, llm_factory
 from ._pricing import DEFAULT_PRICES, PRICES_AS_OF, ModelPrice, cost_usd, price_for
 from ._prompts import PromptTemplate, builtin_prompt, data_block, escape_data, load_prompt, unescape_data
 from ._protocol import LLM, InvalidReplyError, LLMReply, LLMRequest, Message, OutputT, parse_reply
-from ._retry import Retrying, RetryPolicy, is_retryable, retry_after_seconds, retryable_status
+from ._retry import RETRY_OVERRIDE, Retrying, RetryPolicy, is_retryable, retry_after_seconds, retryable_status
 from ._schema import strict_json_schema
 from ._scrub import Scrubber, client_secrets, public_url
 from ._stack import LLMStack, Named
@@ -54,6 +54,7 @@ __all__ = [
     "LLM",
     "PRICES_AS_OF",
     "REQUEST_LIMIT",
+    "RETRY_OVERRIDE",
     "Breaker",
     "CacheMode",
     "Cached",

@@ -41,9 +41,23 @@ from ..usage import Usage
 from ._layer import Layer
 from ._protocol import LLM, LLMReply, LLMRequest, OutputT
 
-__all__ = ["Deadline", "RetryPolicy", "Retrying", "is_retryable", "retry_after_seconds", "retryable_status"]
+__all__ = [
+    "RETRY_OVERRIDE",
+    "Deadline",
+    "RetryPolicy",
+    "Retrying",
+    "is_retryable",
+    "retry_after_seconds",
+    "retryable_status",
+]
 
 T = TypeVar("T")
+
+RETRY_OVERRIDE: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
+    "ragrecall_retry_override", default=None
+)
+"""Fields of :class:`RetryPolicy` a run sets over every stack's own policy (``evaluate(run_config=...)``); the
+requests of the run's tasks read it."""
 
 BUDGET_END: contextvars.ContextVar[float | None] = contextvars.ContextVar("ragrecall_budget_end", default=None)
 """When the request being retried must be done (``time.monotonic()``), for the Deadline layer below."""
@@ -236,6 +250,8 @@ class Retrying(Layer):
         the final error's."""
         endpoint: Any = getattr(self.inner, "endpoint", None)
         spent: list[Usage] = []
+        override = RETRY_OVERRIDE.get()
+        policy = replace(self.policy, **override) if override else self.policy
 
         async def send() -> LLMReply[OutputT]:
             try:
@@ -246,7 +262,7 @@ class Retrying(Layer):
                 raise
 
         try:
-            reply = await self.policy.call(send, endpoint=endpoint, deadline_inside=self.deadline_inside)
+            reply = await policy.call(send, endpoint=endpoint, deadline_inside=self.deadline_inside)
         except LLMRequestError as exc:
             if spent:
                 exc.usage = Usage.total(spent)

@@ -29,6 +29,7 @@ from .._sync import run_sync
 from ..errors import ConfigurationError, EndpointDownError
 from ..results import MetricResult
 from ..schema import Sample
+from ._validate import validated
 
 __all__ = [
     "PASS_SAMPLES",
@@ -74,6 +75,8 @@ class Metric(ABC):
     """
 
     required_fields: ClassVar[tuple[str, ...]] = ()
+    optional_fields: ClassVar[tuple[str, ...]] = ()
+    """Fields read when present, besides ``required_fields`` (see :func:`validated`)."""
     metric_name: ClassVar[str] = "metric"
     unnamed_settings: ClassVar[frozenset[str]] = frozenset()
     """Settings left out of the default name: they never change a value (size limits) or are named apart."""
@@ -258,7 +261,7 @@ class Metric(ABC):
         elif fields:
             raise TypeError("pass a sample or its fields as keyword arguments, not both")
         elif not isinstance(sample, Sample):
-            sample = Sample.from_dict(sample, where=where)
+            sample = validated(sample, where, self.required_fields, self.optional_fields)
         self._check(sample, where)
         return sample
 

@@ -10,6 +10,7 @@ never ``eval``::
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import re
 from typing import Any
@@ -66,6 +67,12 @@ _TOKEN_RE = re.compile(
     )""",
     re.VERBOSE,
 )
+
+
+@functools.cache
+def _folded() -> dict[str, str]:
+    """Every measure name and alias in lower case → the canonical name."""
+    return {n.lower(): _ALIASES.get(n, n) for n in (*MODULES, *_ALIASES)}
 
 
 def parse_measure(text: str | Measure) -> Measure:
@@ -137,11 +144,20 @@ class _Reader:
     def measure(self) -> Measure:
         name = self._take("name", "a measure name")
         base = measure_named(_ALIASES.get(name, name))
+        if base is None:  # names are matched whatever their case: ndcg, NDCG, recall, RECALL
+            base = measure_named(_folded().get(name.lower(), ""))
         if base is None:
-            known = ", ".join(MODULES)
-            trec = ", ".join([*GROUPS, *(f.name for f in TREC_FAMILIES)])
+            trec = [*GROUPS, *(f.name for f in TREC_FAMILIES)]
+            close = difflib.get_close_matches(name.lower(), [*_folded(), *(t.lower() for t in trec)], n=1, cutoff=0.6)
+            if close:
+                names = [*trec, *_ALIASES, *MODULES]
+                spelled = next((n for n in names if n == close[0]), None) or next(
+                    n for n in names if n.lower() == close[0]
+                )
+                raise ConfigurationError(f"unknown measure {name!r} in {self.text!r}; did you mean {spelled!r}?")
             raise ConfigurationError(
-                f"unknown measure {name!r} in {self.text!r}; known measures: {known}; trec_eval names: {trec}"
+                f"unknown measure {name!r} in {self.text!r}; known measures: {', '.join(MODULES)}; trec_eval "
+                f"names: {', '.join(trec)}"
             )
         params: dict[str, Any] = {}
         if self._peek("("):

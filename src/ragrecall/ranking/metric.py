@@ -74,6 +74,7 @@ class RankingMetric(SyncMetric):
     name: str = ""
 
     required_fields: ClassVar[tuple[str, ...]] = ("retrieved_context_ids",)
+    optional_fields: ClassVar[tuple[str, ...]] = ("relevance", "reference_context_ids")
     metric_name: ClassVar[str] = "ranking"
 
     def __post_init__(self) -> None:

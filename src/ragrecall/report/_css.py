@@ -16,6 +16,7 @@ a{color:#1849a9} .muted{color:#667085} .ok{color:#067647}.miss{color:#b42318}.wa
 vertical-align:top;overflow-wrap:normal} th{background:#f5f7fa;font-weight:600;white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td{min-width:4rem} td:first-child{white-space:nowrap} #run td{overflow-wrap:anywhere}
+#run td:nth-child(2){overflow-wrap:normal;white-space:nowrap}
 #run td:nth-child(4){min-width:13rem} #run td:nth-child(5){min-width:15rem} #run td:nth-child(3){min-width:6rem}
 .cards{display:flex;flex-wrap:wrap;gap:1rem}
 .card{border:1px solid #e4e7ec;border-radius:8px;padding:.75rem 1rem;min-width:260px}
@@ -55,6 +56,13 @@ table.deltas td.m{font-weight:650;order:-9} table.deltas td.m::before{content:no
 table.deltas td.d{order:-8;font-size:1.15em;font-weight:650} table.deltas td.ci{order:-7}
 table.deltas td.p{order:-6} table.deltas td.v{order:-5;min-width:0} table.deltas td.num{text-align:left}
 .sides th,.sides td{padding:.3rem .35rem;min-width:0}
+table.cards thead{display:none} table.cards,table.cards tbody{display:block}
+table.cards tr{display:flex;flex-direction:column;border:1px solid #e4e7ec;border-radius:8px;
+padding:.5rem .75rem;margin:.5rem 0}
+table.cards td{display:flex;gap:.75rem;border:0;padding:.1rem 0;min-width:0;white-space:normal;text-align:left}
+table.cards td::before{content:attr(data-label);color:#667085;flex:0 0 6.5rem;overflow-wrap:anywhere}
+table.cards td.lead{font-weight:650;order:-9} table.cards td.lead::before{content:none}
+table.cards td.key{order:-8;font-size:1.1em;font-weight:650}
 }
 @media (max-width:700px){
 body{margin:1rem auto;padding:0 .75rem;font-size:15px} .card{min-width:0;flex:1 1 100%}

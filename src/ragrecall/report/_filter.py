@@ -171,20 +171,26 @@ const apply = () => {
   for (const d of samples) {
     const r = byIndex.get(Number(d.dataset.i)), v = r[1][m];
     const ok = (isNaN(below) || (v !== null && v < below)) && (!failed || r[2])
-      && want.every(([k, x]) => r[3][k] === x);
+      && want.every(([k, x]) => Object.hasOwn(r[3], k) && r[3][k] === x);
     d.hidden = !ok; if (ok) { shown++; kept.push(r); }
   }
   $('rr-count').textContent = shown + ' of ' + samples.length + ' samples';
   const g = $('rr-group') && $('rr-group').value, box = $('rr-groups');
   if (!g) { box.innerHTML = ''; return; }
   const groups = new Map();
-  for (const r of kept) { const k = r[3][g] ?? '(none)'; if (!groups.has(k)) groups.set(k, []); groups.get(k).push(r); }
+  // Own keys only: a metadata name such as toString must not find Object's method.
+  for (const r of kept) {
+    const k = Object.hasOwn(r[3], g) ? r[3][g] : '(none)';
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(r);
+  }
   const esc = s => String(s).replace(/[&<>"']/g, c => '&#' + c.charCodeAt(0) + ';');
   const mean = (rs, i) => { const v = rs.map(r => r[1][i]).filter(x => x !== null);
     return v.length ? (v.reduce((a, b) => a + b, 0) / v.length).toFixed(3) : '—'; };
   box.innerHTML = '<div class="scroll"><table><thead><tr><th>' + esc(g) + '</th><th class="num">samples</th>'
     + data.metrics.map(x => '<th class="num">' + esc(x) + '</th>').join('') + '</tr></thead><tbody>'
-    + [...groups].sort().map(([k, rs]) => '<tr><td>' + esc(k) + '</td><td class="num">' + rs.length + '</td>'
+    + [...groups].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .map(([k, rs]) => '<tr><td>' + esc(k) + '</td><td class="num">' + rs.length + '</td>'
       + data.metrics.map((_, i) => '<td class="num">' + mean(rs, i) + '</td>').join('') + '</tr>').join('')
     + '</tbody></table></div>';
 };

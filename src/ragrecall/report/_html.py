@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from ..evaluation import SampleRow
 from ..results import MetricResult
 
-__all__ = ["e", "sample_anchor", "sample_label", "sample_link", "scroll_table", "value_cell"]
+__all__ = ["card_table", "e", "sample_anchor", "sample_label", "sample_link", "scroll_table", "value_cell"]
 
 
 def e(text: object) -> str:
@@ -32,6 +32,24 @@ def scroll_table(
     body = "".join("<tr>" + "".join(f"<td{cls(i)}>{c}</td>" for i, c in enumerate(row)) + "</tr>" for row in rows)
     extra = f" {css}" if css else ""
     return f"<div class='scroll{extra}'><table><thead><tr>{top}</tr></thead><tbody>{body}</tbody></table></div>"
+
+
+def card_table(
+    head: Sequence[str], rows: Iterable[Sequence[str]], *, numeric: Iterable[int] = (), key: int | None = None
+) -> str:
+    """A table that is a table on a wide screen and, on a phone (600 px or less), one card per row: each cell on
+    its own line after its heading, the first cell leading and cell ``key`` next, larger. Cells are HTML,
+    escaped by the caller; ``head`` is plain text."""
+    nums = set(numeric)
+
+    def cell(i: int, content: str) -> str:
+        classes = [c for c, on in (("num", i in nums), ("lead", i == 0), ("key", i == key)) if on]
+        attr = f" class='{' '.join(classes)}'" if classes else ""
+        return f"<td{attr} data-label='{e(head[i])}'>{content}</td>"
+
+    top = "".join(f"<th{' class=num' if i in nums else ''}>{e(h)}</th>" for i, h in enumerate(head))
+    body = "".join("<tr>" + "".join(cell(i, c) for i, c in enumerate(row)) + "</tr>" for row in rows)
+    return f"<div class='scroll'><table class='cards'><thead><tr>{top}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
 def sample_anchor(index: int) -> str:

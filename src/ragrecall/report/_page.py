@@ -14,7 +14,7 @@ from ._css import CSS
 from ._evidence import evidence_block
 from ._failures import failures_section
 from ._filter import BodyPacker, filter_bar, samples_script
-from ._html import e, sample_anchor, sample_label, scroll_table, value_cell
+from ._html import card_table, e, sample_anchor, sample_label, value_cell
 from ._inputs import inputs_html
 from ._run import run_facts, run_section
 from ._stability import stability_section
@@ -152,7 +152,7 @@ def _summary_table(result: EvaluationResult) -> str:
         cells = (s.mean_text(3), s.ci_text(), s.scored, s.unscorable, s.failed, f"{s.usage.total_tokens:,}")
         rows.append((e(s.metric), *(e(c) for c in cells)))
     head = ("metric", "mean", "95% CI", "scored", "unscorable", "failed", "tokens")
-    return scroll_table(head, rows, numeric=range(1, 7))
+    return card_table(head, rows, numeric=range(1, 7), key=1)
 
 
 def _histogram_card(result: EvaluationResult, metric: str, bins: int = 10) -> str:

@@ -239,6 +239,14 @@ class ClaimRecallEvidence(Evidence):
     def labelled_items(self) -> list[ClaimVerdict]:
         return list(self.claims)
 
+    def judged_items(self) -> list[str] | None:
+        return [c.claim for c in self.claims]
+
+    def judged_fields(self) -> tuple[str, ...]:
+        """The retrieved passages, and the claims judged: the sample's ``reference_claims`` when they were given,
+        else the reference they were drawn from."""
+        return ("retrieved_contexts", "reference_claims" if self.claims_given else "reference")
+
     def counts(self) -> dict[str, int]:
         return {
             "claims": len(self.claims),

@@ -148,6 +148,7 @@ class ContextRecall(Metric):
     _prompts: Prompts = field(init=False, repr=False, compare=False)
 
     required_fields: ClassVar[tuple[str, ...]] = ("reference", "retrieved_contexts")
+    optional_fields: ClassVar[tuple[str, ...]] = ("reference_claims",)
     metric_name: ClassVar[str] = "context_recall"
     # How many claims share a request and how often a reply is asked again change the cost, not what is measured.
     unnamed_settings: ClassVar[frozenset[str]] = frozenset({"claims_per_call", "max_repairs"})

@@ -109,6 +109,15 @@ class NuggetRecallEvidence(Evidence):
     def labelled_field(self) -> str:
         return "reference_nuggets"
 
+    def judged_items(self) -> list[str] | None:
+        return [n.text for n in self.nuggets]
+
+    def judged_fields(self) -> tuple[str, ...]:
+        """The retrieved passages, and the nuggets judged: the sample's ``reference_nuggets`` when it had them,
+        else the reference they were drawn from."""
+        given = any(n.origin == "given" for n in self.nuggets)
+        return ("retrieved_contexts", "reference_nuggets" if given else "reference")
+
     def value_of_labels(self, labels: list[bool]) -> float | None:
         """The chosen score with people's labels (True: support, False: not_support) for the nuggets, in order;
         None when the labels do not pair one to one with the nuggets, or the score has nothing to average."""
