@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
+from typing import TYPE_CHECKING
 
 from .._files import check_output_path
 from ._eval import corrected_by_labels
+
+if TYPE_CHECKING:
+    from ..evaluation import EvaluationResult
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -16,7 +21,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "With two result files, BASE NEW, the report of NEW opens with a comparison against BASE: per-metric "
         "paired deltas with 95% bootstrap intervals and the samples that got better or worse.",
     )
-    rep.add_argument("results", metavar="RESULTS", help="results JSONL (written by eval --out); with NEW: the BASE run")
+    rep.add_argument(
+        "results",
+        metavar="RESULTS",
+        help="results JSONL (written by eval --out) or results folder (written by the Ray integration's "
+        "evaluate_dataset); with NEW: the BASE run",
+    )
     rep.add_argument("new", metavar="NEW", nargs="?", help="results of the run to compare with BASE")
     rep.add_argument("-o", "--output", default="report.html", help="HTML file to write (default report.html)")
     rep.add_argument("--title", default="ragrecall report")
@@ -29,20 +39,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..evaluation import EvaluationResult
     from ..report import run_labels, write_report, write_report_from_jsonl
 
     inputs = [("results file", args.results), ("results file", args.new), ("labels file", args.labels)]
-    check_output_path(args.output, "-o", inputs)
-    if args.new is None and not args.labels:
+    check_output_path(args.output, "-o", [(what, p) for what, p in inputs if p is None or not os.path.isdir(p)])
+    if args.new is None and not args.labels and not os.path.isdir(args.results):
         write_report_from_jsonl(args.results, args.output, title=args.title)  # in little memory
         notes: list[str] = []
     elif args.new is None:
-        result = EvaluationResult.from_jsonl(args.results)
-        corrected, notes = corrected_by_labels(result, args.labels)
+        result = _results(args.results)
+        corrected, notes = corrected_by_labels(result, args.labels) if args.labels else ([], [])
         write_report(result, args.output, title=args.title, corrected=corrected)
     else:
-        base, new = EvaluationResult.from_jsonl(args.results), EvaluationResult.from_jsonl(args.new)
+        base, new = _results(args.results), _results(args.new)
         corrected, notes = corrected_by_labels(new, args.labels) if args.labels else ([], [])
         names = run_labels(args.results, args.new)
         write_report(new, args.output, title=args.title, base=base, names=names, corrected=corrected)
@@ -50,3 +59,10 @@ def _run(args: argparse.Namespace) -> int:
         print(note)
     print(f"report written to {args.output}")
     return 0
+
+
+def _results(path: str) -> EvaluationResult:
+    """The results in ``path``: a results file, or a results folder."""
+    from ..evaluation import EvaluationResult, read_result_folder
+
+    return read_result_folder(path) if os.path.isdir(path) else EvaluationResult.from_jsonl(path)

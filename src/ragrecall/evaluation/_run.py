@@ -25,12 +25,13 @@ from ..results import MetricResult
 from ..schema import Sample
 from ._checkpoint import Checkpoint, sample_fingerprint
 from ._metric_set import check_metrics, metric_identity
+from ._part import Part
 from ._progress import Progress
 from ._result import EvaluationResult
 from ._rows import SampleRow
 from ._run_info import RunInfo
 
-__all__ = ["Backend", "DatasetLike", "aevaluate", "evaluate"]
+__all__ = ["Backend", "DatasetLike", "aevaluate", "evaluate", "score_part"]
 
 Backend = Literal["live", "batch"] | BatchBackend
 """``"live"`` (requests sent as the samples need them), ``"batch"`` (rounds of batch files through the
@@ -103,11 +104,51 @@ async def aevaluate(
         CheckpointError: the checkpoint is not one, is held by another run, or does not belong to this run.
         RoundExported: a batch backend with ``export_to`` wrote the next round's requests and stopped.
     """
+    return await score_part(
+        dataset,
+        metrics,
+        None,
+        llm=llm,
+        max_concurrency=max_concurrency,
+        show_progress=show_progress,
+        checkpoint=checkpoint,
+        on_error=on_error,
+        column_map=column_map,
+        backend=backend,
+        poll_interval=poll_interval,
+        batch_size=batch_size,
+        raise_exceptions=raise_exceptions,
+        allow_endpoint_change=allow_endpoint_change,
+    )
+
+
+async def score_part(
+    dataset: DatasetLike,
+    metrics: Sequence[Metric],
+    part: Part | None,
+    *,
+    llm: LLM | None = None,
+    max_concurrency: int = 16,
+    show_progress: bool = True,
+    checkpoint: str | os.PathLike[str] | None = None,
+    on_error: OnError = "record",
+    column_map: ColumnMap | None = None,
+    backend: Backend = "live",
+    poll_interval: float | None = None,
+    batch_size: int | None = None,
+    raise_exceptions: bool | None = None,
+    allow_endpoint_change: bool = False,
+) -> EvaluationResult:
+    """:func:`aevaluate` on the samples ``part`` places in a larger dataset (all of it when None): rows and
+    messages name each sample by its place there, and the pairs ``part.done`` holds are not scored again."""
     started, started_at = time.perf_counter(), datetime.now(timezone.utc)
     by_name = check_metrics(metrics, llm)
     if raise_exceptions is not None:
         on_error = "raise" if raise_exceptions else "record"
-    samples = _load(dataset, resolve_column_map(column_map))
+    places = part.places if part is not None else None
+    samples = _load(dataset, resolve_column_map(column_map), places)
+    if places is not None and len(places) != len(samples):
+        raise ConfigurationError(f"a part places {len(places)} samples but has {len(samples)}")
     check_batch_args(max_concurrency, on_error)
     if batch_size is not None:
         check_batch_args(batch_size, on_error, what="batch_size")
@@ -128,6 +169,8 @@ async def aevaluate(
     store = Checkpoint(checkpoint, identities, allow_endpoint_change=allow_endpoint_change) if checkpoint else None
     fingerprints = [sample_fingerprint(s) for s in samples] if store else []
     results: dict[tuple[int, str], MetricResult] = store.load(fingerprints) if store else {}
+    if part is not None:
+        results.update(part.done)
     progress = Progress(len(samples) * len(by_name), finished=list(results.values()), enabled=show_progress)
 
     run_batch: BatchRun | None = None
@@ -164,7 +207,8 @@ async def aevaluate(
     async def llm_pair(job: tuple[int, str, Metric]) -> None:
         index, name, metric = job
         CURRENT_SAMPLE.set(index)
-        finish(index, name, await metric._ascore_item(samples[index], f"sample {index}", on_error))
+        where = f"sample {index if places is None else places[index]}"
+        finish(index, name, await metric._ascore_item(samples[index], where, on_error))
 
     async def pure_metric(name: str, metric: SyncMetric, pending: list[int]) -> None:
         # In a worker thread; cancelling this task (Ctrl-C) stops the thread too (SyncMetric.abatch_score).
@@ -205,7 +249,7 @@ async def aevaluate(
 
     rows = [
         SampleRow(
-            index=i,
+            index=i if places is None else places[i],
             sample_id=sample_id_of(s),
             results={n: results[(i, n)] for n in by_name},
             sample=s if isinstance(s, Sample) else None,
@@ -308,7 +352,7 @@ def _left_running(run: BatchRun, checkpoint: str | os.PathLike[str] | None) -> N
     print(f"ragrecall: batches left running: {', '.join(running)}; {hint}", file=sys.stderr, flush=True)
 
 
-def _load(dataset: DatasetLike, renames: Mapping[str, str]) -> list[SampleLike]:
+def _load(dataset: DatasetLike, renames: Mapping[str, str], places: Sequence[int] | None) -> list[SampleLike]:
     """The samples, dicts validated once here; an invalid record stays as given so that each metric records
     its error (naming the sample) as a failure instead of stopping the run.
 
@@ -327,7 +371,8 @@ def _load(dataset: DatasetLike, renames: Mapping[str, str]) -> list[SampleLike]:
             samples.append(record)
             continue
         try:
-            samples.append(Sample.from_dict(record, where=f"sample {index}"))
+            where = f"sample {index if places is None else places[index]}"
+            samples.append(Sample.from_dict(record, where=where))
         except InvalidSampleError as exc:
             first = first or exc
             samples.append(record)

@@ -1,0 +1,5 @@
+"""placeholder"""
+
+
+def evaluate_run() -> None:
+    raise NotImplementedError
