@@ -208,3 +208,50 @@ def test_a_dead_endpoint_stops_the_run_with_one_line_naming_it(tmp_path: Path) -
     message = str(info.value)
     assert "\n" not in message and url.split("/v1")[0].removeprefix("http://") in message
     assert "gpt-4o-mini" in message
+
+
+SUITE = Path(__file__).resolve().parents[1] / "ranking" / "trec_eval_suite"
+# trec_eval's quicktest lines (its Makefile) that skip judged queries absent from the run, the Ray path's scope.
+QUICKTEST = [
+    ("qrels.test results.test", "out.test"),
+    ("qrels.comment.test.gz results.comment.test.gz", "out.comment.test"),
+    ("-m all_trec qrels.test results.test", "out.test.a"),
+    ("-m all_trec -q qrels.test results.test", "out.test.aq"),
+    ("-m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test", "out.test.aql"),
+    (
+        "-q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 -m recall.20,2000 -m Rprec_mult.5.0,0.2,0.35 "
+        "-mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 -mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 -msuccess.2,5,20 "
+        "qrels.test results.test",
+        "out.test.meas_params",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), QUICKTEST, ids=[e for _, e in QUICKTEST])
+def test_trec_on_ray_prints_trec_evals_output_byte_for_byte(
+    args: str, expected: str, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    from ragrecall.cli._main import main
+
+    files = [str(SUITE / a) if (SUITE / a).exists() else a for a in args.split()]
+    assert main(["trec", *files]) == 0
+    one_machine = capsysbinary.readouterr().out
+    assert main(["trec", "--ray", *files]) == 0
+    assert capsysbinary.readouterr().out == one_machine == (SUITE / expected).read_bytes()
+
+
+def test_evaluate_run_on_a_parquet_run_gives_the_one_machine_values(tmp_path: Path) -> None:
+    import pyarrow as pa
+
+    from ragrecall.integrations.ray import evaluate_run as evaluate_on_ray
+    from ragrecall.ranking import evaluate_run, read_run
+
+    run = read_run(SUITE / "results.test").to_dict()
+    rows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+    columns = {"query": [r[0] for r in rows], "doc": [r[1] for r in rows], "score": [r[2] for r in rows]}
+    pq.write_table(pa.table(columns), tmp_path / "run.parquet")
+    measures = ["nDCG@10", "AP", "P@5", "Bpref", "RR", "NumRet"]
+    expected = evaluate_run(SUITE / "qrels.test", SUITE / "results.test", measures, per_query=True)
+    found = evaluate_on_ray(SUITE / "qrels.test", tmp_path / "run.parquet", measures, per_query=True, partitions=3)
+    assert found.means == expected.means and found.per_query == expected.per_query
+    assert found.query_ids == expected.query_ids and found.n_missing == expected.n_missing

@@ -10,7 +10,7 @@ from ..._extras import need
 need("ray.data", "ray", "ragrecall.integrations.ray")
 
 from ._dataset import evaluate_dataset, score_dataset  # noqa: E402
-from ._ranking import evaluate_run  # noqa: E402
+from ._ranking import Measured, evaluate_run, measured  # noqa: E402
 from ._scorer import LLMSource  # noqa: E402
 
-__all__ = ["LLMSource", "evaluate_dataset", "evaluate_run", "score_dataset"]
+__all__ = ["LLMSource", "Measured", "evaluate_dataset", "evaluate_run", "measured", "score_dataset"]
