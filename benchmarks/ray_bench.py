@@ -131,9 +131,9 @@ def throughput(args: argparse.Namespace) -> None:
         say(f"evaluate, one process: {alone:.1f} s, {args.samples / alone:.0f} samples/s, {requests / alone:.0f} req/s")
         llm = functools.partial(openai_llm, url, args.concurrency)
 
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
         quiet()
-        result, took = on_ray(data, metrics(), llm, actors=2, cpus_per_actor=0.5)
+        result, took = on_ray(data, metrics(), llm, actors=2, cpus_per_actor=0.25)
         assert result.summary == expected.summary, "the summary differs from evaluate's"
         say(
             f"Ray, local cluster (2 CPUs, 2 actors): {took:.1f} s, {args.samples / took:.0f} samples/s, "
@@ -145,7 +145,7 @@ def throughput(args: argparse.Namespace) -> None:
         cluster.add_node(num_cpus=1)
         ray.init(address=cluster.address, log_to_driver=False, configure_logging=False)
         quiet()
-        result, took = on_ray(data, metrics(), llm, actors=2, cpus_per_actor=0.5)
+        result, took = on_ray(data, metrics(), llm, actors=2, cpus_per_actor=0.25)
         assert result.summary == expected.summary, "the summary differs from evaluate's"
         say(
             f"Ray, two simulated nodes (1 CPU each, 2 actors): {took:.1f} s, {args.samples / took:.0f} samples/s, "
@@ -161,7 +161,7 @@ def startup(args: argparse.Namespace) -> None:
 
     for _ in range(args.repeat):
         started = time.perf_counter()
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
         up = time.perf_counter() - started
         ray.get(ray.remote(lambda: 1).remote())
         first = time.perf_counter() - started
@@ -210,10 +210,10 @@ def cpu(args: argparse.Namespace) -> None:
         spent = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         requests = expected.summary["context_recall"].usage.requests
         say(f"evaluate: {1000 * spent / requests:.2f} ms CPU per request ({requests} requests, {spent:.1f} s)")
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
         quiet()
         llm = functools.partial(cpu_noted, url, args.concurrency, notes)
-        result, _ = on_ray(data, metrics(claims_only=True), llm, actors=2, cpus_per_actor=0.5)
+        result, _ = on_ray(data, metrics(claims_only=True), llm, actors=2, cpus_per_actor=0.25)
         assert result.summary == expected.summary
         ray.shutdown()
         found = [json.loads(p.read_text()) for p in Path(notes).glob("*.json")]
@@ -246,7 +246,7 @@ def ranking(args: argparse.Namespace) -> None:
         alone = time.perf_counter() - started
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         say(f"one machine: {lines:,} lines in {alone:.1f} s, peak memory of this process {peak:.0f} MB")
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
         quiet()
         started = time.perf_counter()
         found = on_ray_run(qrels, run, measures)

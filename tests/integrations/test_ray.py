@@ -40,7 +40,7 @@ ACTOR = {"num_cpus": 0.25}
 @pytest.fixture(scope="module", autouse=True)
 def cluster() -> Iterator[None]:
     ray.cloudpickle.register_pickle_by_value(ray_llm)  # the workers cannot import the tests' helpers
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     ray.data.DataContext.get_current().enable_progress_bars = False
     try:
         yield

@@ -191,8 +191,14 @@ def _scored(
     if INDEX in ds.columns():
         raise ConfigurationError(f"the dataset has a column named {INDEX!r}, which ragrecall uses itself")
     total = ds.count() if total is None else total
-    # Zipping with a range numbers the rows by their place in ds; a zip makes Ray Data keep the order.
-    indexed = ds.zip(ray.data.range(total).rename_columns({"id": INDEX}))
+    # Zipping with the numbers 0..n-1 gives each row its place in ds (a zip makes Ray Data keep the order). The
+    # numbers are an in-memory table rather than ray.data.range, whose read tasks each want a whole CPU: on nodes
+    # whose CPUs the actors have partly reserved they would never be scheduled.
+    import numpy as np
+    import pyarrow as pa
+
+    numbers = ray.data.from_arrow(pa.table({INDEX: np.arange(total, dtype=np.int64)}))
+    indexed = ds.zip(numbers)
     kwargs: dict[str, Any] = {
         "max_concurrency": settings.max_concurrency,
         "on_error": settings.on_error,
