@@ -30,8 +30,9 @@ def score_dataset(
     column_map: ColumnMap | None = None,
     ray_remote_args: Mapping[str, Any] | None = None,
 ) -> Any:
-    """Score every sample of the ``ray.data.Dataset`` ``ds`` with every metric, in a pool of Ray actors; a lazy
-    ``ray.data.Dataset`` of result rows (nothing runs until it is consumed).
+    """Score every sample of the ``ray.data.Dataset`` ``ds`` with every metric, in a pool of Ray actors; a
+    ``ray.data.Dataset`` of result rows. ``ds`` is read and its rows numbered now (held in Ray's object store,
+    spilled to disk when large, for the run); the scoring runs when the result is consumed.
 
     ``ds`` holds one sample per row: any columns :class:`~ragrecall.Sample` reads (renamed by ``column_map``
     as :func:`~ragrecall.evaluate` renames them), other columns kept as the sample's metadata. Each result row
@@ -192,13 +193,14 @@ def _scored(
         raise ConfigurationError(f"the dataset has a column named {INDEX!r}, which ragrecall uses itself")
     total = ds.count() if total is None else total
     # Zipping with the numbers 0..n-1 gives each row its place in ds (a zip makes Ray Data keep the order). The
-    # numbers are an in-memory table rather than ray.data.range, whose read tasks each want a whole CPU: on nodes
-    # whose CPUs the actors have partly reserved they would never be scheduled.
+    # numbers are an in-memory table: ray.data.range's read tasks each want a whole CPU.
     import numpy as np
     import pyarrow as pa
 
     numbers = ray.data.from_arrow(pa.table({INDEX: np.arange(total, dtype=np.int64)}))
-    indexed = ds.zip(numbers)
+    # Materialized before the actors start: the zip's own tasks each want a whole CPU, which a node whose CPUs
+    # the actors have partly reserved never has (measured: a run on two 1-CPU nodes waited forever).
+    indexed = ds.zip(numbers).materialize()
     kwargs: dict[str, Any] = {
         "max_concurrency": settings.max_concurrency,
         "on_error": settings.on_error,
