@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import glob
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -187,6 +188,8 @@ def test_a_rerun_sends_no_request_for_finished_samples(tmp_path: Path) -> None:
     assert again.summary == first.summary == third.summary
     assert rows_of(again) == rows_of(first)
     assert sorted(part_indices(out)) == list(range(len(rows)))
+    written = [pq.read_table(p).to_pylist() for p in glob.glob(str(out / "part-*.parquet"))]
+    assert ray_llm.KEY not in json.dumps(written) + (out / "ragrecall-results.json").read_text()  # no key written
 
     changed = [*rows[:-1], {**rows[-1], "reference": "Something else."}]
     with pytest.raises(CheckpointError, match="sample 60 differs"):
