@@ -33,6 +33,7 @@ EXTRA_MODULES = {
     "anthropic": ("anthropic",),
     "mlflow": ("mlflow", "pandas"),  # MLflow's scorers import pandas, which mlflow-skinny does not require
     "docs": ("mkdocs",),
+    "ray": ("ray",),
 }
 _BLOCKER = """
 import os

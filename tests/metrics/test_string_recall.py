@@ -402,3 +402,16 @@ def test_a_custom_scorer_stops_at_the_next_pair() -> None:
     with pytest.raises(StopRequested):
         NonLLMContextRecall(scorer=scorer)._batch_score(samples, 16, "record", stop)
     assert len(seen) == 3
+
+
+def test_a_metric_with_a_built_in_scorer_pickles_and_scores_alike_after() -> None:
+    import pickle
+
+    from ragrecall import NonLLMContextRecall, Sample
+
+    sample = Sample(reference_contexts=["Paris is in France."], retrieved_contexts=["Paris is in France!"])
+    for scorer in ("levenshtein", "jaro_winkler", "partial"):
+        metric = NonLLMContextRecall(scorer=scorer, threshold=0.9, name="mine")
+        copy = pickle.loads(pickle.dumps(metric))  # rapidfuzz's compiled scorers do not pickle: kept by name
+        assert copy == metric and copy.name == "mine"
+        assert copy.score(sample).model_dump() == metric.score(sample).model_dump()

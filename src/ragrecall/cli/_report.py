@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
+from typing import TYPE_CHECKING
 
 from .._files import check_output_path
 from ._eval import corrected_by_labels
+
+if TYPE_CHECKING:
+    from ..evaluation import EvaluationResult
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,7 +23,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "the systems compared: per metric the best system when one is, every pair's verdict (better, worse, no "
         "difference) at the Holm-adjusted level, and the samples that moved most.",
     )
-    rep.add_argument("results", metavar="RESULTS", help="results JSONL (written by eval --out); with NEW: the BASE run")
+    rep.add_argument(
+        "results",
+        metavar="RESULTS",
+        help="results JSONL (written by eval --out) or results folder (written by the Ray integration's "
+        "evaluate_dataset); with NEW: the BASE run",
+    )
     rep.add_argument(
         "new", metavar="NEW", nargs="*", help="results of the run to compare with BASE; more than one: every system"
     )
@@ -33,23 +43,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..evaluation import EvaluationResult
     from ..report import run_labels, write_report, write_report_from_jsonl
 
     inputs = [("results file", args.results), *(("results file", n) for n in args.new), ("labels file", args.labels)]
-    check_output_path(args.output, "-o", inputs)
+    check_output_path(args.output, "-o", [(what, p) for what, p in inputs if p is None or not os.path.isdir(p)])
     if len(args.new) > 1:
         return _many([args.results, *args.new], args.output, args.title, args.labels)
     args.new = args.new[0] if args.new else None
-    if args.new is None and not args.labels:
+    if args.new is None and not args.labels and not os.path.isdir(args.results):
         write_report_from_jsonl(args.results, args.output, title=args.title)  # in little memory
         notes: list[str] = []
     elif args.new is None:
-        result = EvaluationResult.from_jsonl(args.results)
-        corrected, notes = corrected_by_labels(result, args.labels)
+        result = _results(args.results)
+        corrected, notes = corrected_by_labels(result, args.labels) if args.labels else ([], [])
         write_report(result, args.output, title=args.title, corrected=corrected)
     else:
-        base, new = EvaluationResult.from_jsonl(args.results), EvaluationResult.from_jsonl(args.new)
+        base, new = _results(args.results), _results(args.new)
         corrected, notes = corrected_by_labels(new, args.labels) if args.labels else ([], [])
         names = run_labels(args.results, args.new)
         write_report(new, args.output, title=args.title, base=base, names=names, corrected=corrected)
@@ -76,3 +85,10 @@ def _many(paths: list[str], output: str, title: str, labels: str | None) -> int:
     write_comparison_page(pairs, output, corrected, title=heading, runs=dict(zip(names, runs, strict=True)))
     print(f"report written to {output}")
     return 0
+
+
+def _results(path: str) -> EvaluationResult:
+    """The results in ``path``: a results file, or a results folder."""
+    from ..evaluation import EvaluationResult, read_result_folder
+
+    return read_result_folder(path) if os.path.isdir(path) else EvaluationResult.from_jsonl(path)

@@ -60,6 +60,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     trec.add_argument(
         "-T", dest="results_format", default="trec_results", metavar="FORMAT", help="run format: trec_results"
     )
+    trec.add_argument(
+        "--ray",
+        action="store_true",
+        help="evaluate on a Ray cluster (RAY_ADDRESS, else a local one), the run split by query; same output. "
+        "Needs the ray extra; not with -c or standard input",
+    )
     trec.add_argument("-Z", dest="zscores", default=None, metavar="FILE", help=argparse.SUPPRESS)
     trec.set_defaults(handler=_run)
 
@@ -89,6 +95,8 @@ def _run(args: argparse.Namespace) -> int:
         if value is not None and value < 1:
             raise ConfigurationError(f"{flag} takes a positive integer, got {value}")
     missing: Literal["skip", "zero"] = "zero" if args.complete else args.missing or "skip"
+    if args.ray:
+        return _run_on_ray(args, missing)
     if _official_only(args) and _print_small(args, missing):
         return 0
     from ..ranking import evaluate
@@ -119,6 +127,42 @@ def _run(args: argparse.Namespace) -> int:
         _print_json(out, rows, ranked.query_ids, values, means, strings, runid, args.per_query, n_missing)
     else:
         _print_table(out, rows, ranked.query_ids, values, means, args.per_query, n_missing, missing)
+    return 0
+
+
+def _run_on_ray(args: argparse.Namespace, missing: str) -> int:
+    """The command on Ray (``--ray``): each query measured by the same code, printed by the same printers."""
+    from ..errors import ConfigurationError
+
+    if missing == "zero" or "-" in (args.qrels, args.run):
+        raise ConfigurationError("--ray takes two files and skips judged queries absent from the run (no -c)")
+    from .._extras import need
+    from ..integrations.ray import measured
+
+    ray = need("ray", "ray", "ragrecall trec --ray")
+
+    rows = _rows(args.measure, args.level or 1, args.n_docs)
+    trec_style = any(r.kind != "measure" or r.label != str(r.measure) for r in rows) or _trec_flags(args)
+    fmt = args.format or ("trec" if trec_style or not args.measure else "table")
+    run_source, first_line = _open_run(args.run)
+    if not ray.is_initialized():
+        ray.init(configure_logging=False, log_to_driver=False)
+    found = measured(
+        args.qrels,
+        run_source,
+        {r.label: r.measure for r in rows if r.kind == "measure"},
+        relstrings={r.label: r.length for r in rows if r.kind == "relstring"},
+        depth=args.depth,
+        judged_only=args.judged_only,
+    )
+    means = {r.label: r.measure.aggregate(found.values[r.label]) for r in rows if r.kind == "measure"}
+    queries, values, runid = found.query_ids, found.values, _runid(first_line)
+    if fmt == "trec":
+        _print_trec(sys.stdout, rows, queries, values, means, found.strings, runid, args.per_query, not args.nosummary)
+    elif fmt == "json":
+        _print_json(sys.stdout, rows, queries, values, means, found.strings, runid, args.per_query, found.n_missing)
+    else:
+        _print_table(sys.stdout, rows, queries, values, means, args.per_query, found.n_missing, missing)
     return 0
 
 

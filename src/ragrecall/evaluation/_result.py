@@ -16,7 +16,7 @@ from ..dataset import EvaluationDataset, flat_records, metadata_columns, open_te
 from ..results import Evidence, MetricResult
 from ..usage import Usage
 from ._cost_views import CostViews
-from ._result_lines import SeenRows, read_result_line
+from ._result_lines import SeenRows, read_result_line, row_json
 from ._rows import FailureRecord, MetricSummary, SampleRow, UnstableClaim, mean_agreement, summed_counts
 from ._run_info import RunInfo
 from ._stats import bootstrap_ci
@@ -147,7 +147,7 @@ class EvaluationResult(CostViews):
 
         def lines() -> Iterator[str]:
             for i, row in enumerate(self.rows):
-                text = row.model_dump_json(exclude={"results": {"__all__": {"failure": {"traceback"}}}})
+                text = row_json(row)
                 if i == 0 and run is not None:
                     text = f'{text[:-1]},"run":{run}}}'  # one more key in the row's object
                 yield text + "\n"

@@ -13,7 +13,13 @@ from ..schema import Sample
 from ._rows import SampleRow
 from ._run_info import RunInfo
 
-__all__ = ["SeenRows", "read_result_line"]
+__all__ = ["SeenRows", "read_result_line", "row_json"]
+
+
+def row_json(row: SampleRow) -> str:
+    """The row as one line of a results file holds it (without the first line's run details): the failure's
+    traceback left out."""
+    return row.model_dump_json(exclude={"results": {"__all__": {"failure": {"traceback"}}}})
 
 
 def read_result_line(

@@ -26,13 +26,14 @@ from ..results import MetricResult
 from ..schema import Sample
 from ._checkpoint import Checkpoint, sample_fingerprint
 from ._metric_set import check_metrics, metric_identity
+from ._part import Part
 from ._progress import Progress, overdue_counter
 from ._ragas_habits import IN_EVALUATE, RunConfig, policy_override, warn_of_failures, warn_of_no_effect
 from ._result import EvaluationResult
 from ._rows import SampleRow
 from ._run_info import RunInfo
 
-__all__ = ["Backend", "DatasetLike", "aevaluate", "evaluate"]
+__all__ = ["Backend", "DatasetLike", "aevaluate", "evaluate", "score_part"]
 
 Backend = Literal["live", "batch"] | BatchBackend
 """``"live"`` (requests sent as the samples need them), ``"batch"`` (rounds of batch files through the
@@ -123,6 +124,49 @@ async def aevaluate(
     every metric finished as ``exc.result``, an :class:`EvaluationResult` marked partial with the stop's cause
     (``result.partial``).
     """
+    return await score_part(
+        dataset,
+        metrics,
+        None,
+        llm=llm,
+        max_concurrency=max_concurrency,
+        show_progress=show_progress,
+        checkpoint=checkpoint,
+        on_error=on_error,
+        column_map=column_map,
+        backend=backend,
+        poll_interval=poll_interval,
+        batch_size=batch_size,
+        raise_exceptions=raise_exceptions,
+        allow_endpoint_change=allow_endpoint_change,
+        run_config=run_config,
+        token_usage_parser=token_usage_parser,
+        experiment_name=experiment_name,
+    )
+
+
+async def score_part(
+    dataset: DatasetLike,
+    metrics: Sequence[Metric],
+    part: Part | None,
+    *,
+    llm: LLM | None = None,
+    max_concurrency: int = 16,
+    show_progress: bool = True,
+    checkpoint: str | os.PathLike[str] | None = None,
+    on_error: OnError = "record",
+    column_map: ColumnMap | None = None,
+    backend: Backend = "live",
+    poll_interval: float | None = None,
+    batch_size: int | None = None,
+    raise_exceptions: bool | None = None,
+    allow_endpoint_change: bool = False,
+    run_config: RunConfig | None = None,
+    token_usage_parser: Callable[..., Any] | None = None,
+    experiment_name: str | None = None,
+) -> EvaluationResult:
+    """:func:`aevaluate` on the samples ``part`` places in a larger dataset (all of it when None): rows and
+    messages name each sample by its place there, and the pairs ``part.done`` holds are not scored again."""
     started, started_at = time.perf_counter(), datetime.now(timezone.utc)
     by_name = check_metrics(metrics, llm)
     if run_config is not None:
@@ -134,7 +178,10 @@ async def aevaluate(
     warn_of_no_effect(run_config, token_usage_parser)
     if raise_exceptions is not None:
         on_error = "raise" if raise_exceptions else "record"
-    samples = _load(dataset, resolve_column_map(column_map))
+    places = part.places if part is not None else None
+    samples = _load(dataset, resolve_column_map(column_map), places)
+    if places is not None and len(places) != len(samples):
+        raise ConfigurationError(f"a part places {len(places)} samples but has {len(samples)}")
     check_batch_args(max_concurrency, on_error)
     if batch_size is not None:
         check_batch_args(batch_size, on_error, what="batch_size")
@@ -155,6 +202,8 @@ async def aevaluate(
     store = Checkpoint(checkpoint, identities, allow_endpoint_change=allow_endpoint_change) if checkpoint else None
     fingerprints = [sample_fingerprint(s) for s in samples] if store else []
     results: dict[tuple[int, str], MetricResult] = store.load(fingerprints) if store else {}
+    if part is not None:
+        results.update(part.done)
     progress = Progress(
         len(samples) * len(by_name),
         finished=list(results.values()),
@@ -208,8 +257,9 @@ async def aevaluate(
         CURRENT_SAMPLE.set(index)
         if store is not None:  # a paid step the metric keeps goes to the checkpoint before its next step
             KEPT.set(store.kept_steps(index, fingerprints[index], name))
+        where = f"sample {index if places is None else places[index]}"
         try:
-            result = await metric._ascore_item(samples[index], f"sample {index}", on_error)
+            result = await metric._ascore_item(samples[index], where, on_error)
         except EndpointDownError as exc:
             if not exc.in_flight_can_finish:
                 raise
@@ -267,7 +317,7 @@ async def aevaluate(
         )
         rows = [
             SampleRow(
-                index=i,
+                index=i if places is None else places[i],
                 sample_id=sample_id_of(samples[i]),
                 results={n: results[(i, n)] for n in by_name},
                 sample=samples[i] if isinstance(samples[i], Sample) else None,
@@ -397,7 +447,7 @@ def _left_running(run: BatchRun, checkpoint: str | os.PathLike[str] | None) -> N
     print(f"ragrecall: batches left running: {', '.join(running)}; {hint}", file=sys.stderr, flush=True)
 
 
-def _load(dataset: DatasetLike, renames: Mapping[str, str]) -> list[SampleLike]:
+def _load(dataset: DatasetLike, renames: Mapping[str, str], places: Sequence[int] | None) -> list[SampleLike]:
     """The samples, dicts validated once here; an invalid record stays as given so that each metric records
     its error (naming the sample) as a failure instead of stopping the run.
 
@@ -416,7 +466,8 @@ def _load(dataset: DatasetLike, renames: Mapping[str, str]) -> list[SampleLike]:
             samples.append(record)
             continue
         try:
-            samples.append(Sample.from_dict(record, where=f"sample {index}"))
+            where = f"sample {index if places is None else places[index]}"
+            samples.append(Sample.from_dict(record, where=where))
         except InvalidSampleError as exc:
             first = first or exc
             samples.append(record)

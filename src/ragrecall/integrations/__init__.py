@@ -1,2 +1,3 @@
-"""Adapters that put ragrecall's metrics into other tools: :mod:`ragrecall.integrations.mlflow` (MLflow GenAI
-scorers). Each needs its tool's extra and is imported by its own name."""
+"""Adapters that put ragrecall into other tools: :mod:`ragrecall.integrations.mlflow` (MLflow GenAI scorers) and
+:mod:`ragrecall.integrations.ray` (evaluation on a Ray cluster). Each needs its tool's extra and is imported by
+its own name."""

@@ -130,6 +130,19 @@ class NonLLMContextRecall(SyncMetric):
         object.__setattr__(self, "_scale", scale)
         self._set_name(self.name)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # A built-in scorer is kept by name: rapidfuzz's compiled functions do not pickle (a metric sent to
+        # other processes, e.g. Ray actors, takes the function again from its name).
+        state = dict(self.__dict__)
+        if isinstance(self.scorer, str):
+            del state["_fn"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if "_fn" not in state and isinstance(self.scorer, str):
+            object.__setattr__(self, "_fn", SCORERS[self.scorer][0])
+
     @property
     def scorer_name(self) -> str:
         """The scorer's name, for evidence and reports."""

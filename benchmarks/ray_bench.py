@@ -1,0 +1,306 @@
+"""ragrecall on Ray against ``evaluate`` in one process: throughput, Ray's start-up, client CPU per request, ranking.
+
+Samples come from ``evaluate_bench.py``'s generator (a 3-5 sentence reference, 3-5 retrieved contexts), with
+reference passages (the reference's sentences) and document IDs added, so that claim recall (through the real
+``openai`` SDK against the fake server, in its own process, with ``--latency-ms`` before every answer), string
+recall and ID recall all run. Each measurement checks that the summary equals ``evaluate``'s.
+
+    python benchmarks/ray_bench.py throughput --samples 20000 --latency-ms 50 [--concurrency 64]
+    python benchmarks/ray_bench.py startup [--repeat 3]
+    python benchmarks/ray_bench.py cpu --samples 2000 --latency-ms 50
+    python benchmarks/ray_bench.py ranking --queries 2000 --docs 100
+
+``throughput`` times ``evaluate`` in this process, ``evaluate_dataset`` on a local Ray cluster (2 CPUs, 2 actors)
+and on two Ray nodes simulated on this machine (``ray.cluster_utils.Cluster``, 1 CPU each, one actor per node).
+``cpu`` runs claim recall alone and divides each client process's CPU seconds by the requests it sent: this
+process for ``evaluate``, each actor's worker process on Ray (read by the LLM factory inside the actor).
+``ranking`` writes a synthetic run (``--queries`` × ``--docs`` lines) and times ``ragrecall.ranking.evaluate_run``
+against the Ray path, peak memory of this process and of the Ray workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import random
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import evaluate_bench
+import openai
+
+from ragrecall import ContextRecall, IDBasedContextRecall, NonLLMContextRecall, evaluate
+from ragrecall.llm import LLM, LLMReply, LLMRequest, OpenAILLM, OutputT, RetryPolicy
+
+MODEL = evaluate_bench.MODEL
+
+
+def rows(count: int) -> list[dict[str, Any]]:
+    """The generator's samples with reference passages and document IDs (half the references retrieved)."""
+    out = []
+    for sample in evaluate_bench.make_samples(count):
+        row = sample.model_dump(mode="json", exclude_none=True)
+        n = len(sample.retrieved_contexts or [])
+        row["reference_contexts"] = [s.strip() + "." for s in (sample.reference or "").split(".") if s.strip()]
+        row["retrieved_context_ids"] = [f"d{sample.id}-{k}" for k in range(n)]
+        row["reference_context_ids"] = [f"d{sample.id}-{k}" for k in range(0, 2 * n, 2)]
+        out.append(row)
+    return out
+
+
+def metrics(claims_only: bool = False) -> list[Any]:
+    return [ContextRecall()] if claims_only else [ContextRecall(), NonLLMContextRecall(), IDBasedContextRecall()]
+
+
+def openai_llm(url: str, concurrency: int) -> LLM:
+    """Built in each process that uses it (an actor builds its own)."""
+    client = openai.AsyncOpenAI(api_key="sk-bench", base_url=url, max_retries=0)
+    return OpenAILLM(client, MODEL, retry=RetryPolicy(request_timeout=60.0), max_concurrency=concurrency)
+
+
+class CpuNoted:
+    """An LLM that notes, every 20 requests, its process's CPU seconds and requests in ``folder/<pid>.json``."""
+
+    def __init__(self, inner: LLM, folder: str) -> None:
+        self.inner, self.folder, self.sent = inner, folder, 0
+        self.started = time.process_time()
+
+    @property
+    def model_name(self) -> str:
+        return self.inner.model_name
+
+    async def agenerate(self, request: LLMRequest[OutputT]) -> LLMReply[OutputT]:
+        reply = await self.inner.agenerate(request)
+        self.sent += 1
+        if self.sent % 20 == 0:
+            note = {"cpu": time.process_time() - self.started, "requests": self.sent}
+            Path(self.folder, f"{os.getpid()}.json").write_text(json.dumps(note))
+        return reply
+
+
+def cpu_noted(url: str, concurrency: int, folder: str) -> LLM:
+    return CpuNoted(openai_llm(url, concurrency), folder)
+
+
+def on_ray(
+    data: list[dict[str, Any]], ms: list[Any], llm: Any, actors: int, cpus_per_actor: float
+) -> tuple[Any, float]:
+    import ray
+
+    from ragrecall.integrations.ray import evaluate_dataset
+
+    ds = ray.data.from_items(data, override_num_blocks=max(4, actors * 4))
+    with tempfile.TemporaryDirectory() as out:
+        started = time.perf_counter()
+        result = evaluate_dataset(
+            ds,
+            ms,
+            out=Path(out, "results"),
+            llm=llm,
+            batch_size=250,
+            concurrency=actors,
+            ray_remote_args={"num_cpus": cpus_per_actor},
+        )
+        return result, time.perf_counter() - started
+
+
+def throughput(args: argparse.Namespace) -> None:
+    import ray
+    from ray.cluster_utils import Cluster
+
+    data = rows(args.samples)
+    with evaluate_bench.fake_server(args.latency_ms) as (url, server):
+        started = time.perf_counter()
+        expected = evaluate(
+            data,
+            metrics(),
+            llm=openai_llm(url, args.concurrency),
+            show_progress=False,
+            max_concurrency=args.concurrency,
+        )
+        alone = time.perf_counter() - started
+        requests = expected.summary["context_recall"].usage.requests
+        say(f"evaluate, one process: {alone:.1f} s, {args.samples / alone:.0f} samples/s, {requests / alone:.0f} req/s")
+        llm = functools.partial(openai_llm, url, args.concurrency)
+
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        quiet()
+        result, took = on_ray(data, metrics(), llm, actors=2, cpus_per_actor=0.25)
+        assert result.summary == expected.summary, "the summary differs from evaluate's"
+        say(
+            f"Ray, local cluster (2 CPUs, 2 actors): {took:.1f} s, {args.samples / took:.0f} samples/s, "
+            f"{requests / took:.0f} req/s; summary equal to evaluate's"
+        )
+        ray.shutdown()
+
+        cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+        cluster.add_node(num_cpus=1)
+        ray.init(address=cluster.address, log_to_driver=False, configure_logging=False)
+        quiet()
+        result, took = on_ray(data, metrics(), llm, actors=2, cpus_per_actor=0.25)
+        assert result.summary == expected.summary, "the summary differs from evaluate's"
+        say(
+            f"Ray, two simulated nodes (1 CPU each, 2 actors): {took:.1f} s, {args.samples / took:.0f} samples/s, "
+            f"{requests / took:.0f} req/s; summary equal to evaluate's"
+        )
+        ray.shutdown()
+        cluster.shutdown()
+        say(f"fake server CPU: {evaluate_bench.cpu_seconds_of(server.pid):.1f} s")
+
+
+def startup(args: argparse.Namespace) -> None:
+    import ray
+
+    for _ in range(args.repeat):
+        started = time.perf_counter()
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        up = time.perf_counter() - started
+        ray.get(ray.remote(lambda: 1).remote())
+        first = time.perf_counter() - started
+        quiet()
+        from ragrecall import OfflineJudge, demo_dataset
+        from ragrecall.integrations.ray import evaluate_dataset
+
+        data = [s.model_dump(mode="json", exclude_none=True) for s in demo_dataset()]
+        with tempfile.TemporaryDirectory() as out:
+            t0 = time.perf_counter()
+            evaluate_dataset(
+                ray.data.from_items(data),
+                [ContextRecall()],
+                out=Path(out, "r"),
+                llm=OfflineJudge,
+                concurrency=1,
+                ray_remote_args={"num_cpus": 0.5},
+            )
+            demo = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        ray.shutdown()
+        down = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        evaluate(data, [ContextRecall()], llm=OfflineJudge(), show_progress=False)
+        alone = time.perf_counter() - t0
+        say(
+            f"ray.init {up:.2f} s, first task {first:.2f} s; the 12-sample demo on Ray {demo:.2f} s (evaluate: "
+            f"{alone:.3f} s); ray.shutdown {down:.2f} s"
+        )
+
+
+def cpu(args: argparse.Namespace) -> None:
+    import ray
+
+    data = rows(args.samples)
+    with evaluate_bench.fake_server(args.latency_ms) as (url, _), tempfile.TemporaryDirectory() as notes:
+        before = resource.getrusage(resource.RUSAGE_SELF)
+        expected = evaluate(
+            data,
+            metrics(claims_only=True),
+            llm=openai_llm(url, args.concurrency),
+            show_progress=False,
+            max_concurrency=args.concurrency,
+        )
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        spent = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        requests = expected.summary["context_recall"].usage.requests
+        say(f"evaluate: {1000 * spent / requests:.2f} ms CPU per request ({requests} requests, {spent:.1f} s)")
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        quiet()
+        llm = functools.partial(cpu_noted, url, args.concurrency, notes)
+        result, _ = on_ray(data, metrics(claims_only=True), llm, actors=2, cpus_per_actor=0.25)
+        assert result.summary == expected.summary
+        ray.shutdown()
+        found = [json.loads(p.read_text()) for p in Path(notes).glob("*.json")]
+        cpu_s, sent = sum(n["cpu"] for n in found), sum(n["requests"] for n in found)
+        say(
+            f"Ray actors ({len(found)}): {1000 * cpu_s / sent:.2f} ms CPU per request ({sent} requests noted, "
+            f"{cpu_s:.1f} s)"
+        )
+
+
+def ranking(args: argparse.Namespace) -> None:
+    import ray
+
+    from ragrecall.integrations.ray import evaluate_run as on_ray_run
+    from ragrecall.ranking import evaluate_run
+
+    rng = random.Random(0)
+    measures = ["nDCG@10", "AP", "P@10", "Recall@100", "RR", "Bpref"]
+    with tempfile.TemporaryDirectory() as folder:
+        qrels, run = Path(folder, "qrels"), Path(folder, "run")
+        with qrels.open("w") as q, run.open("w") as r:
+            for query in range(args.queries):
+                for doc in rng.sample(range(args.docs * 2), 20):
+                    q.write(f"q{query} 0 d{doc} {rng.randint(0, 2)}\n")
+                for rank, doc in enumerate(rng.sample(range(args.docs * 2), args.docs)):
+                    r.write(f"q{query} Q0 d{doc} {rank + 1} {rng.random():.6f} bench\n")
+        lines = args.queries * args.docs
+        started = time.perf_counter()
+        expected = evaluate_run(qrels, run, measures)
+        alone = time.perf_counter() - started
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        say(f"one machine: {lines:,} lines in {alone:.1f} s, peak memory of this process {peak:.0f} MB")
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        quiet()
+        started = time.perf_counter()
+        found = on_ray_run(qrels, run, measures)
+        took = time.perf_counter() - started
+        assert found.means == expected.means
+        workers = _worker_peak_mb()
+        ray.shutdown()
+        say(
+            f"Ray (2 CPUs): {lines:,} lines in {took:.1f} s; means equal; peak memory of the largest Ray worker "
+            f"{workers:.0f} MB"
+        )
+
+
+def _worker_peak_mb() -> float:
+    """The largest peak resident memory (VmHWM) among this machine's Ray worker processes."""
+    peak = 0.0
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue
+        if "ray::" in (Path(status.parent, "cmdline").read_bytes().decode(errors="replace") if text else ""):
+            for line in text.splitlines():
+                if line.startswith("VmHWM:"):
+                    peak = max(peak, int(line.split()[1]) / 1024)
+    return peak
+
+
+def quiet() -> None:
+    import ray
+
+    ray.data.DataContext.get_current().enable_progress_bars = False
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("throughput", "cpu"):
+        p = sub.add_parser(name)
+        p.add_argument("--samples", type=int, default=20000 if name == "throughput" else 2000)
+        p.add_argument("--latency-ms", type=float, default=50.0)
+        p.add_argument("--concurrency", type=int, default=64, help="LLM requests in flight per process or actor")
+    sub.add_parser("startup").add_argument("--repeat", type=int, default=3)
+    rk = sub.add_parser("ranking")
+    rk.add_argument("--queries", type=int, default=2000)
+    rk.add_argument("--docs", type=int, default=100)
+    args = parser.parse_args(argv)
+    say(evaluate_bench.machine())
+    {"throughput": throughput, "startup": startup, "cpu": cpu, "ranking": ranking}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
