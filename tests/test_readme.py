@@ -33,7 +33,7 @@ EXTRA_MODULES = {
     "anthropic": ("anthropic",),
     "mlflow": ("mlflow", "pandas"),  # MLflow's scorers import pandas, which mlflow-skinny does not require
     "docs": ("mkdocs",),
-    "ray": ("ray",),
+    "ray": ("ray", "pandas"),  # ray[data] brings pandas, which Ray Data imports
 }
 _BLOCKER = """
 import os
