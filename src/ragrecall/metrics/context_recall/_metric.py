@@ -27,6 +27,7 @@ from ...llm import LLM, PromptTemplate, spent_before
 from ...results import MetricResult
 from ...schema import Sample
 from ...usage import Usage
+from .._quoted_judge import QuotedJudge
 from ..base import Metric
 from ._claims import Claim
 from ._confirm_step import confirm_or_fail, keep_judged, kept_judged
@@ -34,7 +35,7 @@ from ._coverage import states_facts
 from ._decompose import decompose
 from ._evidence import ClaimRecallEvidence, ClaimVerdict, DroppedClaim, JudgingMode, Mode, UnverifiedPolicy
 from ._judge import Judging
-from ._prompting import LANGUAGES, Prompts, language_of
+from ._prompting import Prompts, language_of
 from ._single import single_call
 from ._verify import Contexts
 from ._votes import Plan, Voted, claim_verdict, judge_votes
@@ -45,12 +46,10 @@ _MODE_STEPS: dict[str, tuple[str, ...]] = {
     "claims": ("decompose", "cover", "judge", "recheck"),
     "single": ("single", "single_fix", "judge", "recheck"),
 }
-_POLICIES = ("unsupported", "supported", "fail")
-_JUDGING = ("together", "per_context")
 
 
 @dataclass(frozen=True)
-class ContextRecall(Metric):
+class ContextRecall(QuotedJudge, Metric):
     """Share of the reference's claims that the retrieved contexts support, judged by an LLM and checked.
 
     Needs ``retrieved_contexts`` and either ``reference`` or ``reference_claims``. A blank reference is
@@ -154,75 +153,30 @@ class ContextRecall(Metric):
     unnamed_settings: ClassVar[frozenset[str]] = frozenset({"claims_per_call", "max_repairs"})
 
     def __post_init__(self) -> None:
-        if self.llm is not None and not isinstance(self.llm, LLM):
-            raise ConfigurationError(
-                f"llm must implement ragrecall.llm.LLM (model_name and agenerate), got {type(self.llm).__name__}"
-            )
+        self._check_judge_settings()
         if self.mode not in ("claims", "single"):
             raise ConfigurationError(f"mode must be 'claims' or 'single', got {self.mode!r}")
-        if self.language != "auto" and self.language not in LANGUAGES:
-            raise ConfigurationError(f"language must be 'auto' or one of {', '.join(LANGUAGES)}, got {self.language!r}")
         for name in ("claims_per_call", "max_repairs", "votes", "seed"):
             value = getattr(self, name)
             low = 0 if name in ("max_repairs", "seed") else 1
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ConfigurationError(f"{name} must be an integer >= {low}, got {value!r}")
-        t = self.quote_threshold
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0.0 < t <= 1.0:
-            raise ConfigurationError(f"quote_threshold must be a number in (0, 1], got {t!r}")
-        if self.unverified not in _POLICIES:
-            raise ConfigurationError(
-                f"unverified must be one of {', '.join(map(repr, _POLICIES))}, got {self.unverified!r}"
-            )
-        if self.judging not in _JUDGING:
-            raise ConfigurationError(f"judging must be one of {', '.join(map(repr, _JUDGING))}, got {self.judging!r}")
         if self.judging == "per_context" and self.mode == "single":
             raise ConfigurationError(
                 "judging='per_context' needs mode='claims': the one-call mode judges every context at once"
             )
         if not isinstance(self.coverage, bool):
             raise ConfigurationError(f"coverage must be True or False, got {self.coverage!r}")
-        if not (self.confirm is None or self.confirm is True or isinstance(self.confirm, LLM)):
-            raise ConfigurationError(
-                "confirm must be None, True (the judge's own LLM) or an LLM (model_name and agenerate), "
-                f"got {self.confirm!r}"
-            )
         object.__setattr__(self, "_prompts", Prompts.load(self.prompts))
         self._set_name(self.name)
 
-    def check_ready(self) -> None:
-        if self.llm is None:
-            raise ConfigurationError(
-                f"{self.name} needs an LLM: pass llm= to the metric, or to evaluate() to give it to every LLM "
-                "metric that has none"
-            )
-
-    @property
-    def confirmer(self) -> LLM | None:
-        """The confirming LLM: None without ``confirm``, the judge with ``confirm=True``."""
-        if self.confirm is None or self.confirm is False:
-            return None
-        return self.judge if self.confirm is True else self.confirm
-
     def _non_default_settings(self) -> dict[str, Any]:
-        out = super()._non_default_settings()
-        if isinstance(self.confirm, LLM):
-            out["confirm"] = self.confirm.model_name
-        return out
-
-    @property
-    def judge(self) -> LLM:
-        """The LLM; :class:`~ragrecall.errors.ConfigurationError` when there is none."""
-        self.check_ready()
-        assert self.llm is not None
-        return self.llm
+        return self._with_confirm_name(super()._non_default_settings())
 
     def settings(self) -> dict[str, Any]:
-        llm_settings = getattr(self.llm, "settings", None)
         return {
-            "model": self.llm.model_name if self.llm is not None else None,
             # Sampling parameters, output mode, judge thresholds: what makes two runs of one model differ.
-            "llm": llm_settings() if callable(llm_settings) else {},
+            **self._judge_settings(),
             "mode": self.mode,
             "language": self.language,
             "claims_per_call": self.claims_per_call,
@@ -235,16 +189,6 @@ class ContextRecall(Metric):
             **({"votes": self.votes, "seed": self.seed} if self.votes != 1 else {}),
             **({"judging": self.judging} if self.judging != "together" else {}),
             **({"confirm": self._confirm_setting()} if self.confirm is not None else {}),
-        }
-
-    def _confirm_setting(self) -> dict[str, Any]:
-        confirmer = self.confirmer
-        assert confirmer is not None
-        llm_settings = getattr(confirmer, "settings", None)
-        return {
-            "model": confirmer.model_name,
-            "llm": llm_settings() if callable(llm_settings) else {},
-            "same_llm": self.confirm is True,
         }
 
     def language_of(self, reference: str) -> str:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import ClassVar
 
-from ...errors import ConfigurationError
-from ...llm import PromptTemplate, builtin_prompt, data_block, load_prompt
+from ...llm import data_block
+from .._step_prompts import LANGUAGES, StepPrompts
 
 __all__ = [
     "LANGUAGES",
@@ -33,7 +33,6 @@ __all__ = [
     "sentence_block",
 ]
 
-LANGUAGES = ("en", "zh")
 STEPS: dict[str, tuple[str, ...]] = {
     "decompose": ("reference",),
     "judge": ("contexts", "claims"),
@@ -44,62 +43,16 @@ STEPS: dict[str, tuple[str, ...]] = {
     "confirm": ("items",),
 }
 """Prompt steps and the placeholders each must fill."""
-_METRIC_DIR = "context_recall"
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _KANA_HANGUL = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")
 
-PromptSource = str | Path | PromptTemplate
-
 
 @dataclass(frozen=True)
-class Prompts:
-    """Every step's template in every language: the shipped files, or the user's prompt for a step."""
+class Prompts(StepPrompts):
+    """Every claim-recall step's template in every language: the shipped files, or the user's prompt for a step."""
 
-    templates: Mapping[tuple[str, str], PromptTemplate]
-
-    @classmethod
-    def load(cls, custom: Mapping[str, PromptSource] | None) -> Prompts:
-        """The shipped prompts, with ``custom`` (step → text, path or template) replacing them in every language.
-
-        Raises:
-            ConfigurationError: an unknown step, a source of the wrong type, a missing placeholder.
-        """
-        if custom is not None and not isinstance(custom, Mapping):
-            raise ConfigurationError(
-                f"prompts must map a step ({', '.join(STEPS)}) to prompt text, a path or a PromptTemplate; "
-                f"got {type(custom).__name__}"
-            )
-        given = dict(custom or {})
-        for step, source in given.items():
-            if not isinstance(source, (str, Path, PromptTemplate)):
-                raise ConfigurationError(
-                    f"prompt for step {step!r} must be text, a path or a PromptTemplate, got {type(source).__name__}"
-                )
-        unknown = sorted(set(given) - set(STEPS))
-        if unknown:
-            raise ConfigurationError(f"unknown prompt step(s) {unknown}; expected some of {', '.join(STEPS)}")
-        templates: dict[tuple[str, str], PromptTemplate] = {}
-        for step, placeholders in STEPS.items():
-            for language in LANGUAGES:
-                mine = given.get(step)
-                template = load_prompt(mine) if mine is not None else builtin_prompt(_METRIC_DIR, step, language)
-                template.require(placeholders, step=step)
-                templates[(step, language)] = template
-        return cls(templates)
-
-    def get(self, step: str, language: str) -> PromptTemplate:
-        """The template of ``step`` in ``language``."""
-        return self.templates[(step, language)]
-
-    def follow_up(self, step: str, language: str, after: str | None, **values: str) -> tuple[str, str]:
-        """The message of follow-up ``step`` (its user part, filled) and the prompt version of the request that
-        sends it: ``after``, the version of the prompt that opened the conversation, then the step's own."""
-        template = self.get(step, language)
-        return template.render(**values)[-1]["content"], f"{after}+{template.version}"
-
-    def versions(self) -> dict[str, str]:
-        """``"step.language"`` → version, for settings."""
-        return {f"{s}.{lang}": t.version for (s, lang), t in self.templates.items()}
+    steps: ClassVar[Mapping[str, tuple[str, ...]]] = STEPS
+    metric_dir: ClassVar[str] = "context_recall"
 
 
 def language_of(reference: str, setting: str) -> str:

@@ -20,8 +20,9 @@ from ...nuggets import SCORES, Score, nugget_scores
 from ...results import MetricResult
 from ...schema import Sample, describe_record
 from ...usage import Usage
+from .._quoted_judge import QuotedJudge
 from ..base import Metric
-from ..context_recall import LANGUAGES, Contexts, Prompts, decompose, language_of
+from ..context_recall import Contexts, Prompts, decompose, language_of
 from ._assign import Assigning
 from ._confirm import confirm_nuggets
 from ._evidence import Judging, NuggetRecallEvidence, NuggetVerdict, UnverifiedPolicy
@@ -31,12 +32,9 @@ from ._replies import Importances, check_importances
 
 __all__ = ["NuggetRecall"]
 
-_POLICIES = ("unsupported", "supported", "fail")
-_JUDGING = ("together", "per_context")
-
 
 @dataclass(frozen=True, init=False)
-class NuggetRecall(Metric):
+class NuggetRecall(QuotedJudge, Metric):
     """Nugget recall of the retrieved set, TREC style: each nugget labelled ``support``, ``partial_support`` or
     ``not_support`` by the best passage, every label backed by quotes that ragrecall checks.
 
@@ -151,71 +149,26 @@ class NuggetRecall(Metric):
         out = super()._non_default_settings()
         if "score_kind" in out:
             out = {("score" if k == "score_kind" else k): v for k, v in out.items()}
-        return self._non_default_settings_confirm(out)
+        return self._with_confirm_name(out)
 
     def __post_init__(self) -> None:
-        if self.llm is not None and not isinstance(self.llm, LLM):
-            raise ConfigurationError(
-                f"llm must implement ragrecall.llm.LLM (model_name and agenerate), got {type(self.llm).__name__}"
-            )
+        self._check_judge_settings()
         if self.score_kind not in SCORES:
             raise ConfigurationError(f"score must be one of {', '.join(SCORES)}, got {self.score_kind!r}")
-        if self.language != "auto" and self.language not in LANGUAGES:
-            raise ConfigurationError(f"language must be 'auto' or one of {', '.join(LANGUAGES)}, got {self.language!r}")
         for name in ("max_repairs", "votes", "seed"):
             value = getattr(self, name)
             low = 1 if name == "votes" else 0
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ConfigurationError(f"{name} must be an integer >= {low}, got {value!r}")
-        t = self.quote_threshold
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0.0 < t <= 1.0:
-            raise ConfigurationError(f"quote_threshold must be a number in (0, 1], got {t!r}")
-        if self.unverified not in _POLICIES:
-            raise ConfigurationError(f"unverified must be one of {', '.join(_POLICIES)}, got {self.unverified!r}")
-        if self.judging not in _JUDGING:
-            raise ConfigurationError(f"judging must be one of {', '.join(_JUDGING)}, got {self.judging!r}")
-        if not (self.confirm is None or self.confirm is True or isinstance(self.confirm, LLM)):
-            raise ConfigurationError(
-                "confirm must be None, True (the judge's own LLM) or an LLM (model_name and agenerate), "
-                f"got {self.confirm!r}"
-            )
         if not isinstance(self.nuggetizer_compat, bool):
             raise ConfigurationError(f"nuggetizer_compat must be True or False, got {self.nuggetizer_compat!r}")
         object.__setattr__(self, "_prompts", NuggetPrompts.load(self.prompts))
         object.__setattr__(self, "_claim_prompts", Prompts.load(None))
         self._set_name(self.name)
 
-    def check_ready(self) -> None:
-        if self.llm is None:
-            raise ConfigurationError(
-                f"{self.name} needs an LLM: pass llm= to the metric, or to evaluate() to give it to every LLM "
-                "metric that has none"
-            )
-
-    @property
-    def confirmer(self) -> LLM | None:
-        """The confirming LLM: None without ``confirm``, the judge with ``confirm=True``."""
-        if self.confirm is None or self.confirm is False:
-            return None
-        return self.judge if self.confirm is True else self.confirm
-
-    def _non_default_settings_confirm(self, out: dict[str, Any]) -> dict[str, Any]:
-        if isinstance(self.confirm, LLM):
-            out["confirm"] = self.confirm.model_name
-        return out
-
-    @property
-    def judge(self) -> LLM:
-        """The LLM; :class:`~ragrecall.errors.ConfigurationError` when there is none."""
-        self.check_ready()
-        assert self.llm is not None
-        return self.llm
-
     def settings(self) -> dict[str, Any]:
-        llm_settings = getattr(self.llm, "settings", None)
         return {
-            "model": self.llm.model_name if self.llm is not None else None,
-            "llm": llm_settings() if callable(llm_settings) else {},
+            **self._judge_settings(),
             "score": self.score_kind,
             "nuggetizer_compat": self.nuggetizer_compat,
             "language": self.language,
@@ -227,16 +180,6 @@ class NuggetRecall(Metric):
             "seed": self.seed,
             "prompt_versions": self._prompts.versions(),
             **({"confirm": self._confirm_setting()} if self.confirm is not None else {}),
-        }
-
-    def _confirm_setting(self) -> dict[str, Any]:
-        confirmer = self.confirmer
-        assert confirmer is not None
-        llm_settings = getattr(confirmer, "settings", None)
-        return {
-            "model": confirmer.model_name,
-            "llm": llm_settings() if callable(llm_settings) else {},
-            "same_llm": self.confirm is True,
         }
 
     def _check(self, sample: Sample, where: str | None) -> None:

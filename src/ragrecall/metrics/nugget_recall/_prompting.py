@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import ClassVar
 
-from ...errors import ConfigurationError
-from ...llm import PromptTemplate, builtin_prompt, data_block, load_prompt
-from ..context_recall import LANGUAGES, one_line
+from ...llm import data_block
+from .._step_prompts import StepPrompts
+from ..context_recall import one_line
 
 __all__ = ["STEPS", "NuggetPrompts", "nugget_block", "number_nuggets", "query_block"]
 
@@ -23,58 +23,14 @@ STEPS: dict[str, tuple[str, ...]] = {
     "importance": ("query", "nuggets"),
 }
 """Prompt steps and the placeholders each must fill."""
-_METRIC_DIR = "nugget_recall"
-
-PromptSource = str | Path | PromptTemplate
 
 
 @dataclass(frozen=True)
-class NuggetPrompts:
-    """Every step's template in every language: the shipped files, or the user's prompt for a step."""
+class NuggetPrompts(StepPrompts):
+    """Every nugget-recall step's template in every language: the shipped files, or the user's prompt for a step."""
 
-    templates: Mapping[tuple[str, str], PromptTemplate]
-
-    @classmethod
-    def load(cls, custom: Mapping[str, PromptSource] | None) -> NuggetPrompts:
-        """The shipped prompts, with ``custom`` (step → text, path or template) replacing them in every language.
-
-        Raises:
-            ConfigurationError: an unknown step, a source of the wrong type, a missing placeholder.
-        """
-        if custom is not None and not isinstance(custom, Mapping):
-            raise ConfigurationError(
-                f"prompts must map a step ({', '.join(STEPS)}) to prompt text, a path or a PromptTemplate; "
-                f"got {type(custom).__name__}"
-            )
-        given = dict(custom or {})
-        unknown = sorted(set(given) - set(STEPS))
-        if unknown:
-            raise ConfigurationError(f"unknown prompt step(s) {unknown}; expected some of {', '.join(STEPS)}")
-        templates: dict[tuple[str, str], PromptTemplate] = {}
-        for step, placeholders in STEPS.items():
-            for language in LANGUAGES:
-                mine = given.get(step)
-                if mine is not None and not isinstance(mine, (str, Path, PromptTemplate)):
-                    raise ConfigurationError(
-                        f"prompt for step {step!r} must be text, a path or a PromptTemplate, got {type(mine).__name__}"
-                    )
-                template = load_prompt(mine) if mine is not None else builtin_prompt(_METRIC_DIR, step, language)
-                template.require(placeholders, step=step)
-                templates[(step, language)] = template
-        return cls(templates)
-
-    def get(self, step: str, language: str) -> PromptTemplate:
-        """The template of ``step`` in ``language``."""
-        return self.templates[(step, language)]
-
-    def follow_up(self, step: str, language: str, after: str | None, **values: str) -> tuple[str, str]:
-        """The message of follow-up ``step`` (filled) and the version of the request that sends it."""
-        template = self.get(step, language)
-        return template.render(**values)[-1]["content"], f"{after}+{template.version}"
-
-    def versions(self) -> dict[str, str]:
-        """``"step.language"`` → version, for settings."""
-        return {f"{s}.{lang}": t.version for (s, lang), t in self.templates.items()}
+    steps: ClassVar[Mapping[str, tuple[str, ...]]] = STEPS
+    metric_dir: ClassVar[str] = "nugget_recall"
 
 
 def query_block(query: str | None) -> str:
