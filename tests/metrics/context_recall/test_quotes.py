@@ -366,3 +366,26 @@ def test_a_quote_copied_from_an_escaped_context_is_read_back_as_the_context_writ
     claim = evidence_of(result).claims[0]
     assert claim.verification == "verified" and claim.support[0].match == "exact" and result.value == 1.0
     assert "</context>" in (claim.support[0].passage or "")
+
+
+_DOSE = "Dosage. Do not take more than 6 tablets (1200 mg) in any 24-hour period. Do not exceed 8 tablets a week."
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "verification"),
+    [
+        # A prohibition of more than N is the bound "no more than N", not a denial of the claim.
+        ("No more than 6 tablets should be taken in a 24-hour period.", "Do not take more than 6 tablets", "verified"),
+        ("At most 8 tablets may be taken a week.", "Do not exceed 8 tablets a week.", "verified"),
+        # ... and still a bound: the opposite bound, or a plain denial, does not pass.
+        ("You should take more than 6 tablets in any 24-hour period.", "Do not take more than 6 tablets", "unverified"),
+        ("The weekly dose exceeds 8 tablets.", "Do not exceed 8 tablets a week.", "unverified"),
+        ("You should not take 6 tablets in any 24-hour period.", "Do not take more than 6 tablets", "unverified"),
+    ],
+)
+def test_a_prohibition_of_more_than_n_reads_as_an_upper_bound(claim: str, quote: str, verification: str) -> None:
+    from ragrecall.metrics.context_recall._replies import Support
+    from ragrecall.metrics.context_recall._verify import Contexts, check_support
+
+    checked = check_support(claim, True, [Support(context=1, quote=quote)], Contexts([_DOSE]), threshold=0.9)
+    assert checked.verification == verification, checked.problem
