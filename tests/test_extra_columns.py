@@ -96,7 +96,9 @@ def test_one_invalid_sample_among_valid_ones_is_that_samples_failure() -> None:
         r.pop("references")
     rows[1]["reference_contexts"] = "not a list"
     result = evaluate(rows, METRICS, show_progress=False)
-    assert [f.index for f in result.failures] == [1, 1]
+    # Only the metric that reads the field fails; ID recall never reads reference_contexts and scores sample 1.
+    assert [(f.index, f.metric) for f in result.failures] == [(1, "non_llm_context_recall")]
+    assert result.rows[1].results["id_based_context_recall"].status == "scored"
     assert "wrap a single passage in a list" in result.failures[0].message
 
 

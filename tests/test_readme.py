@@ -164,7 +164,7 @@ def test_the_site_snippets_run_in_order_in_an_empty_folder(ran_docs: dict[str, A
     for made in ("samples.jsonl", "baseline.jsonl", "results.jsonl", "report.html", "test.qrels", "test.run"):
         assert (folder / made).is_file(), made
     text = "\n".join(v for k, v in ran_docs.items() if k != "folder")
-    assert "context_recall: A 0.6181, B 0.6181" in text  # compare: the offline eval repeats the demo's scores
+    assert "context_recall: A 0.5972, B 0.5972" in text  # compare: the offline eval repeats the demo's scores
     assert re.search(r"^nDCG@10 +\tall\t", text, re.M)  # trec --format trec
     assert "[0.5]" in text  # the Ragas page's result["context_recall"]
 
@@ -172,7 +172,7 @@ def test_the_site_snippets_run_in_order_in_an_empty_folder(ran_docs: dict[str, A
 def test_the_cli_fail_under_example_passes_on_the_demo(ran_docs: dict[str, Any]) -> None:
     # The eval line ends with --fail-under: had the bound failed, its snippet would have exited 1 above.
     text = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
-    assert "--fail-under context_recall=0.6 --no-progress" in text
+    assert "--fail-under context_recall=0.55 --no-progress" in text
     assert "ragrecall eval samples.jsonl" in text and "--offline" in text
 
 
@@ -182,7 +182,7 @@ def test_the_readme_tour_runs_and_prints_what_its_comments_say(ran: dict[str, An
         assert (folder / made).is_file(), made
     text = "\n".join(v for k, v in ran.items() if k != "folder")
     assert "0.5 stated\n0.5 0.25\n" in text
-    assert re.search(r"^context_recall +0\.6181 ", text, re.M)  # the demo's mean, as ragrecall demo prints it
+    assert re.search(r"^context_recall +0\.5972 ", text, re.M)  # the demo's mean, as ragrecall demo prints it
     assert re.search(r"^map +\tall\t1\.0000$", text, re.M)  # trec -q -m official
 
 

@@ -342,9 +342,9 @@ def test_a_bad_line_in_a_streamed_results_file_names_the_line(result: Evaluation
 def test_the_page_of_a_results_file_stays_byte_for_byte_the_pinned_one(tmp_path: Path) -> None:
     # tests/golden/: 30 demo samples (metadata, ten open and twenty closed rows) and a broken one scored by the
     # demo metrics, and the page of commit 0fb135e for them (title "pinned page"), re-pinned when its script's
-    # grouping learned to take any metadata name (toString), its summary became cards on a phone and the run
-    # table's class names stopped wrapping mid-word. Work on the report's memory or speed must leave every byte
-    # of it as it was, streamed or from the whole result.
+    # grouping learned to take any metadata name (toString), its summary became cards on a phone, the run
+    # table's class names stopped wrapping mid-word and its settings column's least width became 13rem. Work on
+    # the report's memory or speed must leave every byte of it as it was, streamed or from the whole result.
     import gzip
 
     from ragrecall.report import write_report_from_jsonl

@@ -142,7 +142,7 @@ def test_nuggets_are_labelled_with_their_importance_and_written_back_as_referenc
     done = cli("label", str(run), "-n", "2", "-o", str(page))
     assert done.returncode == 0, done.stderr
     browser.open(page.as_uri())
-    assert browser.evaluate("document.querySelector('#card .label').textContent") == "nugget · vital"
+    assert browser.evaluate("document.querySelector('#answerbar-inner .label').textContent") == "nugget · vital"
     for key in ("y", "n", "y", "y"):
         browser.press(key)
     browser.evaluate("document.getElementById('download').click()")

@@ -17,7 +17,7 @@ vertical-align:top;overflow-wrap:normal} th{background:#f5f7fa;font-weight:600;w
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td{min-width:4rem} td:first-child{white-space:nowrap} #run td{overflow-wrap:anywhere}
 #run td:nth-child(2){overflow-wrap:normal;white-space:nowrap}
-#run td:nth-child(4){min-width:13rem} #run td:nth-child(5){min-width:15rem} #run td:nth-child(3){min-width:6rem}
+#run td:nth-child(4){min-width:13rem} #run td:nth-child(5){min-width:13rem} #run td:nth-child(3){min-width:6rem}
 .cards{display:flex;flex-wrap:wrap;gap:1rem}
 .card{border:1px solid #e4e7ec;border-radius:8px;padding:.75rem 1rem;min-width:260px}
 .card .big{font-size:1.8rem;font-weight:650} details summary{cursor:pointer}
