@@ -20,6 +20,7 @@ from ...llm import gather_paid
 from ...nuggets import Importance, Label
 from ...usage import Usage
 from ..context_recall import Contexts, context_orders, stated_support
+from ..context_recall._votes import Plan  # the same plan: votes, judging, seed, unverified policy
 from ._assign import Assigning, assign_nuggets
 from ._evidence import NuggetOrigin, NuggetVerdict, UnverifiedPolicy
 from ._verify import CheckedNugget
@@ -36,16 +37,6 @@ class Item:
     text: str
     importance: Importance
     origin: NuggetOrigin = "given"
-
-
-@dataclass(frozen=True)
-class Plan:
-    """How the nuggets are judged."""
-
-    votes: int = 1
-    judging: str = "together"
-    seed: int = 0
-    unverified: UnverifiedPolicy = "unsupported"
 
 
 @dataclass(frozen=True)
