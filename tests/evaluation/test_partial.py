@@ -5,6 +5,7 @@ writes --out and --report with them."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import signal
 import threading
@@ -136,3 +137,19 @@ def test_the_command_writes_the_finished_samples_on_a_stop(
     assert rows[0]["run"]["partial"].startswith("stopped after 5 of 6 samples: EndpointDownError")
     assert "partial run: stopped after 5 of 6 samples" in report.read_text(encoding="utf-8")
     assert err.strip().splitlines()[-1].endswith("nothing was kept: add --checkpoint FILE to resume a run that stops")
+
+
+def test_a_slow_metric_without_an_llm_does_not_cost_the_finished_samples_at_a_stop() -> None:
+    """The endpoint dies while the thread scoring ID recall is still at its first sample: the stop waits for
+    that thread (it needs no endpoint), so the four samples whose LLM pairs finished are handed back whole."""
+
+    @dataclasses.dataclass(frozen=True)
+    class SlowIDRecall(IDBasedContextRecall):
+        def _score_sample(self, sample: Any) -> Any:
+            time.sleep(0.2)
+            return super()._score_sample(sample)
+
+    metrics = [ContextRecall(Stopping("down")), SlowIDRecall(name="id_based_context_recall")]
+    with pytest.raises(EndpointDownError) as info:
+        evaluate(samples(5), metrics, show_progress=False, max_concurrency=1)
+    check_partial(info.value.result, 4, 5, "EndpointDownError: stopped early: http://127.0.0.1:9/v1")

@@ -182,10 +182,12 @@ async def score_part(
         REQUEST_LIMIT.reset(limit_token)
     if run_batch is not None:
         tasks.append(asyncio.ensure_future(run_batch.driver.run(tasks[0])))
+    pure: list[asyncio.Future[None]] = []
     for name, metric in by_name.items():
         pending = [i for i in range(len(samples)) if (i, name) not in results]
         if pending and isinstance(metric, SyncMetric):
-            tasks.append(asyncio.ensure_future(pure_metric(name, metric, pending)))
+            pure.append(asyncio.ensure_future(pure_metric(name, metric, pending)))
+    tasks.extend(pure)
 
     def result(partial: str | None = None) -> EvaluationResult:
         """The result of the pairs finished so far; with ``partial`` (the stop's cause), only the samples whose
@@ -229,6 +231,9 @@ async def score_part(
         exc.result = result(f"{type(exc).__name__}: interrupted")  # type: ignore[union-attr]
         raise
     except EndpointDownError as exc:
+        # The metrics without an LLM need no endpoint: their few milliseconds are waited for, so that the
+        # samples whose LLM pairs finished are handed back whole, however far the worker thread had got.
+        await asyncio.gather(*pure, return_exceptions=True)
         exc.result = result(f"{type(exc).__name__}: {exc}")
         raise
     finally:
