@@ -15,7 +15,7 @@ import pytest
 from ragrecall import evaluate
 from ragrecall.cli import main
 from ragrecall.errors import CheckpointError, EndpointDownError
-from ragrecall.evaluation import EvaluationResult, _run
+from ragrecall.evaluation import EvaluationResult, _score_part
 from ragrecall.evaluation._progress import Progress
 from ragrecall.evaluation._settings_change import setting_changes
 from ragrecall.llm import OpenAILLM, RetryPolicy
@@ -146,7 +146,7 @@ def test_the_progress_tokens_after_a_resume_agree_with_the_summary(
             super().__init__(*args, **kwargs)
             bars.append(self)
 
-    monkeypatch.setattr(_run, "Progress", Recorded)
+    monkeypatch.setattr(_score_part, "Progress", Recorded)
     checkpoint = tmp_path / "run.ckpt"
     with FakeOpenAIServer() as server:
         evaluate(SAMPLES, [metric(server.base_url)], show_progress=False, checkpoint=checkpoint)

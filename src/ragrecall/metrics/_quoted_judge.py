@@ -3,16 +3,28 @@ and the checks of the settings they both take (claim recall and nugget recall)."
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from ..errors import ConfigurationError
 from ..llm import LLM
 from ._step_prompts import LANGUAGES
 
-__all__ = ["QuotedJudge"]
+__all__ = ["Plan", "QuotedJudge"]
 
 POLICIES = ("unsupported", "supported", "fail")
 JUDGING = ("together", "per_context")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How the items (claims, nuggets) are judged: how many times, how the contexts are shown, how unverified
+    quotes count."""
+
+    votes: int = 1
+    judging: Literal["together", "per_context"] = "together"
+    seed: int = 0
+    unverified: Literal["unsupported", "supported", "fail"] = "unsupported"
 
 
 class QuotedJudge:

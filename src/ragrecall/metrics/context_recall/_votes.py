@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 from ...llm import gather_paid
 from ...usage import Usage
+from .._quoted_judge import Plan
 from ._claims import Claim
-from ._evidence import ClaimVerdict, JudgingMode, Quote, UnverifiedPolicy, Verification
+from ._evidence import ClaimVerdict, Quote, UnverifiedPolicy, Verification
 from ._judge import Judged, Judging, judge_claims
 from ._stated import stated_support
 from ._verify import Checked, Contexts
@@ -30,16 +31,6 @@ from ._verify import Checked, Contexts
 __all__ = ["Plan", "Voted", "context_orders", "judge_votes"]
 
 _WORST: tuple[Verification, ...] = ("unverified", "corrected", "verified")
-
-
-@dataclass(frozen=True)
-class Plan:
-    """How the claims are judged: how many times, how the contexts are shown, how unverified quotes count."""
-
-    votes: int = 1
-    judging: JudgingMode = "together"
-    seed: int = 0
-    unverified: UnverifiedPolicy = "unsupported"
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from ...llm import gather_paid
 from ...nuggets import Importance, Label
 from ...usage import Usage
+from .._quoted_judge import Plan
 from ..context_recall import Contexts, context_orders, stated_support
-from ..context_recall._votes import Plan  # the same plan: votes, judging, seed, unverified policy
 from ._assign import Assigning, assign_nuggets
 from ._evidence import NuggetOrigin, NuggetVerdict, UnverifiedPolicy
 from ._verify import CheckedNugget
