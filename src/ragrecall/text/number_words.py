@@ -14,7 +14,8 @@ digit (``二〇一九年`` 2019). A run is read only where it is plainly a quant
 write words (一起 "together", 一直 "always", 十分 "very", 千万 "by all means", 万一 "in case", 统一 "unify"):
 when it holds a numeral and a positional character (and does not start with 百, 千, 万 or 亿), when a
 measure word or unit follows it (个, 名, 人, 年, 座, 公里, …), or when 第 ("the n-th") or 百分之 ("per
-cent") stands before it.
+cent") stands before it. A decimal is read whole (``二点五`` 2.5), and a 千 before 升, 米, 克, … after another
+positional character is the unit's prefix (``五千千升`` 5,000 kilolitres).
 """
 
 from __future__ import annotations
@@ -76,6 +77,10 @@ _CN_MEASURE = re.compile(
     "|只|头|頭|匹|架|艘|部|篇|首|场|場|届|屆|支|批|株|棵|间|間|张|張|片|份|公里|千米|米|厘米|毫米|公斤|千克|克|吨|噸"
     "|英里|英尺|元|美元|欧元|英镑|港元|度|亩|畝|平方|立方|所|座|国|國|省|州|城|门|門|节|節|点|點|季|期|代|世纪|世紀"
 )
+# The fraction of a decimal written in numerals: 二点五 (2.5), but not 三点五十分 (ten to four).
+_CN_DECIMAL = re.compile("[点點]([〇零一二三四五六七八九]+)(?![十拾百佰千仟万萬亿億])")
+# Units with the prefix 千 ("kilo"): in 五千千升 the second 千 belongs to the unit.
+_CN_KILO_UNIT = "升米克瓦伏帕卡"
 _CN_NOT_NUMBER = re.compile(
     "十分(?!钟|鐘)|万一|千万(?![个個名人元])|一一|一些|一直|一起|一样|一樣|一般|一切|一定|一旦|一致|一共|一同|一道|一向|一律"
     "|一度|一再|一带|一帶|一点|一點|一下|一面|一边|一邊|一时|一時|统一|統一|唯一|之一|万分|同一|单一|某一|其一|任一|第一时间"
@@ -195,6 +200,8 @@ def chinese_numbers(text: str) -> list[WordNumber]:
     found: list[WordNumber] = []
     for m in _CN_RUN.finditer(text):
         start, end, run = m.start(), m.end(), m.group()
+        if found and start < found[-1].end:
+            continue  # the fraction of a decimal read with its whole part
         if start and (text[start - 1].isdigit() or text[start - 1] == "."):
             continue
         if any(b_start <= start < b_end for b_start, b_end in blocked):
@@ -211,7 +218,13 @@ def chinese_numbers(text: str) -> list[WordNumber]:
             continue
         if run == "一":
             continue  # 一座, 一个, 第一: an article or "first", not a count to check
+        if run.endswith(("千", "仟")) and run[-2:-1] in "十拾百佰千仟万萬亿億" and text[end : end + 1] in _CN_KILO_UNIT:
+            run, end = run[:-1], end - 1
         value = parse_chinese(run)
+        decimal = _CN_DECIMAL.match(text, end)
+        if value is not None and decimal and run[-1] in _CN_DIGITS:
+            value = f"{value}.{''.join(str(_CN_DIGITS[c]) for c in decimal.group(1))}".rstrip("0").rstrip(".")
+            end = decimal.end()
         if value is not None:
             found.append(WordNumber(value, start, end))
     return found

@@ -86,6 +86,8 @@ _BETWEEN = re.compile(r"between\s+$", re.IGNORECASE)
 _NAME = re.compile(
     f"(?<![^\\W_{CJK_RANGES}])[^\\W\\d_{CJK_RANGES}]+(?:[-_]?\\d(?:[^\\W{CJK_RANGES}]|\\.)*)+", re.UNICODE
 )
+# An area or volume unit as NFKC writes it (km² is km2): no name.
+_SQUARED_UNIT = re.compile(r"(?:[kcmd]?m|ft|in|mi|yd|sq)[23]")
 _LETTER_DIGIT = re.compile(r"[^\W\d_][-_]?\d")
 """A letter before a digit, perhaps with a hyphen or underscore between them: what every name holds."""
 _MINUS = "-\u2212\u2013"
@@ -236,13 +238,15 @@ def _digit_numbers(norm: str) -> list[tuple[str, int, int]]:
 
 @lru_cache(maxsize=4096)
 def names_in(text: str) -> frozenset[str]:
-    """Names written with letters then digits (``AX3000``, ``B12``, ``GPT-4o``, ``USD1.5bn``), case-folded."""
+    """Names written with letters then digits (``AX3000``, ``B12``, ``GPT-4o``, ``USD1.5bn``), case-folded; an
+    area or volume unit (``km²``) is none."""
     if not _ANY_DIGIT.search(text):
         return frozenset()
     norm = _normalised(text)
     if not _LETTER_DIGIT.search(norm):  # what every name holds, found many times faster than a name
         return frozenset()
-    return frozenset(m.group().casefold().rstrip(".") for m in _NAME.finditer(norm))
+    found = (m.group().rstrip(".") for m in _NAME.finditer(norm))
+    return frozenset(n.casefold() for n in found if not _SQUARED_UNIT.fullmatch(n))
 
 
 def canonical_number(token: str, power: int = 0) -> str:

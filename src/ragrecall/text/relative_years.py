@@ -1,6 +1,8 @@
 """Years a text gives relative to another: "the following year", "two years earlier", 次年, 三年后. Read from
 the year before them in the text (or in the text before it), so that "In 1934 Holm married Weiss, who had
 directed her debut two years earlier" gives 1932, and a claim's "three years after" agrees with 1962 and 1965.
+"Two years after" followed by the event it counts from ("closed in 1974, two years after the studio was sold")
+gives the year on either side, 1972 and 1976, since which event the year belongs to depends on the sentence.
 """
 
 from __future__ import annotations
@@ -18,6 +20,12 @@ _RELATIVE = re.compile(
     r"|(?P<prev>(?:the\s+)?(?:previous|preceding)\s+year|a\s+year\s+(?:earlier|before)|前一年|上一年)"
     r"|(?P<n>\d+|[a-z]+|[一二两三四五六七八九十]+)[\s-]+years?\s+(?P<dir>later|earlier|before|after|on)"
     r"|(?P<zn>\d+|[一二两三四五六七八九十]+)\s*年(?P<zdir>后|前|之后|之前|以后|以前)",
+    re.IGNORECASE,
+)
+_EVENT_AFTER = re.compile(r"\s+(?!and\b|but\b|when\b)[^\W\d_]")
+_DURATION = re.compile(
+    r"\b(?:for|over|during|spanning|lasting)\s+(?:some\s+|about\s+|nearly\s+)?(?P<n>\d+|[a-z]+(?:-[a-z]+)?)\s+years\b"
+    r"|(?:长达|历时|歷時|前后|前後|共)(?P<zn>\d+|[一二两三四五六七八九十]+)\s*年",
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
@@ -55,14 +63,15 @@ def derived_years(text: str, before: str = "") -> frozenset[str]:
                 continue
             later = (m.group("dir") or m.group("zdir")).lower() in _LATER
             out.add(str(base + n if later else base - n))
+            if m.group("dir") and _EVENT_AFTER.match(text, m.end()):
+                # "closed in 1974, two years after the studio was sold": the event it names is the earlier one
+                out.add(str(base - n if later else base + n))
     return frozenset(out)
 
 
 def spans_in_years(text: str) -> frozenset[str]:
-    """The numbers of ``text`` that count years between two events ("three years after", 三年后), which a pair of
-    years of the evidence can bear out."""
-    return frozenset(
-        str(n)
-        for m in _RELATIVE.finditer(text)
-        if (m.group("n") or m.group("zn")) and (n := _count(m.group("n") or m.group("zn"))) is not None
-    )
+    """The numbers of ``text`` that count years between two events ("three years after", 三年后) or how long
+    something lasted ("for 35 years", 长达三十五年), which a pair of years of the evidence can bear out."""
+    relative = (m.group("n") or m.group("zn") for m in _RELATIVE.finditer(text))
+    lasting = (m.group("n") or m.group("zn") for m in _DURATION.finditer(text))
+    return frozenset(str(n) for count in (*relative, *lasting) if count and (n := _count(count)) is not None)

@@ -6,9 +6,9 @@ predicates, hedged claims, honest unsupported verdicts). Through the judge path 
 real passage text), the ``stated`` path (frames probes) and the decomposition (claims swapping their reference
 sentence's roles). Definitions in :mod:`helpers.verification_world`.
 
-``verification_world_ii.json`` was written for this round's tuning; ``…_ii_heldout`` and ``…_iii_heldout``
-were each measured once blind before this code was tuned on them (the README gives both figures): here they
-pin what the code now does on them.
+``verification_world_ii.json`` was written for this round's tuning; ``…_ii_heldout``, ``…_iii_heldout`` and
+``…_iv_heldout`` were each measured once blind before this code was tuned on them, ``…_v_heldout`` has only been
+measured blind (the README gives the figures): here they pin what the code now does on them.
 """
 
 from __future__ import annotations
@@ -82,7 +82,12 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
 
 @pytest.mark.parametrize(
     ("world", "lies", "honest_samples", "background"),
-    [("verification_world_ii_heldout.json", 98, 7, 7), ("verification_world_iii_heldout.json", 92, 5, 8)],
+    [
+        ("verification_world_ii_heldout.json", 99, 4, 3),
+        ("verification_world_iii_heldout.json", 92, 3, 5),
+        ("verification_world_iv_heldout.json", 87, 9, 12),
+        ("verification_world_v_heldout.json", 100, 16, 42),
+    ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
     world: str, lies: int, honest_samples: int, background: int
@@ -95,23 +100,37 @@ def test_the_worlds_first_measured_blind_hold_their_figures(
 
 
 @pytest.mark.parametrize(
-    "world",
-    ["verification_world_ii", "verification_world_ii_heldout", "verification_world_iii_heldout"],
+    ("world", "stated", "plain_missed"),
+    [
+        ("verification_world_ii", 0, 0),
+        ("verification_world_ii_heldout", 0, 0),
+        ("verification_world_iii_heldout", 1, 0),
+        ("verification_world_iv_heldout", 2, 1),
+        ("verification_world_v_heldout", 2, 0),
+    ],
 )
-def test_a_claim_copied_into_a_frame_is_not_stated_and_a_plain_sentence_is(world: str) -> None:
+def test_a_claim_copied_into_a_frame_is_not_stated_and_a_plain_sentence_is(
+    world: str, stated: int, plain_missed: int
+) -> None:
     items = json.loads((HERE / f"{world}_frames.json").read_text(encoding="utf-8"))
     outcomes = score_frames(items)
     framed = [o for o in outcomes if not o.asserted]
-    assert len(framed) >= 100
-    assert sum(o.stated for o in framed) <= 1, [o.id for o in framed if o.stated]
+    assert len(framed) >= 40
+    assert sum(o.stated for o in framed) <= stated, [o.id for o in framed if o.stated]
     assert not [o.id for o in framed if o.frame == "negation" and o.stated]  # "It is false that …", 并非 …
-    plain = [o for o in outcomes if o.asserted and o.frame == "plain"]
-    assert plain and all(o.stated for o in plain), [o.id for o in plain if not o.stated]
+    plain = [o for o in outcomes if o.asserted and o.frame.removeprefix("asserted_") == "plain"]
+    assert plain and sum(not o.stated for o in plain) <= plain_missed, [o.id for o in plain if not o.stated]
 
 
 @pytest.mark.parametrize(
     ("world", "caught"),
-    [("verification_world_ii", 14), ("verification_world_ii_heldout", 9), ("verification_world_iii_heldout", 11)],
+    [
+        ("verification_world_ii", 14),
+        ("verification_world_ii_heldout", 9),
+        ("verification_world_iii_heldout", 11),
+        ("verification_world_iv_heldout", 9),
+        ("verification_world_v_heldout", 9),
+    ],
 )
 def test_a_decomposition_that_swaps_its_sentence_is_not_grounded(world: str, caught: int) -> None:
     items = json.loads((HERE / f"{world}_decompositions.json").read_text(encoding="utf-8"))

@@ -115,7 +115,9 @@ def _script(
 ) -> Failure | None:
     for q in quotes:
         said = words(q.passage or "")
-        if not said:
+        # A bare number from a list states nothing; a whole date ("b. 1898-02-17") states when.
+        dates = {n for n in facts.numbers & numbers_in(q.passage or "") if len(n) == 10 and n[4] == "-"}
+        if not said and not dates:
             return Failure("states_nothing", PROBLEMS["states_nothing"])
         if (
             facts.terms
@@ -131,10 +133,26 @@ def _polarity(
     facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], _: SentenceSource
 ) -> Failure | None:
     for ev in evidence:
-        if negated_around(ev, facts) != facts.negated:
+        if negated_around(ev, facts) != facts.negated and not _ceasing(facts.text, ev.text, negated=facts.negated):
             side = "the claim is negated, its evidence is not" if facts.negated else "the evidence negates the claim"
             return Failure("polarity", f"{PROBLEMS['polarity']}: {side}")
     return None
+
+
+# Words of ending or changing, which say "no longer" without a negation: a negated claim ("no longer carried
+# passengers", 不再承担客运) and a sentence that says it ended ("stopped carrying passengers", 停止客运) agree.
+_CEASING = re.compile(
+    r"\b(?:ceased?|ceasing|stopped|stops|ended|discontinued|abandoned|gave up|spared|closed)\b"
+    r"|停止|停办|停辦|停运|停運|停用|结束|結束|终止|終止|放弃|放棄|撤销|撤銷|取消|撤走|撤出|撤离|撤離|改为|改為",
+    re.IGNORECASE,
+)
+
+
+def _ceasing(claim: str, sentence: str, *, negated: bool) -> bool:
+    """Whether the side that does not negate says something ended, with a word of ending the other side lacks
+    ("did not close" against "closed" is no agreement)."""
+    plain_side, other = (sentence, claim) if negated else (claim, sentence)
+    return any(m.group()[:4].casefold() not in other.casefold() for m in _CEASING.finditer(plain_side))
 
 
 def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) -> bool:
@@ -173,14 +191,19 @@ def _asserted(
     return None
 
 
-def _numbers(facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], _: SentenceSource) -> Failure | None:
+def _numbers(
+    facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], contexts: SentenceSource
+) -> Failure | None:
     """Every number of the claim is in the evidence sentences, or in the sentence before one that opens by
     referring back to it ("This was …", 这是…); and a year (or the year of a date) the evidence sentences leave
     to their passage ("In 2019 the festival … . The fireworks were put off until January.") is written earlier
     in that passage, provided the sentences write no other year of their own."""
-    written = frozenset().union(*(numbers_in(ev.text) for ev in evidence))
+    written = own = frozenset().union(*(numbers_in(ev.text) for ev in evidence))
     if facts.numbers - written:
-        before = [s for ev in evidence if _REFERS_BACK.match(ev.text) for s in sentences_of(ev.earlier)[-1:]]
+        # The sentence before: when the evidence refers back to it, or writes no number the claim lacks ("In 1998
+        # the observatory replaced its 1.2-metre telescope … . The old telescope was given to …").
+        alone = written <= facts.numbers
+        before = [s for ev in evidence if alone or _REFERS_BACK.match(ev.text) for s in sentences_of(ev.earlier)[-1:]]
         written = written.union(*(numbers_in(s) for s in before))
     missing: set[str] = set(facts.numbers - written)
     if missing:  # "the following year", "two years earlier", 次年: years counted from a year before them
@@ -189,12 +212,14 @@ def _numbers(facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence
         spans = {str(b - a) for a in years for b in years if b > a}
         missing = {n for n in facts.numbers - written if not (n in spans_in_years(facts.text) and n in spans)}
     # "one route", 两个学科, "both": one and two in words are said in too many ways ("a single", 神学和法学) to ask for
-    missing = {n for n in missing if not _small_in_words(n, facts.text, written)}
+    missing = {n for n in missing if not _small_in_words(n, facts.text, own)}
     # a century the claim names ("the mid-1800s") is the century of a year or decade the evidence writes
     missing = {n for n in missing if not (n.startswith("century:") and n in _centuries(written))}
     if missing and not {n for n in written if _year(n)} - facts.numbers:
         earlier = frozenset().union(*(numbers_in(ev.earlier) for ev in evidence))
         missing = {n for n in missing if not _set_by_passage(n, written, earlier)}
+    if missing:  # a passage that writes no year leaves it to the other passages ("… a loss for the year")
+        missing = {n for n in missing if not _year_of_sample(n, evidence, contexts)}
     if missing:
         return Failure("number", f"{PROBLEMS['number']}: {', '.join(sorted(missing))}")
     return None
@@ -218,6 +243,15 @@ def _centuries(written: frozenset[str]) -> set[str]:
 
 def _year(n: str) -> bool:
     return len(n) == 4 and n.isdigit() and 1000 <= int(n) <= 2100
+
+
+def _year_of_sample(n: str, evidence: list[Evidence], contexts: SentenceSource) -> bool:
+    """Whether the claim's year ``n`` is written in another passage while no evidence passage writes any year up
+    to its evidence sentence."""
+    if not _year(n) or any(_year(m) for ev in evidence for m in numbers_in(ev.earlier + ev.text)):
+        return False
+    cited = {ev.context for ev in evidence}
+    return any(n in numbers_in(text) for c, text in enumerate(contexts.texts) if c not in cited)
 
 
 def _set_by_passage(n: str, written: frozenset[str], earlier: frozenset[str]) -> bool:
@@ -309,8 +343,14 @@ def _ranges(facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence]
     return None
 
 
-_STARTS = ("con:open:open", "con:life:born", "con:body:founded", "con:works:built", "syn:begin", "syn:found")
-_ENDS = ("con:open:closed", "con:life:died", "con:body:dissolved", "con:works:demolished", "syn:end", "syn:close")
+_STARTS = (
+    "con:open:open", "con:life:born", "con:body:founded", "con:works:built", "syn:begin", "syn:found", "syn:launch",
+    "syn:open",
+)  # fmt: skip
+_ENDS = (
+    "con:open:closed", "con:life:died", "con:body:dissolved", "con:works:demolished", "syn:end", "syn:close",
+    "syn:withdraw",
+)  # fmt: skip
 
 
 def _opens_and_closes(text: str, low: str, high: str) -> bool:

@@ -66,6 +66,9 @@ def _predicate_missing(facts: ClaimFacts, evidence: list[Evidence], text: str) -
 _LIFE_DATES = re.compile(
     r"\(\s*(?:b\.\s*|born\s+)?\d{4}(?:[-./]\d{1,2}[-./]\d{1,2})?\s*[–—-]+\s*(?:d\.\s*)?\d{4}(?:[-./]\d{1,2}[-./]\d{1,2})?\s*\)"
 )
+# "(b. 1898-02-17, Delfzand; d. 1961-09-04, Utrecht)": born and died, abbreviated before a date.
+_BORN_SHORT = re.compile(r"\(\s*b\.\s*[^()]*?\d{4}")
+_DIED_SHORT = re.compile(r"(?:\(|[;,]\s)\s*d\.\s*[^()]*?\d{4}")
 _EVENTS = ("out:", "con:life:", "con:works:", "con:body:", "con:open:", "con:member:", "con:change:")
 """The meanings that name an event (born, built, founded, opened, joined, rose; won): a claim of one is not
 left unread."""
@@ -79,6 +82,10 @@ def meanings(text: str) -> frozenset[str]:
     out = set()
     if _LIFE_DATES.search(plain(text)):
         out |= {"con:life:born", "con:life:died", "syn:die"}
+    if _BORN_SHORT.search(text):
+        out.add("con:life:born")
+    if _DIED_SHORT.search(text):
+        out |= {"con:life:died", "syn:die"}
     for cue in cues_in(text):
         if cue.cls in _MEANING_CLASSES:
             value = cue.text.casefold() if cue.cls == "relation" else cue.value

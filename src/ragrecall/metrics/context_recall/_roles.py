@@ -28,7 +28,14 @@ from ._words import strict_terms
 
 __all__ = ["roles_failure", "sides_swapped"]
 
-_PASSIVE_AFTER = re.compile(r"^\s*(?:[^\W\d_]+\s+){0,2}?by\b|^\s*(?:[^\W\d_]+\s+){0,3}?under\b", re.IGNORECASE)
+# "by" before a number gives a margin ("defeated Marta Seglin by 3 points"), not who acted.
+_MARGIN = (
+    r"(?!\s+(?:[\d¼½¾⅓]|(?:one|two|three|four|five|six|seven|eight|nine|ten|half|a\s+(?:single|narrow|wide|margin))"
+    r"\b))"
+)
+_PASSIVE_AFTER = re.compile(
+    rf"^\s*(?:[^\W\d_]+\s+){{0,2}}?by\b{_MARGIN}|^\s*(?:[^\W\d_]+\s+){{0,3}}?under\b", re.IGNORECASE
+)
 _PASSIVE_CJK = re.compile(r"[被由遭]")
 _PREPOSITION_AFTER = re.compile(r"^\s+(?:in|on|at|by|from|during|as|after|before|for|with|under)\b", re.IGNORECASE)
 _BE_BEFORE = re.compile(r"\b(?:was|were|is|are|been|being|be|got|get)\s+(?:[^\W\d_]+ly\s+)?$", re.IGNORECASE)

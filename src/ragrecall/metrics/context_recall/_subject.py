@@ -32,30 +32,87 @@ def subject_failure(
     for name in facts.names:
         if any(named(name, ev, contexts.texts[ev.context]) for ev in evidence):
             continue
-        if any(_other_names(facts, ev) for ev in evidence):
+        if any(_other_names(facts, ev) for ev in evidence) and not _refers_back(name, facts, evidence, contexts):
             return Failure("subject", f"{PROBLEMS['subject']}: {name.text}")
     return None
 
 
-def _other_names(facts: ClaimFacts, ev: Evidence) -> bool:
+_ANAPHORS = frozenset(
+    ["the", "its", "his", "her", "their", "this", "these", "that", "those", "it", "he", "she", "they"]
+)
+
+
+def _refers_back(name: Name, facts: ClaimFacts, evidence: list[Evidence], contexts: SentenceSource) -> bool:
+    """True when another passage of the sample names ``name`` and an evidence sentence refers back to it: it opens
+    with the name's last word ("Ost lived …", "The railway closed …"), or with a pronoun or a definite
+    description ("The herbarium had been founded …", "Her master was …", 该园, 寺中) while neither it nor its
+    passage before it opens with another name."""
+    for ev in evidence:
+        others = [t for c, t in enumerate(contexts.texts) if c != ev.context]
+        if not any(_written(name, t) for t in others):
+            continue
+        if _opens_with_head(name, ev.text):
+            return True
+        if _opens_anaphorically(ev.text) and not _other_names(facts, ev, whole=False):
+            return True
+    return False
+
+
+def _opens_with_head(name: Name, sentence: str) -> bool:
+    """Whether ``sentence`` opens with the last word of a name of two words or more, alone or after "the":
+    "Ost lived …" for Henrik Ost, "The railway closed …" for the Sennet Valley Railway."""
+    if name.cjk or len(name.words) < 2:
+        return False
+    words = [fold(w.strip(",'’")) for w in sentence.split()[:2]]
+    head = name.words[-1]
+    return words[:1] == [head] or (words[:1] == ["the"] and words[1:2] == [head])
+
+
+def _written(name: Name, text: str) -> bool:
+    if name.cjk:
+        return any(head in fold(text) for head in _heads(fold(name.words[0])))
+    return set(name.words) <= folded_words(text)
+
+
+def _opens_anaphorically(sentence: str) -> bool:
+    first = sentence.lstrip(' "“(（').split(maxsplit=1)
+    if not first:
+        return False
+    if unicodedata.east_asian_width(first[0][0]) in "WF":
+        return first[0][0] in "该其这此本它他她" or first[0][1:2] in "中内里"
+    return first[0].lower().strip(",'’s") in _ANAPHORS
+
+
+def _heads(term: str) -> set[str]:
+    """The first two characters of a Chinese subject, with a locative after one character read alike: 园中, 园内
+    and 园里 all say "in the garden"."""
+    if term[1:2] in "中内里":
+        return {term[0] + c for c in "中内里"}
+    return {term[:2]}
+
+
+def _other_names(facts: ClaimFacts, ev: Evidence, *, whole: bool = True) -> bool:
     """True when the evidence sentence, or its passage before it, is about something the claim does not name: the
     first name of one of those sentences, a capitalised word or sequence inside a sentence (not its first word,
-    not a function word, not an acronym), or, in Chinese, a subject whose first two characters differ from the
-    claim's."""
+    not a function word, not an acronym; with ``whole`` only), or, in Chinese, a subject whose first two
+    characters differ from the claim's. A name holding one of the claim's ("Captain Roderick Amsel") is no other
+    name, nor are the function words around one ("The Lamplighter's Daughter")."""
     ours = {w for n in facts.names for w in n.words}
     ours_cjk = [fold(n.words[0])[:2] for n in facts.names if n.cjk]
+    claim_names_ = [set(n.words) for n in facts.names if not n.cjk]
     claim = fold(facts.text)
     earlier = sentences_of(ev.earlier)
     for sentence in [*earlier, ev.text]:
         # What a sentence before the evidence is about is a name it opens with; in the evidence sentence itself,
         # also any name of two words or more, or with digits ("… a 1962 novel by Marta Hein", "AX5400"): a place
         # named further on ("… shot near Halvey") is no other subject, nor is what 该, 这 refer back to.
-        for name in _subjects(sentence, whole=sentence is ev.text):
+        for name in _subjects(sentence, whole=whole and sentence is ev.text):
             if name.cjk:
-                if ours_cjk and fold(name.words[0])[:2] not in claim:
+                if ours_cjk and not any(h in claim for h in _heads(fold(name.words[0]))):
                     return True
                 continue
-            if name.initial or set(name.words) <= ours:
+            words = set(name.words)
+            if name.initial or words - STOPWORDS <= ours or any(n <= words for n in claim_names_):
                 continue
             if len(name.words) == 1 and (name.words[0] in STOPWORDS or name.text.isupper()):
                 continue
@@ -105,7 +162,7 @@ def _cjknamed(term: str, upto: str, sentence: str) -> bool:
     """A Chinese subject is named when its first two characters are written, or half its bigrams and two at least
     are (its opening word may be a verb: 连接南屿岛的大桥), or the evidence sentence opens with its head noun, perhaps
     after 该, 本, 这: 学院最初… for 汀澜音乐学院."""
-    if term[:2] in upto:
+    if any(head in upto for head in _heads(term)):
         return True
     bigrams = [term[i : i + 2] for i in range(len(term) - 1)]
     found = sum(b in upto for b in bigrams)

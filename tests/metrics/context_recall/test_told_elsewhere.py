@@ -1,0 +1,140 @@
+"""What an honest judge quotes from one place while the passages say the rest elsewhere: a name referred back to
+across passages, a year the other passages set, a number in the sentence before, a margin after "by", a word of
+ending against a negated claim, abbreviated life dates. Each honest case verifies; the lie beside it does not."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragrecall.metrics.context_recall._replies import Support
+from ragrecall.metrics.context_recall._verify import Contexts, check_support
+
+
+def checked(claim: str, contexts: list[str], *quotes: tuple[int, str]) -> tuple[str, str | None]:
+    support = [Support(context=c, quote=q) for c, q in quotes]
+    result = check_support(claim, True, support, Contexts(contexts), threshold=0.9)
+    return result.verification, result.problem
+
+
+HERBARIUM = [
+    "Roughly three quarters of the Threlkeld herbarium's 90,000 sheets were lost in February 1947.",
+    "The herbarium had been founded in 1871 with the private collection of Amos Fenwright.",
+]
+RAILWAY = [
+    "The Sennet Valley Railway was opened to traffic on September 22, 1884.",
+    "Sennet Bridge is a market town on the river Sennet. The railway closed on 4 May 1964.",
+]
+FESTIVAL = [
+    "The 2019 Oszby Lantern Festival was marred by three days of heavy rain.",
+    "The festival committee reported a loss of £12,500 for the year. It bought rain insurance from 2020 onwards.",
+]
+TELESCOPE = [
+    "In 1998 the Ollery Observatory replaced its 1.2-metre telescope with a 2.4-metre instrument. "
+    "The old telescope was given to a school observatory in Farrow."
+]
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quote"),
+    [
+        ("The Threlkeld herbarium was founded in 1871.", HERBARIUM, (2, "The herbarium had been founded in 1871")),
+        ("The Sennet Valley Railway closed in May 1964.", RAILWAY, (2, "The railway closed on 4 May 1964")),
+        ("The committee made a loss of £12,500 in 2019.", FESTIVAL, (2, "reported a loss of £12,500 for the year")),
+        (
+            "The old 1.2 m telescope went to a school observatory in Farrow.",
+            TELESCOPE,
+            (1, "The old telescope was given to a school observatory in Farrow"),
+        ),
+        (
+            "Marta Seglin was defeated by Ilse Korvath in the 1938 final.",
+            ["In the 1938 final Ilse Korvath defeated Marta Seglin by 3 points to 1."],
+            (1, "In the 1938 final Ilse Korvath defeated Marta Seglin by 3 points to 1"),
+        ),
+        (
+            "The fire of 1703 destroyed the choir roof but not the nave.",
+            ["The fire of 1703 destroyed the choir roof but spared the nave."],
+            (1, "The fire of 1703 destroyed the choir roof but spared the nave"),
+        ),
+        (
+            "自1958年起，蘅渠运河不再承担客运。",
+            ["1958年，蘅渠运河停止客运，此后仅用于农田灌溉。"],
+            (1, "1958年，蘅渠运河停止客运"),
+        ),
+        (
+            "Piet Lommersen was born on 17 February 1898.",
+            ["Piet Lommersen (b. 1898-02-17, Delfzand; d. 1961-09-04, Utrecht) was a chess master."],
+            (1, "b. 1898-02-17"),
+        ),
+        ("萱河运河的航道深度达到2.5米。", ["萱河运河经过两次疏浚，航道加深至二点五米。"], (1, "航道加深至二点五米")),
+        ("Ennaholm covers 48 km².", ["Ennaholm is a lake island that covers 48 km²."], (1, "covers 48 km²")),
+        (
+            "Amos Fenwright was curator at Threlkeld for 35 years, from 1858 to 1893.",
+            ["Fenwright was curator at Threlkeld from 1858 to 1893."],
+            (1, "Fenwright was curator at Threlkeld from 1858 to 1893"),
+        ),
+    ],
+    ids=[
+        "herbarium",
+        "railway",
+        "year-of-another-passage",
+        "number-in-the-sentence-before",
+        "margin-after-by",
+        "spared",
+        "停止",
+        "b-date",
+        "二点五",
+        "km2-no-name",
+        "years-between",
+    ],
+)
+def test_an_honest_quote_told_elsewhere_verifies(claim: str, contexts: list[str], quote: tuple[int, str]) -> None:
+    assert checked(claim, contexts, quote) == ("verified", None)
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quote", "problem"),
+    [
+        (  # another passage names the claim's subject, but the sentence quoted is about another one
+            "The Threlkeld herbarium was founded in 1871.",
+            ["The Threlkeld herbarium is in Wenlow.", "Amos Fenwright founded the Marsh museum in 1871."],
+            (2, "Amos Fenwright founded the Marsh museum in 1871"),
+            "subject not in evidence",
+        ),
+        (  # the evidence writes its own year: the other passage's year is not the claim's
+            "The committee made a loss of £12,500 in 2019.",
+            ["The 2019 Oszby Lantern Festival was marred by rain.", "In 2018 the committee lost £12,500."],
+            (2, "In 2018 the committee lost £12,500"),
+            "year differs",
+        ),
+        (  # the sentence before holds the number, but the evidence writes another one
+            "The old telescope was 1.2 m wide.",
+            ["The observatory once had a 1.2-metre telescope. The old telescope was 2.4 m wide."],
+            (1, "The old telescope was 2.4 m wide"),
+            "number not in evidence",
+        ),
+        (
+            "The canal did not close in 1958.",
+            ["The canal closed in 1958."],
+            (1, "The canal closed in 1958"),
+            "negation differs",
+        ),
+        (
+            "Ilse Korvath was defeated by Marta Seglin in the 1938 final.",
+            ["In the 1938 final Ilse Korvath defeated Marta Seglin by 3 points to 1."],
+            (1, "In the 1938 final Ilse Korvath defeated Marta Seglin by 3 points to 1"),
+            "roles differ",
+        ),
+        (
+            "Fenwright was curator at Threlkeld for 30 years, from 1858 to 1893.",
+            ["Fenwright was curator at Threlkeld from 1858 to 1893."],
+            (1, "Fenwright was curator at Threlkeld from 1858 to 1893"),
+            "number not in evidence",
+        ),
+    ],
+    ids=["other-subject", "own-year", "other-number", "not-closed", "roles", "wrong-span"],
+)
+def test_the_lie_beside_it_is_not_verified(
+    claim: str, contexts: list[str], quote: tuple[int, str], problem: str
+) -> None:
+    verification, found = checked(claim, contexts, quote)
+    assert verification == "unverified" and found is not None and found.startswith(problem), found
