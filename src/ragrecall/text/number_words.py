@@ -83,7 +83,7 @@ _CN_DECIMAL = re.compile("[点點]([〇零一二三四五六七八九]+)(?![十�
 _CN_KILO_UNIT = "升米克瓦伏帕卡"
 _CN_NOT_NUMBER = re.compile(
     "十分(?!钟|鐘)|万一|千万(?![个個名人元])|一一|一些|一直|一起|一样|一樣|一般|一切|一定|一旦|一致|一共|一同|一道|一向|一律"
-    "|一度|一再|一带|一帶|一点|一點|一下|一面|一边|一邊|一时|一時|统一|統一|唯一|之一|万分|同一|单一|某一|其一|任一|第一时间"
+    "|一度|一再|一带|一帶|一点(?![〇零一二三四五六七八九])|一點(?![〇零一二三四五六七八九])|一下|一面|一边|一邊|一时|一時|统一|統一|唯一|之一|万分|同一|单一|某一|其一|任一|第一时间"
 )
 
 
@@ -208,7 +208,9 @@ def chinese_numbers(text: str) -> list[WordNumber]:
             continue
         positional = any(c in _CN_SMALL or c in _CN_LARGE for c in run)
         has_digit = any(c in _CN_DIGITS for c in run)
-        measured = _CN_MEASURE.match(text, end) is not None or text[end : end + 1] == "成"
+        # 百余间, 一百多间: an approximation between the number and its measure word
+        approx = 1 if text[end : end + 1] in "余多" else 0
+        measured = _CN_MEASURE.match(text, end + approx) is not None or text[end : end + 1] == "成"
         marked = text[max(0, start - 1) : start] == "第" or text[max(0, start - 3) : start] == "百分之"
         plain = positional and has_digit and run[0] not in "百佰千仟万萬亿億"
         if not (plain or measured or marked or run == "十"):
@@ -216,7 +218,7 @@ def chinese_numbers(text: str) -> list[WordNumber]:
         if text[end : end + 1] == "成" and len(run) == 1 and run in _CN_DIGITS:
             found.append(WordNumber(str(_CN_DIGITS[run] * 10), start, end + 1))  # 八成: 80 per cent
             continue
-        if run == "一":
+        if run == "一" and not _CN_DECIMAL.match(text, end):
             continue  # 一座, 一个, 第一: an article or "first", not a count to check
         if run.endswith(("千", "仟")) and run[-2:-1] in "十拾百佰千仟万萬亿億" and text[end : end + 1] in _CN_KILO_UNIT:
             run, end = run[:-1], end - 1

@@ -17,9 +17,11 @@ __all__ = ["derived_years", "spans_in_years"]
 _RELATIVE = re.compile(
     r"(?P<next>(?:the\s+)?(?:following|next|subsequent)\s+year|a\s+year\s+later|次年|翌年|第二年|转年)"
     r"|(?P<same>(?:that|the\s+same)\s+year|同年|当年|该年)"
+    r"|(?P<either>a\s+year\s+after|the\s+(?:following|next)\s+(?:spring|summer|autumn|fall|winter|month))"
     r"|(?P<prev>(?:the\s+)?(?:previous|preceding)\s+year|a\s+year\s+(?:earlier|before)|前一年|上一年)"
     r"|(?P<n>\d+|[a-z]+|[一二两三四五六七八九十]+)[\s-]+years?\s+(?P<dir>later|earlier|before|after|on)"
-    r"|(?P<zn>\d+|[一二两三四五六七八九十]+)\s*年(?P<zdir>后|前|之后|之前|以后|以前)",
+    r"|(?P<zn>\d+|[一二两三四五六七八九十]+)\s*年(?P<zdir>后|前|之后|之前|以后|以前)"
+    r"|(?:历时|歷時|历经|歷經)(?P<zspan>\d+|[一二两三四五六七八九十]+)\s*年",
     re.IGNORECASE,
 )
 _EVENT_AFTER = re.compile(r"\s+(?!and\b|but\b|when\b)[^\W\d_]")
@@ -55,13 +57,19 @@ def derived_years(text: str, before: str = "") -> frozenset[str]:
             out.add(str(base + 1))
         elif m.group("same"):  # "that year": any year the text before it is about
             out.update(_YEAR.findall(text[: m.start()]) or _YEAR.findall(before))
+        elif m.group(
+            "either"
+        ):  # "died in 1911, a year after finishing …"; "the following spring": this year or the next
+            out.update(
+                {str(base - 1), str(base + 1)} if m.group().lower().startswith("a ") else {str(base), str(base + 1)}
+            )
         elif m.group("prev"):
             out.add(str(base - 1))
         else:
-            n = _count(m.group("n") or m.group("zn"))
+            n = _count(m.group("n") or m.group("zn") or m.group("zspan"))
             if n is None or n > 200:
                 continue
-            later = (m.group("dir") or m.group("zdir")).lower() in _LATER
+            later = m.group("zspan") is not None or (m.group("dir") or m.group("zdir")).lower() in _LATER
             out.add(str(base + n if later else base - n))
             if m.group("dir") and _EVENT_AFTER.match(text, m.end()):
                 # "closed in 1974, two years after the studio was sold": the event it names is the earlier one

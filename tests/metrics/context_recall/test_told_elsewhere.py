@@ -72,6 +72,49 @@ TELESCOPE = [
             ["Fenwright was curator at Threlkeld from 1858 to 1893."],
             (1, "Fenwright was curator at Threlkeld from 1858 to 1893"),
         ),
+        ("滨河绿道全长一点五公里。", ["新修的滨河绿道全长1.5公里。"], (1, "新修的滨河绿道全长1.5公里")),
+        ("清河老街两侧有一百多间商铺。", ["清河老街两侧保存有商铺百余间。"], (1, "两侧保存有商铺百余间")),
+        (
+            "鹿鸣水电站1954年建成。",
+            ["鹿鸣水电站工程于1948年开工，历时六年建成。"],
+            (1, "鹿鸣水电站工程于1948年开工，历时六年建成"),
+        ),
+        (
+            "进入凤栖山森林公园不收门票。",
+            ["凤栖山森林公园位于永丰县城以南，门票免费。"],
+            (1, "凤栖山森林公园位于永丰县城以南，门票免费"),
+        ),
+        (
+            "2021年环保部门检查时没有发现丰泰纺织违规。",
+            ["其竞争对手声称，丰泰纺织偷排污水，但环保部门2021年的检查未发现违规。"],
+            (1, "环保部门2021年的检查未发现违规"),
+        ),
+        (
+            "科技馆有三个常设展厅。",
+            ["县科技馆于2014年对外开放。", "馆内设有三个常设展厅。"],
+            (2, "馆内设有三个常设展厅"),
+        ),
+        ("东西两座塔都是八角七层的砖塔。", ["寺前的东西双塔均为八角七层砖塔。"], (1, "寺前的东西双塔均为八角七层砖塔")),
+        (
+            "Eleven men were killed building the tunnel.",
+            ["Eleven workers died building the tunnel."],
+            (1, "Eleven workers died building the tunnel"),
+        ),
+        (
+            "Clement Haye restored the church in the 1870s.",
+            ["The church was restored by Clement Haye between 1871 and 1874."],
+            (1, "The church was restored by Clement Haye between 1871 and 1874"),
+        ),
+        (
+            "Calder finished the Brell railway in 1910.",
+            ["Moritz Calder died in 1911, a year after finishing the Brell railway."],
+            (1, "Moritz Calder died in 1911, a year after finishing the Brell railway"),
+        ),
+        (
+            "南屏队在1988年重新夺得冠军。",
+            ["在1987年全国象棋团体赛决赛中，北川队击败了南屏队。", "南屏队在第二年卷土重来，夺回了冠军。"],
+            [(1, "在1987年全国象棋团体赛决赛中"), (2, "南屏队在第二年卷土重来，夺回了冠军")],
+        ),
     ],
     ids=[
         "herbarium",
@@ -85,10 +128,24 @@ TELESCOPE = [
         "二点五",
         "km2-no-name",
         "years-between",
+        "一点五",
+        "百余",
+        "历时",
+        "免费",
+        "但-ends-the-frame",
+        "馆内",
+        "双塔",
+        "men-workers",
+        "decade",
+        "a-year-after",
+        "第二年-across-passages",
     ],
 )
-def test_an_honest_quote_told_elsewhere_verifies(claim: str, contexts: list[str], quote: tuple[int, str]) -> None:
-    assert checked(claim, contexts, quote) == ("verified", None)
+def test_an_honest_quote_told_elsewhere_verifies(
+    claim: str, contexts: list[str], quote: tuple[int, str] | list[tuple[int, str]]
+) -> None:
+    quotes = quote if isinstance(quote, list) else [quote]
+    assert checked(claim, contexts, *quotes) == ("verified", None)
 
 
 @pytest.mark.parametrize(
@@ -130,8 +187,29 @@ def test_an_honest_quote_told_elsewhere_verifies(claim: str, contexts: list[str]
             (1, "Fenwright was curator at Threlkeld from 1858 to 1893"),
             "number not in evidence",
         ),
+        (  # 该公司 refers to the company named before it, not to the claim's
+            "明光制药成立于2003年。",
+            ["明光制药成立于1995年，总部位于武汉。", "远航船舶公司的总部设在宁波。该公司成立于2003年。"],
+            (2, "该公司成立于2003年"),
+            "subject not in evidence",
+        ),
+        (
+            "Eleven women were killed building the tunnel.",
+            ["Eleven men died building the tunnel."],
+            (1, "Eleven men died building the tunnel"),
+            "a word of the claim is another",
+        ),
     ],
-    ids=["other-subject", "own-year", "other-number", "not-closed", "roles", "wrong-span"],
+    ids=[
+        "other-subject",
+        "own-year",
+        "other-number",
+        "not-closed",
+        "roles",
+        "wrong-span",
+        "该公司-of-another",
+        "men-women",
+    ],
 )
 def test_the_lie_beside_it_is_not_verified(
     claim: str, contexts: list[str], quote: tuple[int, str], problem: str

@@ -115,9 +115,7 @@ def _script(
 ) -> Failure | None:
     for q in quotes:
         said = words(q.passage or "")
-        # A bare number from a list states nothing; a whole date ("b. 1898-02-17") states when.
-        dates = {n for n in facts.numbers & numbers_in(q.passage or "") if len(n) == 10 and n[4] == "-"}
-        if not said and not dates:
+        if not said and not _states_numbers(facts, q.passage or ""):
             return Failure("states_nothing", PROBLEMS["states_nothing"])
         if (
             facts.terms
@@ -127,6 +125,16 @@ def _script(
         ):
             return Failure("off_topic", PROBLEMS["off_topic"])
     return None
+
+
+def _states_numbers(facts: ClaimFacts, quote: str) -> bool:
+    """Whether a quote of no words states the claim's numbers: a bare number from a list states nothing, but a
+    whole date ("b. 1898-02-17"), two of the claim's numbers ("up from 940 in 2001") or one with its unit
+    ("to 4.1%") do."""
+    ours = facts.numbers & numbers_in(quote)
+    if any(len(n) == 10 and n[4] == "-" for n in ours) or len(ours) >= 2:
+        return True
+    return any(q.units and q.value in ours for q in quantities(quote))
 
 
 def _polarity(
@@ -139,11 +147,12 @@ def _polarity(
     return None
 
 
-# Words of ending or changing, which say "no longer" without a negation: a negated claim ("no longer carried
-# passengers", 不再承担客运) and a sentence that says it ended ("stopped carrying passengers", 停止客运) agree.
+# Words of ending, changing, sparing or waiving, which say "no longer" or "no" without a negation: a negated claim
+# ("no longer carried passengers", 不再承担客运, 不收门票) and a sentence that says it ended ("stopped carrying
+# passengers", 停止客运) or was waived (门票免费) agree.
 _CEASING = re.compile(
-    r"\b(?:ceased?|ceasing|stopped|stops|ended|discontinued|abandoned|gave up|spared|closed)\b"
-    r"|停止|停办|停辦|停运|停運|停用|结束|結束|终止|終止|放弃|放棄|撤销|撤銷|取消|撤走|撤出|撤离|撤離|改为|改為",
+    r"\b(?:ceased?|ceasing|stopped|stops|ended|discontinued|abandoned|gave up|spared|closed|withdrawn|except)\b"
+    r"|免费|免費|免收|免除|豁免|停止|停办|停辦|停运|停運|停用|结束|結束|终止|終止|放弃|放棄|撤销|撤銷|取消|撤走|撤出|撤离|撤離|改为|改為",
     re.IGNORECASE,
 )
 
@@ -207,14 +216,16 @@ def _numbers(
         written = written.union(*(numbers_in(s) for s in before))
     missing: set[str] = set(facts.numbers - written)
     if missing:  # "the following year", "two years earlier", 次年: years counted from a year before them
-        written = written.union(*(derived_years(ev.text, ev.earlier) for ev in evidence))
+        written = written.union(*(derived_years(ev.text, _year_before(ev, evidence)) for ev in evidence))
         years = sorted(int(n) for n in written if _year(n))
         spans = {str(b - a) for a in years for b in years if b > a}
         missing = {n for n in facts.numbers - written if not (n in spans_in_years(facts.text) and n in spans)}
     # "one route", 两个学科, "both": one and two in words are said in too many ways ("a single", 神学和法学) to ask for
-    missing = {n for n in missing if not _small_in_words(n, facts.text, own)}
+    missing = {n for n in missing if not _small_in_words(n, facts.text, own, evidence)}
     # a century the claim names ("the mid-1800s") is the century of a year or decade the evidence writes
     missing = {n for n in missing if not (n.startswith("century:") and n in _centuries(written))}
+    # a decade the claim names ("in the 1870s") holds a year the evidence writes ("between 1871 and 1874")
+    missing = {n for n in missing if not (n.startswith("decade:") and n in _decades(written))}
     if missing and not {n for n in written if _year(n)} - facts.numbers:
         earlier = frozenset().union(*(numbers_in(ev.earlier) for ev in evidence))
         missing = {n for n in missing if not _set_by_passage(n, written, earlier)}
@@ -225,11 +236,18 @@ def _numbers(
     return None
 
 
-def _small_in_words(n: str, claim: str, written: frozenset[str]) -> bool:
+_PAIR = re.compile(r"\b(?:both|pair|twin|two)\b|[双雙两兩俩倆]", re.IGNORECASE)
+
+
+def _small_in_words(n: str, claim: str, written: frozenset[str], evidence: list[Evidence]) -> bool:
+    """One is said in too many ways to ask for; two too, where the evidence says a pair (双塔, "both") or writes
+    no other small count."""
     if n == "1":
         return True
+    if n != "2" or "2" in claim:
+        return False
     small = {w for w in written if w.isdigit() and 3 <= int(w) <= 10}
-    return n == "2" and "2" not in claim and not small
+    return not small or any(_PAIR.search(ev.text) for ev in evidence)
 
 
 def _centuries(written: frozenset[str]) -> set[str]:
@@ -241,8 +259,20 @@ def _centuries(written: frozenset[str]) -> set[str]:
     return out
 
 
+def _decades(written: frozenset[str]) -> set[str]:
+    return {f"decade:{int(n) // 10 * 10}" for n in written if _year(n)}
+
+
 def _year(n: str) -> bool:
     return len(n) == 4 and n.isdigit() and 1000 <= int(n) <= 2100
+
+
+def _year_before(ev: Evidence, evidence: list[Evidence]) -> str:
+    """What a relative year of ``ev`` counts from: its passage before it, or, when that writes no year, the other
+    evidence sentences ("在1987年全国象棋团体赛决赛中" quoted with another passage's "南屏队在第二年夺回了冠军")."""
+    if any(_year(n) for n in numbers_in(ev.earlier)):
+        return ev.earlier
+    return " ".join(other.text for other in evidence if other is not ev)
 
 
 def _year_of_sample(n: str, evidence: list[Evidence], contexts: SentenceSource) -> bool:
@@ -286,7 +316,7 @@ def _counted(facts: ClaimFacts, found: list[tuple[Quantity, Evidence]]) -> Failu
     in the evidence followed by another noun, the claim's not among the next three words ("300 passengers")."""
     claim = simplified(unicodedata.normalize("NFKC", facts.text))
     for q in facts.quantities:
-        if q.units or _year(q.value) or not q.value[:1].lstrip("-").isdigit():
+        if q.units or _year(q.value) or not q.value.lstrip("-").replace(".", "", 1).isdigit():
             continue  # "the 1958 semi-final": a year (or a date, a decade) names the event, it counts nothing
         noun = _after(claim, q.end, 3)
         if not noun:
@@ -295,7 +325,7 @@ def _counted(facts: ClaimFacts, found: list[tuple[Quantity, Evidence]]) -> Failu
         same = [(e, text) for e, text in same if not e.units]
         theirs = [(_after(text, e.end, 3), text[e.end : e.end + 30]) for e, text in same]
         mine = claim[q.end : q.end + 30]
-        if theirs and all(t and not set(noun) & set(t) and not _same_noun(mine, raw) for t, raw in theirs):
+        if theirs and all(t and not set(noun) & set(t) and not _same_noun(mine, raw, noun, t) for t, raw in theirs):
             return Failure(
                 "unit",
                 f"{PROBLEMS['unit']}: {q.value} {noun[0]} in the claim, {q.value} {theirs[0][0][0]} in the evidence",
@@ -303,9 +333,20 @@ def _counted(facts: ClaimFacts, found: list[tuple[Quantity, Evidence]]) -> Failu
     return None
 
 
-def _same_noun(ours: str, theirs: str) -> bool:
-    """Whether the words after the same number say the same in other words (2,300 employees, 2,300 staff)."""
-    return bool(meanings(ours) & meanings(theirs))
+# Nouns that count people of any kind ("eleven men" for "eleven workers"), against the stems of kinds of people.
+_ANY_PEOPLE = frozenset(["peopl", "person", "individu", "men", "man", "live"])
+_PEOPLE = _ANY_PEOPLE | frozenset(
+    ["worker", "labour", "labor", "miner", "navvi", "employe", "staff", "resid", "inhabit", "soldier", "sailor"]
+)
+
+
+def _same_noun(ours: str, theirs: str, noun: list[str], their_noun: list[str]) -> bool:
+    """Whether the words after the same number say the same in other words (2,300 employees, 2,300 staff), or
+    count people, one of them of any kind."""
+    if meanings(ours) & meanings(theirs):
+        return True
+    mine, other = set(noun[:1]) & _PEOPLE, set(their_noun[:1]) & _PEOPLE
+    return bool(mine and other and (mine | other) & _ANY_PEOPLE)
 
 
 def _after(text: str, end: int, n: int) -> list[str]:
@@ -344,7 +385,7 @@ def _ranges(facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence]
 
 
 _STARTS = (
-    "con:open:open", "con:life:born", "con:body:founded", "con:works:built", "syn:begin", "syn:found", "syn:launch",
+    "con:open:open", "con:life:born", "con:body:founded", "con:works:built", "syn:begin", "syn:found", "syn:publish",
     "syn:open",
 )  # fmt: skip
 _ENDS = (
@@ -392,6 +433,11 @@ def _several(
                 return Failure("unrelated", f"{PROBLEMS['unrelated']}: passage {c + 1} does not name {subject.text}")
     wanted = facts.terms | facts.numbers
     parts = {c: wanted & frozenset().union(*(held_terms(ev) for ev in evidence if ev.context == c)) for c in passages}
+    for c in passages:  # the year a relative year of another passage counts from ("1987年…" with "第二年")
+        base = " ".join(ev.text for ev in evidence if ev.context == c)
+        parts[c] |= facts.numbers & frozenset().union(
+            *(derived_years(ev.text, base) for ev in evidence if ev.context != c)
+        )
     for c, part in parts.items():
         others = frozenset().union(*(p for o, p in parts.items() if o != c))
         if not part - others or (len(part) < 2 and not part & facts.numbers):

@@ -137,6 +137,8 @@ class Scope:
         clause = self.text[s:e]
         if _OWN_STATEMENT.match(clause) or (k < low and clause.rstrip().endswith((";", "；"))):
             return False  # a statement of its own: "…, which …", "It was once believed that …; in 1902 …"
+        if k < low and _parted(self.text, self.clauses, k, self.core):
+            return False  # "Rivals claimed A, but the inspection found B": the frame stops at "but"
         if k > high:
             return cls in ("attribution", "fiction") and _short(clause, _TRAILING_WORDS, _TRAILING_CJK)
         if cls == "conditional":

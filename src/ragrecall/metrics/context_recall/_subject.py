@@ -60,8 +60,13 @@ def _refers_back(name: Name, facts: ClaimFacts, evidence: list[Evidence], contex
 
 def _opens_with_head(name: Name, sentence: str) -> bool:
     """Whether ``sentence`` opens with the last word of a name of two words or more, alone or after "the":
-    "Ost lived …" for Henrik Ost, "The railway closed …" for the Sennet Valley Railway."""
-    if name.cjk or len(name.words) < 2:
+    "Ost lived …" for Henrik Ost, "The railway closed …" for the Sennet Valley Railway; in Chinese, with the
+    name's last character and a place word (馆内 for 科技馆, 桥上 for 秦桥)."""
+    if name.cjk:
+        opening = fold(sentence.lstrip(' "“(（'))
+        head = fold(name.words[0])[-1:]
+        return opening[:1] == head and opening[1:2] in "内中里上"
+    if len(name.words) < 2:
         return False
     words = [fold(w.strip(",'’")) for w in sentence.split()[:2]]
     head = name.words[-1]
@@ -79,7 +84,7 @@ def _opens_anaphorically(sentence: str) -> bool:
     if not first:
         return False
     if unicodedata.east_asian_width(first[0][0]) in "WF":
-        return first[0][0] in "该其这此本它他她" or first[0][1:2] in "中内里"
+        return first[0][0] in "该其这此本它他她" or first[0][1:2] in "中内里" or first[0].startswith("公司")
     return first[0].lower().strip(",'’s") in _ANAPHORS
 
 
