@@ -30,7 +30,15 @@ _DURATION = re.compile(
     r"|(?:长达|历时|歷時|前后|前後|共)(?P<zn>\d+|[一二两三四五六七八九十]+)\s*年",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
+_YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)|([一二][〇零一二三四五六七八九]{3})(?=年)")
+_CN_DIGIT = str.maketrans("〇零一二三四五六七八九", "00123456789")
+
+
+def _years(text: str) -> list[str]:
+    """The years of ``text`` in order, in digits or in Chinese numerals (一九五八年)."""
+    return [m.group(1) or m.group(2).translate(_CN_DIGIT) for m in _YEAR.finditer(text)]
+
+
 _LATER = ("later", "after", "on", "后", "之后", "以后")
 
 
@@ -49,14 +57,14 @@ def derived_years(text: str, before: str = "") -> frozenset[str]:
     """The years ``text`` gives relative to a year written before them (in ``text``, or last in ``before``)."""
     out: set[str] = set()
     for m in _RELATIVE.finditer(text):
-        years = _YEAR.findall(text[: m.start()]) or _YEAR.findall(before)
+        years = _years(text[: m.start()]) or _years(before)
         if not years:
             continue
         base = int(years[-1])
         if m.group("next"):
             out.add(str(base + 1))
         elif m.group("same"):  # "that year": any year the text before it is about
-            out.update(_YEAR.findall(text[: m.start()]) or _YEAR.findall(before))
+            out.update(_years(text[: m.start()]) or _years(before))
         elif m.group(
             "either"
         ):  # "died in 1911, a year after finishing …"; "the following spring": this year or the next

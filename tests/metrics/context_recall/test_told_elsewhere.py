@@ -115,6 +115,35 @@ TELESCOPE = [
             ["在1987年全国象棋团体赛决赛中，北川队击败了南屏队。", "南屏队在第二年卷土重来，夺回了冠军。"],
             [(1, "在1987年全国象棋团体赛决赛中"), (2, "南屏队在第二年卷土重来，夺回了冠军")],
         ),
+        (
+            "红旗水库大坝于1959年汛期之前合龙。",
+            ["一九五八年三月，红旗水库动工兴建，次年汛期前大坝合龙。"],
+            [(1, "一九五八年三月"), (1, "次年汛期前大坝合龙")],
+        ),
+        (
+            "The Aldenhof water tower supplied Lüdingen with water from 1907 until 1968.",
+            [
+                "The Aldenhof water tower is in Lüdingen.",
+                "Built in 1907, the tower stored water for the town until 1968.",
+            ],
+            (2, "Built in 1907, the tower stored water for the town until 1968"),
+        ),
+        (
+            "Fenwick Row was built in 1853 for workers of the Arden Ironworks.",
+            ["The model village of Fenwick Row was built by the Arden Ironworks in 1853 to house its workers."],
+            (1, "The model village of Fenwick Row was built by the Arden Ironworks in 1853 to house its workers"),
+        ),
+        (
+            "The Tarran plant was enlarged in 2013.",
+            [
+                "In 2011 Brenholt Foods was acquired by Castellan Group, "
+                "and its Tarran plant was expanded two years later."
+            ],
+            [
+                (1, "In 2011 Brenholt Foods was acquired by Castellan Group"),
+                (1, "its Tarran plant was expanded two years later"),
+            ],
+        ),
     ],
     ids=[
         "herbarium",
@@ -139,6 +168,10 @@ TELESCOPE = [
         "decade",
         "a-year-after",
         "第二年-across-passages",
+        "一九五八年-次年",
+        "until",
+        "agentless-passive",
+        "a-year-anchor",
     ],
 )
 def test_an_honest_quote_told_elsewhere_verifies(

@@ -115,6 +115,8 @@ def _script(
 ) -> Failure | None:
     for q in quotes:
         said = words(q.passage or "")
+        if _anchors_a_year(facts, q.passage or "", evidence):
+            continue  # "In 2011 …" quoted for the year another quote counts from ("… expanded two years later")
         if not said and not _states_numbers(facts, q.passage or ""):
             return Failure("states_nothing", PROBLEMS["states_nothing"])
         if (
@@ -125,6 +127,13 @@ def _script(
         ):
             return Failure("off_topic", PROBLEMS["off_topic"])
     return None
+
+
+def _anchors_a_year(facts: ClaimFacts, quote: str, evidence: list[Evidence]) -> bool:
+    """Whether ``quote`` writes the year a relative year of an evidence sentence counts from, giving a year of
+    the claim."""
+    years = [n for n in numbers_in(quote) if _year(n)]
+    return bool(years) and bool(facts.numbers & frozenset().union(*(derived_years(ev.text, quote) for ev in evidence)))
 
 
 def _states_numbers(facts: ClaimFacts, quote: str) -> bool:
@@ -394,13 +403,17 @@ _ENDS = (
 )  # fmt: skip
 
 
+_UNTIL = re.compile(r"(?:\buntil|\btill|直到|直至)\s*(?:\w+\s+){0,2}$", re.IGNORECASE)
+
+
 def _opens_and_closes(text: str, low: str, high: str) -> bool:
     """Whether ``text`` says something began in ``low`` and ended in ``high`` ("opened in 1894 and was closed in
     1970"): a word of starting in the clause of the first year and one of ending in the clause of the second."""
     clauses = clause_spans(text) or ((0, len(text)),)
     lows = [text[s:e] for s, e in clauses if low in numbers_in(text[s:e])]
     highs = [text[s:e] for s, e in clauses if high in numbers_in(text[s:e])]
-    return any(meanings(c) & set(_STARTS) for c in lows) and any(meanings(c) & set(_ENDS) for c in highs)
+    ends = any(meanings(c) & set(_ENDS) or _UNTIL.search(c, 0, c.find(high)) for c in highs)
+    return any(meanings(c) & set(_STARTS) for c in lows) and ends
 
 
 def _spans(text: str, low: str, high: str) -> bool:

@@ -36,6 +36,7 @@ _MARGIN = (
 _PASSIVE_AFTER = re.compile(
     rf"^\s*(?:[^\W\d_]+\s+){{0,2}}?by\b{_MARGIN}|^\s*(?:[^\W\d_]+\s+){{0,3}}?under\b", re.IGNORECASE
 )
+_AGENTLESS = re.compile(r"^\s*(?:was|were|is|are|has been|had been|have been)\s+[^\W\d_]+(?:ed|en|t)\b", re.I)
 _PASSIVE_CJK = re.compile(r"[被由遭]")
 _PREPOSITION_AFTER = re.compile(r"^\s+(?:in|on|at|by|from|during|as|after|before|for|with|under)\b", re.IGNORECASE)
 _BE_BEFORE = re.compile(r"\b(?:was|were|is|are|been|being|be|got|get)\s+(?:[^\W\d_]+ly\s+)?$", re.IGNORECASE)
@@ -151,6 +152,8 @@ def _named(facts: ClaimFacts, claim: str, scope: Scope) -> Failure | None:
         predicate = strict_terms(between)
         if not predicate or _SYMMETRIC.search(between):
             continue
+        if _AGENTLESS.match(between) and not re.search(r"\bby\b", between, re.IGNORECASE):
+            continue  # "Fenwick Row was built in 1853 for workers of the Arden Ironworks": no one said who built it
         lo, hi = sorted((ea, eb))
         near = text[lo + len((a if ea < eb else b).text) : hi]
         if not predicate & strict_terms(near) or _SYMMETRIC.search(near) or near.lstrip().startswith(("'s", "’s")):

@@ -137,7 +137,8 @@ def _subjects(sentence: str, *, whole: bool) -> list[Name]:
     if names:
         name = names[0]
         if name.cjk:
-            out += [] if sentence.lstrip('“"《（(')[:1] in "该這这此本其它他她" else [name]
+            opening = sentence.lstrip('“"《（(')
+            out += [] if opening[:1] in "该這这此本其它他她" or opening.startswith("公司") else [name]
         else:
             at = sentence.find(name.text)
             out += [name] if at >= 0 and len(sentence[:at].split()) < _OPENING_WORDS else []
