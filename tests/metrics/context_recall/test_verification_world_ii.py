@@ -7,8 +7,9 @@ real passage text), the ``stated`` path (frames probes) and the decomposition (c
 sentence's roles). Definitions in :mod:`helpers.verification_world`.
 
 ``verification_world_ii.json`` was written for this round's tuning; ``…_ii_heldout``, ``…_iii_heldout`` and
-``…_iv_heldout`` were each measured once blind before this code was tuned on them, ``…_v_heldout`` has only been
-measured blind (the README gives the figures): here they pin what the code now does on them.
+``…_iv_heldout`` and ``…_v_heldout`` were each measured once blind before this code was tuned on them,
+``…_vi_heldout`` has only been measured blind (the README gives the figures): here they pin what the code now does
+on them.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_iii_heldout.json", 92, 3, 5),
         ("verification_world_iv_heldout.json", 87, 8, 11),
         ("verification_world_v_heldout.json", 100, 4, 11),
+        ("verification_world_vi_heldout.json", 100, 9, 23),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
@@ -107,6 +109,7 @@ def test_the_worlds_first_measured_blind_hold_their_figures(
         ("verification_world_iii_heldout", 1, 0),
         ("verification_world_iv_heldout", 2, 1),
         ("verification_world_v_heldout", 2, 0),
+        ("verification_world_vi_heldout", 1, 0),
     ],
 )
 def test_a_claim_copied_into_a_frame_is_not_stated_and_a_plain_sentence_is(
@@ -130,6 +133,7 @@ def test_a_claim_copied_into_a_frame_is_not_stated_and_a_plain_sentence_is(
         ("verification_world_iii_heldout", 11),
         ("verification_world_iv_heldout", 9),
         ("verification_world_v_heldout", 9),
+        ("verification_world_vi_heldout", 8),
     ],
 )
 def test_a_decomposition_that_swaps_its_sentence_is_not_grounded(world: str, caught: int) -> None:
