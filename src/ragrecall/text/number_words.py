@@ -193,6 +193,11 @@ def _english_value(words: list[str], *, leading_a: bool) -> int | None:
     return total + current if seen else None
 
 
+def measure_word_at(text: str, at: int) -> bool:
+    """Whether a Chinese measure word or unit (个, 名, 辆, 公里, …) starts at offset ``at`` of ``text``."""
+    return _CN_MEASURE.match(text, at) is not None
+
+
 def chinese_numbers(text: str) -> list[WordNumber]:
     """The numbers written in Chinese numerals in ``text`` where they are plainly quantities (see the module
     docstring), in order. A run right after digits (``3万``) is a scale word of that number, not read here."""

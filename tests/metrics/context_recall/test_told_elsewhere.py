@@ -144,6 +144,26 @@ TELESCOPE = [
                 (1, "its Tarran plant was expanded two years later"),
             ],
         ),
+        (
+            "国家市场监管总局在2024年7月启动了对该交易的反垄断审查。",
+            ["泰和乳业与北牧集团于2024年4月宣布合并计划。", "国家市场监管总局已于同年7月对该交易启动反垄断审查。"],
+            (2, "国家市场监管总局已于同年7月对该交易启动反垄断审查"),
+        ),
+        (
+            "南屿省2023年共有26个高温日。",
+            ["据《2023年南屿省气候公报》，全省年平均气温为19.4℃。", "公报指出，2023年全省共出现高温日数26天。"],
+            (2, "2023年全省共出现高温日数26天"),
+        ),
+        (
+            "Halo Cycles sold 84,000 bikes in 2023.",
+            ["Sales of Halo Cycles bikes doubled in 2023, to 84,000 units."],
+            (1, "Sales of Halo Cycles bikes doubled in 2023, to 84,000 units"),
+        ),
+        (
+            "The Westfold Marathon was not held in 2020 or 2021.",
+            ["The Westfold Marathon is run each autumn.", "The race was cancelled in 2020 and 2021."],
+            (2, "The race was cancelled in 2020 and 2021"),
+        ),
     ],
     ids=[
         "herbarium",
@@ -172,6 +192,10 @@ TELESCOPE = [
         "until",
         "agentless-passive",
         "a-year-anchor",
+        "同年7月",
+        "全省",
+        "units",
+        "cancelled",
     ],
 )
 def test_an_honest_quote_told_elsewhere_verifies(

@@ -86,9 +86,9 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
     [
         ("verification_world_ii_heldout.json", 99, 4, 3),
         ("verification_world_iii_heldout.json", 92, 3, 5),
-        ("verification_world_iv_heldout.json", 87, 8, 11),
+        ("verification_world_iv_heldout.json", 87, 8, 10),
         ("verification_world_v_heldout.json", 100, 4, 11),
-        ("verification_world_vi_heldout.json", 100, 9, 23),
+        ("verification_world_vi_heldout.json", 100, 7, 14),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(

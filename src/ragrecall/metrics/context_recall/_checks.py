@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 from ...text.chinese import simplified
 from ...text.clauses import clause_spans
 from ...text.negation import denied_after, negations, sentence_negated_before
+from ...text.number_words import measure_word_at
 from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
 from ...text.relative_years import derived_years, spans_in_years
 from ...text.segment import has_cjk
@@ -58,7 +59,7 @@ _REFERS_BACK = re.compile(
     r"|^\W*(?:[这此该其他她它]|同期|同年|当年|此后|其后|该年|期间)",
     re.IGNORECASE,
 )
-_TOKEN = re.compile(r"[^\W_]+")
+_TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
 
 
 def check_evidence(
@@ -160,7 +161,8 @@ def _polarity(
 # ("no longer carried passengers", 不再承担客运, 不收门票) and a sentence that says it ended ("stopped carrying
 # passengers", 停止客运) or was waived (门票免费) agree.
 _CEASING = re.compile(
-    r"\b(?:ceased?|ceasing|stopped|stops|ended|discontinued|abandoned|gave up|spared|closed|withdrawn|except)\b"
+    r"\b(?:ceased?|ceasing|stopped|stops|ended|discontinued|abandoned|gave up|spared|closed|withdrawn|except"
+    r"|cancell?ed|called off|scrapped)\b"
     r"|免费|免費|免收|免除|豁免|停止|停办|停辦|停运|停運|停用|结束|結束|终止|終止|放弃|放棄|撤销|撤銷|取消|撤走|撤出|撤离|撤離|改为|改為",
     re.IGNORECASE,
 )
@@ -343,6 +345,7 @@ def _counted(facts: ClaimFacts, found: list[tuple[Quantity, Evidence]]) -> Failu
 
 
 # Nouns that count people of any kind ("eleven men" for "eleven workers"), against the stems of kinds of people.
+_ANY_THING = frozenset(["unit", "item"])
 _ANY_PEOPLE = frozenset(["peopl", "person", "individu", "men", "man", "live"])
 _PEOPLE = _ANY_PEOPLE | frozenset(
     ["worker", "labour", "labor", "miner", "navvi", "employe", "staff", "resid", "inhabit", "soldier", "sailor"]
@@ -351,9 +354,11 @@ _PEOPLE = _ANY_PEOPLE | frozenset(
 
 def _same_noun(ours: str, theirs: str, noun: list[str], their_noun: list[str]) -> bool:
     """Whether the words after the same number say the same in other words (2,300 employees, 2,300 staff), or
-    count people, one of them of any kind."""
+    count people, one of them of any kind, or one of them counts anything ("units")."""
     if meanings(ours) & meanings(theirs):
         return True
+    if {*noun[:1], *their_noun[:1]} & _ANY_THING:
+        return True  # "84,000 units" counts whatever the other side names
     mine, other = set(noun[:1]) & _PEOPLE, set(their_noun[:1]) & _PEOPLE
     return bool(mine and other and (mine | other) & _ANY_PEOPLE)
 
@@ -368,8 +373,8 @@ def _after(text: str, end: int, n: int) -> list[str]:
         # 三十多首, 二十余条: an approximation belongs to the number; 个 counts anything (一个, 一位); 到, 至
         # join a range (1到3米)
         chars = follow.lstrip().lstrip("多余来几")
-        if not chars or chars[:1] in "个到至比":
-            return []
+        if not chars or chars[:1] in "个到至比" or not measure_word_at(chars, 0):
+            return []  # 4.0于…, 3.2增加: a verb or a particle after a number counts nothing
         return [chars[0]] if n == 1 else list(chars[:n])
     tokens = _TOKEN.findall(follow.lower())[:n]
     if not tokens or tokens[0] in STOPWORDS or not tokens[0].isalpha():

@@ -10,6 +10,7 @@ written, or half its bigrams (two at least), or the evidence sentence opens with
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
@@ -37,6 +38,16 @@ def subject_failure(
     return None
 
 
+# What a Chinese sentence opens with when it refers back to what was named before it: a demonstrative or pronoun,
+# or a generic head noun (公司, 学校, 全省 "the whole province", 市教育局 "the city's education bureau").
+_CJK_BACK = (
+    "该", "這", "这", "此", "本", "其", "它", "他", "她", "公司", "学校", "學校", "俱乐部", "俱樂部", "球队", "球隊",
+    "工厂", "工廠", "医院", "醫院", "全省", "全市", "全县", "全縣", "全区", "全區", "市", "省", "县", "縣",
+)  # fmt: skip
+# A date or a source leading a Chinese sentence in: "2023年", "公报指出，".
+_CJK_LEAD_IN = re.compile(
+    r"^(?:[\d〇零一二三四五六七八九十]+\s*[年月日]\s*[，,]?|[^，,。]{1,8}(?:指出|显示|表示|称)[，,])+"
+)
 _ANAPHORS = frozenset(
     ["the", "its", "his", "her", "their", "this", "these", "that", "those", "it", "he", "she", "they"]
 )
@@ -84,7 +95,8 @@ def _opens_anaphorically(sentence: str) -> bool:
     if not first:
         return False
     if unicodedata.east_asian_width(first[0][0]) in "WF":
-        return first[0][0] in "该其这此本它他她" or first[0][1:2] in "中内里" or first[0].startswith("公司")
+        opening = _CJK_LEAD_IN.sub("", first[0])
+        return opening.startswith(_CJK_BACK) or opening[1:2] in "中内里"
     return first[0].lower().strip(",'’s") in _ANAPHORS
 
 
@@ -137,8 +149,8 @@ def _subjects(sentence: str, *, whole: bool) -> list[Name]:
     if names:
         name = names[0]
         if name.cjk:
-            opening = sentence.lstrip('“"《（(')
-            out += [] if opening[:1] in "该這这此本其它他她" or opening.startswith("公司") else [name]
+            opening = _CJK_LEAD_IN.sub("", sentence.lstrip('“"《（('))
+            out += [] if opening.startswith(_CJK_BACK) or name.text not in opening else [name]
         else:
             at = sentence.find(name.text)
             out += [name] if at >= 0 and len(sentence[:at].split()) < _OPENING_WORDS else []
