@@ -164,6 +164,24 @@ TELESCOPE = [
             ["The Westfold Marathon is run each autumn.", "The race was cancelled in 2020 and 2021."],
             (2, "The race was cancelled in 2020 and 2021"),
         ),
+        (
+            "Paul Ng said that no staff would lose their jobs.",
+            [
+                "Minister Ada Renwick said the closure was needed; "
+                "the director, Paul Ng, said that no staff would lose their jobs."
+            ],
+            (1, "the director, Paul Ng, said that no staff would lose their jobs"),
+        ),
+        (
+            "Castellan Freight's lawyers said they would not appeal.",
+            ["The court set damages at €3.4 million; Castellan's lawyers said they would not appeal."],
+            (1, "Castellan's lawyers said they would not appeal"),
+        ),
+        (
+            "刘敏表示，所有医护人员都将得到妥善安置。",
+            ["市卫健委主任王建平表示，停诊是为了建设妇产中心；医院院长刘敏则表示，所有医护人员都将得到妥善安置。"],
+            (1, "医院院长刘敏则表示，所有医护人员都将得到妥善安置"),
+        ),
     ],
     ids=[
         "herbarium",
@@ -196,6 +214,9 @@ TELESCOPE = [
         "全省",
         "units",
         "cancelled",
+        "speaker-surname",
+        "speaker-possessive",
+        "说话人-头衔",
     ],
 )
 def test_an_honest_quote_told_elsewhere_verifies(
@@ -256,6 +277,54 @@ def test_an_honest_quote_told_elsewhere_verifies(
             (1, "Eleven men died building the tunnel"),
             "a word of the claim is another",
         ),
+        (
+            "Ada Renwick said that no staff would lose their jobs.",
+            [
+                "Minister Ada Renwick said the closure was needed; "
+                "the director, Paul Ng, said that no staff would lose their jobs."
+            ],
+            (1, "the director, Paul Ng, said that no staff would lose their jobs"),
+            "speaker differs",
+        ),
+        (
+            "市卫健委主任王建平表示，所有医护人员都将得到妥善安置。",
+            ["市卫健委主任王建平表示，停诊是为了建设妇产中心；医院院长刘敏则表示，所有医护人员都将得到妥善安置。"],
+            (1, "医院院长刘敏则表示，所有医护人员都将得到妥善安置"),
+            "speaker differs",
+        ),
+        (
+            "All services on the line call at Pennick Halt on request.",
+            ["Some services on the line call at Pennick Halt on request."],
+            (1, "Some services on the line call at Pennick Halt on request"),
+            "quantifier differs",
+        ),
+        (
+            "Castellan Freight sued Hedrick Marine for breach of contract.",
+            [
+                "The court upheld the ruling against Castellan Freight, "
+                "which had been sued by Hedrick Marine for breach of contract."
+            ],
+            (1, "Castellan Freight, which had been sued by Hedrick Marine for breach of contract"),
+            "roles differ",
+        ),
+        (
+            "Velparin will be launched in Europe in 2026.",
+            ["Corvane expects Velparin to be launched in Europe in 2026."],
+            (1, "Corvane expects Velparin to be launched in Europe in 2026"),
+            "the evidence hedges it",
+        ),
+        (
+            "澄江是白溪河的一级支流。",
+            ["白溪河是澄江的一级支流，全长164公里。"],
+            (1, "白溪河是澄江的一级支流"),
+            "roles differ",
+        ),
+        (
+            "北牧集团的液态奶工厂于2018年投产。",
+            ["北牧集团位于松原的液态奶工厂于2018年关闭。"],
+            (1, "北牧集团位于松原的液态奶工厂于2018年关闭"),
+            "a word of the claim is another",
+        ),
     ],
     ids=[
         "other-subject",
@@ -266,6 +335,13 @@ def test_an_honest_quote_told_elsewhere_verifies(
         "wrong-span",
         "该公司-of-another",
         "men-women",
+        "speaker",
+        "说话人",
+        "all-from-some-before-halt",
+        "sued-in-a-relative-clause",
+        "expects",
+        "一级支流",
+        "投产-from-关闭",
     ],
 )
 def test_the_lie_beside_it_is_not_verified(

@@ -46,6 +46,7 @@ PROBLEMS: dict[str, str] = {
     "outcome": "outcome differs",
     "contrast": "a word of the claim is another in the evidence",
     "roles": "roles differ",
+    "speaker": "speaker differs",
     "year": "year differs",
     "contested": "a passage states the claim",
     "refuted": "not confirmed",

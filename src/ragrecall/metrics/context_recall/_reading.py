@@ -157,7 +157,7 @@ def _exclusive(
             continue
         said = {c.value: c.text.casefold() for c in claim_cues if _key(c) == key}
         # a value the evidence writes in a form no cue reads ("so Blue light is scattered") is still written
-        missing = [v for v in values if v not in written and said[v] not in folded]
+        missing = [v for v in values if v not in written and not _writes(folded, said[v])]
         if key[0] == "quantifier":
             missing = [v for v in missing if _same_noun(claim_cues, evidence_cues, v, claim_text, sentence)]
         if missing:
@@ -166,6 +166,13 @@ def _exclusive(
             words = next(c.text for c in claim_cues if _key(c) == key and c.value == missing[0])
             return _fail(cls, f"“{words}” in the claim, “{shown}” in the evidence")
     return None
+
+
+def _writes(text: str, words: str) -> bool:
+    """Whether ``text`` writes ``words``: as whole words in a Latin script ("all" is not in "Halt")."""
+    if not words.isascii():
+        return words in text
+    return re.search(rf"(?<![^\W\d_]){re.escape(words)}(?![^\W\d_])", text) is not None
 
 
 def _same_noun(claim_cues: Sequence[Cue], evidence_cues: Sequence[Cue], value: str, claim: str, evidence: str) -> bool:
@@ -183,13 +190,9 @@ def _key(cue: Cue) -> tuple[str, str]:
 
 def _values(cues: Sequence[Cue], text: str) -> dict[tuple[str, str], set[str]]:
     out: dict[tuple[str, str], set[str]] = {}
-    bound_words = {c.text.casefold() for c in cues if c.cls == "bound"}
-    for cue in cues:
-        if cue.cls not in _EXCLUSIVE:
-            continue
-        if cue.cls == "quantifier" and cue.text.casefold() in bound_words:
-            continue  # "some 500 people": a bound of the number, read by the bound check
-        out.setdefault(_key(cue), set()).add(cue.value)
+    for cue in cues:  # "some 500 people" is a bound of the number, no quantifier (the cue data says so)
+        if cue.cls in _EXCLUSIVE:
+            out.setdefault(_key(cue), set()).add(cue.value)
     return out
 
 

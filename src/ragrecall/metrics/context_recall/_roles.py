@@ -37,6 +37,7 @@ _PASSIVE_AFTER = re.compile(
     rf"^\s*(?:[^\W\d_]+\s+){{0,2}}?by\b{_MARGIN}|^\s*(?:[^\W\d_]+\s+){{0,3}}?under\b", re.IGNORECASE
 )
 _AGENTLESS = re.compile(r"^\s*(?:was|were|is|are|has been|had been|have been)\s+[^\W\d_]+(?:ed|en|t)\b", re.I)
+_RELATIVE = re.compile(r"\W*(?:which|who|whom|that)\b", re.IGNORECASE)
 _PASSIVE_CJK = re.compile(r"[被由遭]")
 _PREPOSITION_AFTER = re.compile(r"^\s+(?:in|on|at|by|from|during|as|after|before|for|with|under)\b", re.IGNORECASE)
 _BE_BEFORE = re.compile(r"\b(?:was|were|is|are|been|being|be|got|get)\s+(?:[^\W\d_]+ly\s+)?$", re.IGNORECASE)
@@ -101,7 +102,10 @@ def sides_swapped(claim: str, ours: Cue, scope: Scope, theirs: Cue) -> bool | No
     a word of each party stands on the other party's side, False when no word does, None when only one does
     (the words cannot tell)."""
     agent, patient = _distinct(*_roles(claim, ours, 0, len(claim)))
-    their_agent, their_patient = _distinct(*_roles(scope.text, theirs, scope.first, scope.last))
+    first = min(scope.chosen)
+    # "… the ruling against Castellan Freight, which had been sued by …": a relative clause's party is before it
+    start = scope.clauses[first - 1][0] if first and _RELATIVE.match(scope.text, scope.first) else scope.first
+    their_agent, their_patient = _distinct(*_roles(scope.text, theirs, start, scope.last))
     if ours.cls == "relation" and not (agent and patient and their_agent and their_patient):
         return None  # a party left unsaid on one side ("was founded in 1919", "She taught at …"): no order to read
     crossed = (agent.keys() & their_patient.keys(), patient.keys() & their_agent.keys())

@@ -147,9 +147,12 @@ class Scope:
             return _short(clause, _SHORT_WORDS, _SHORT_CJK)
         # "Critics claimed that A, but B", 所谓A的说法并不属实，B: a frame with its own complement stands over
         # that complement only
-        return k < high and not _COMPLEMENT.search(clause) and (not has_cjk(clause) or _short(clause, 0, _LEAD_CJK))
+        lead_in = not has_cjk(clause) or _short(clause, 0, _LEAD_CJK) or _SAYING_ENDS.search(clause) is not None
+        return k < high and not _COMPLEMENT.search(clause) and lead_in
 
 
+# A Chinese clause ending on a verb of saying leads in to what follows, however long: "…的前鼓手李冬在回忆录中声称，".
+_SAYING_ENDS = re.compile(r"(?:声称|聲稱|宣称|宣稱|据称|據稱|写道|寫道|回忆道|回憶道)\s*[，,:：]\s*$")
 _CONTRAST = re.compile(r"^\W*(?:but|however|yet|whereas|although|though|但是|但|然而|却|可是|不过)", re.IGNORECASE)
 
 

@@ -1,0 +1,263 @@
+"""The checks on a claim's quantities against its evidence sentences: its numbers (:func:`numbers_failure`), the
+units they carry (:func:`units_failure`) and the ranges it states (:func:`ranges_failure`). A number may be told
+elsewhere than in the quoted sentence where the passages say so: in the sentence before one referring back to
+it, as a year the passage (or, writing none, another passage) sets, or counted from one ("two years later",
+次年). Deterministic, no LLM call."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from ...text.chinese import simplified
+from ...text.clauses import clause_spans
+from ...text.number_words import measure_word_at
+from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
+from ...text.relative_years import derived_years, spans_in_years
+from ...text.segment import has_cjk
+from ...text.terms import STOPWORDS, stem
+from ._evidence import Quote
+from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource
+from ._predicate import meanings
+from ._subject import sentences_of
+
+__all__ = ["is_year", "numbers_failure", "ranges_failure", "units_failure"]
+
+_REFERS_BACK = re.compile(
+    r"^\W*(?:this|that|these|those|it|its|he|she|they|his|her|their|the same|in the same|in that|by then"
+    r"|over the same|during the same|at the same time)\b"
+    r"|^\W*(?:[这此该其他她它]|同期|同年|当年|此后|其后|该年|期间)",
+    re.IGNORECASE,
+)
+_TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
+
+
+def numbers_failure(
+    facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], contexts: SentenceSource
+) -> Failure | None:
+    """Every number of the claim is in the evidence sentences, or in the sentence before one that opens by
+    referring back to it ("This was …", 这是…); and a year (or the year of a date) the evidence sentences leave
+    to their passage ("In 2019 the festival … . The fireworks were put off until January.") is written earlier
+    in that passage, provided the sentences write no other year of their own."""
+    written = own = frozenset().union(*(numbers_in(ev.text) for ev in evidence))
+    if facts.numbers - written:
+        # The sentence before: when the evidence refers back to it, or writes no number the claim lacks ("In 1998
+        # the observatory replaced its 1.2-metre telescope … . The old telescope was given to …").
+        alone = written <= facts.numbers
+        before = [s for ev in evidence if alone or _REFERS_BACK.match(ev.text) for s in sentences_of(ev.earlier)[-1:]]
+        written = written.union(*(numbers_in(s) for s in before))
+    missing: set[str] = set(facts.numbers - written)
+    if missing:  # "the following year", "two years earlier", 次年: years counted from a year before them
+        written = written.union(*(derived_years(ev.text, _year_before(ev, evidence)) for ev in evidence))
+        years = sorted(int(n) for n in written if is_year(n))
+        spans = {str(b - a) for a in years for b in years if b > a}
+        missing = {n for n in facts.numbers - written if not (n in spans_in_years(facts.text) and n in spans)}
+    # "one route", 两个学科, "both": one and two in words are said in too many ways ("a single", 神学和法学) to ask for
+    missing = {n for n in missing if not _small_in_words(n, facts.text, own, evidence)}
+    # a century the claim names ("the mid-1800s") is the century of a year or decade the evidence writes
+    missing = {n for n in missing if not (n.startswith("century:") and n in _centuries(written))}
+    # a decade the claim names ("in the 1870s") holds a year the evidence writes ("between 1871 and 1874")
+    missing = {n for n in missing if not (n.startswith("decade:") and n in _decades(written))}
+    if missing and not {n for n in written if is_year(n)} - facts.numbers:
+        earlier = frozenset().union(*(numbers_in(ev.earlier) for ev in evidence))
+        missing = {n for n in missing if not _set_by_passage(n, written, earlier)}
+    if missing:  # a passage that writes no year leaves it to the other passages ("… a loss for the year")
+        missing = {n for n in missing if not _year_of_sample(n, evidence, contexts)}
+    if missing:
+        return Failure("number", f"{PROBLEMS['number']}: {', '.join(sorted(missing))}")
+    return None
+
+
+_PAIR = re.compile(r"\b(?:both|pair|twin|two)\b|[双雙两兩俩倆]", re.IGNORECASE)
+
+
+def _small_in_words(n: str, claim: str, written: frozenset[str], evidence: list[Evidence]) -> bool:
+    """One is said in too many ways to ask for; two too, where the evidence says a pair (双塔, "both") or writes
+    no other small count."""
+    if n == "1":
+        return True
+    if n != "2" or "2" in claim:
+        return False
+    small = {w for w in written if w.isdigit() and 3 <= int(w) <= 10}
+    return not small or any(_PAIR.search(ev.text) for ev in evidence)
+
+
+def _centuries(written: frozenset[str]) -> set[str]:
+    out = set()
+    for n in written:
+        year = n.removeprefix("decade:")
+        if is_year(year):
+            out.add(f"century:{int(year) // 100 + 1}")
+    return out
+
+
+def _decades(written: frozenset[str]) -> set[str]:
+    return {f"decade:{int(n) // 10 * 10}" for n in written if is_year(n)}
+
+
+def is_year(n: str) -> bool:
+    """Whether ``n`` is a year (four digits, 1000–2100)."""
+    return len(n) == 4 and n.isdigit() and 1000 <= int(n) <= 2100
+
+
+def _year_before(ev: Evidence, evidence: list[Evidence]) -> str:
+    """What a relative year of ``ev`` counts from: its passage before it, or, when that writes no year, the other
+    evidence sentences ("在1987年全国象棋团体赛决赛中" quoted with another passage's "南屏队在第二年夺回了冠军")."""
+    if any(is_year(n) for n in numbers_in(ev.earlier)):
+        return ev.earlier
+    return " ".join(other.text for other in evidence if other is not ev)
+
+
+def _year_of_sample(n: str, evidence: list[Evidence], contexts: SentenceSource) -> bool:
+    """Whether the claim's year ``n`` is written in another passage while no evidence passage writes any year up
+    to its evidence sentence."""
+    if not is_year(n) or any(is_year(m) for ev in evidence for m in numbers_in(ev.earlier + ev.text)):
+        return False
+    cited = {ev.context for ev in evidence}
+    return any(n in numbers_in(text) for c, text in enumerate(contexts.texts) if c not in cited)
+
+
+def _set_by_passage(n: str, written: frozenset[str], earlier: frozenset[str]) -> bool:
+    """Whether the claim's year ``n`` (or date ``YYYY-MM-DD``) is the passage's: the year written earlier in the
+    passage, and a date's month and day written in the evidence."""
+    if is_year(n):
+        return n in earlier
+    year, _, day = n.partition("-")
+    return is_year(year) and len(n) == 10 and year in (earlier | written) and day in written
+
+
+def units_failure(
+    facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], _: SentenceSource
+) -> Failure | None:
+    found = [(q, ev) for ev in evidence for q in quantities(ev.text)]
+    counted = _counted(facts, found)
+    if counted is not None:
+        return counted
+    claim_units = [q for q in facts.quantities if q.units]
+    for wanted in claim_units:
+        same = [q for q, _ in found if q.value == wanted.value]
+        if same and all(q.units and not q.units & wanted.units for q in same):
+            theirs = sorted(set().union(*(q.units for q in same)))
+            return Failure(
+                "unit",
+                f"{PROBLEMS['unit']}: {wanted.value} {'/'.join(sorted(wanted.units))} in the claim, "
+                f"{wanted.value} {'/'.join(theirs)} in the evidence",
+            )
+    return None
+
+
+def _counted(facts: ClaimFacts, found: list[tuple[Quantity, Evidence]]) -> Failure | None:
+    """A number of the claim with no known unit but a noun after it ("300 cars", 300辆) against the same number
+    in the evidence followed by another noun, the claim's not among the next three words ("300 passengers")."""
+    claim = simplified(unicodedata.normalize("NFKC", facts.text))
+    for q in facts.quantities:
+        if q.units or is_year(q.value) or not q.value.lstrip("-").replace(".", "", 1).isdigit():
+            continue  # "the 1958 semi-final": a year (or a date, a decade) names the event, it counts nothing
+        noun = _after(claim, q.end, 3)
+        if not noun:
+            continue
+        same = [(e, simplified(unicodedata.normalize("NFKC", ev.text))) for e, ev in found if e.value == q.value]
+        same = [(e, text) for e, text in same if not e.units]
+        theirs = [(_after(text, e.end, 3), text[e.end : e.end + 30]) for e, text in same]
+        mine = claim[q.end : q.end + 30]
+        if theirs and all(t and not set(noun) & set(t) and not _same_noun(mine, raw, noun, t) for t, raw in theirs):
+            return Failure(
+                "unit",
+                f"{PROBLEMS['unit']}: {q.value} {noun[0]} in the claim, {q.value} {theirs[0][0][0]} in the evidence",
+            )
+    return None
+
+
+# Nouns that count people of any kind ("eleven men" for "eleven workers"), against the stems of kinds of people.
+_ANY_THING = frozenset(["unit", "item"])
+_ANY_PEOPLE = frozenset(["peopl", "person", "individu", "men", "man", "live"])
+_PEOPLE = _ANY_PEOPLE | frozenset(
+    ["worker", "labour", "labor", "miner", "navvi", "employe", "staff", "resid", "inhabit", "soldier", "sailor"]
+)
+
+
+def _same_noun(ours: str, theirs: str, noun: list[str], their_noun: list[str]) -> bool:
+    """Whether the words after the same number say the same in other words (2,300 employees, 2,300 staff), or
+    count people, one of them of any kind, or one of them counts anything ("units")."""
+    if meanings(ours) & meanings(theirs):
+        return True
+    if {*noun[:1], *their_noun[:1]} & _ANY_THING:
+        return True  # "84,000 units" counts whatever the other side names
+    mine, other = set(noun[:1]) & _PEOPLE, set(their_noun[:1]) & _PEOPLE
+    return bool(mine and other and (mine | other) & _ANY_PEOPLE)
+
+
+def _after(text: str, end: int, n: int) -> list[str]:
+    """The first ``n`` words right after offset ``end`` (stemmed; a CJK character counts as a word), or []
+    when a function word, a punctuation mark or nothing follows first."""
+    follow = text[end : end + 40]
+    if not follow or not (follow[0] == " " or has_cjk(follow[0])):
+        return []
+    if has_cjk(follow.lstrip()[:1]):
+        # 三十多首, 二十余条: an approximation belongs to the number; 个 counts anything (一个, 一位); 到, 至
+        # join a range (1到3米)
+        chars = follow.lstrip().lstrip("多余来几")
+        if not chars or chars[:1] in "个到至比" or not measure_word_at(chars, 0):
+            return []  # 4.0于…, 3.2增加: a verb or a particle after a number counts nothing
+        return [chars[0]] if n == 1 else list(chars[:n])
+    tokens = _TOKEN.findall(follow.lower())[:n]
+    if not tokens or tokens[0] in STOPWORDS or not tokens[0].isalpha():
+        return []
+    return [stem(t) for t in tokens]
+
+
+def ranges_failure(
+    facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], _: SentenceSource
+) -> Failure | None:
+    """A range the claim states is a range of the evidence (or of the sentence before one that refers back to it,
+    "Over the same period …"): two numbers joined as a range, or a start and an end in one sentence ("from 2009
+    …, until 2014", "自2009年起…，至2014年")."""
+    texts = [ev.text for ev in evidence]
+    texts += [t for ev in evidence if _REFERS_BACK.match(ev.text) for t in sentences_of(ev.earlier)[-1:]]
+    written = frozenset().union(*(ranges_in(t) for t in texts))
+    missing = sorted(
+        r for r in facts.ranges - written if not any(_spans(t, *r) or _opens_and_closes(t, *r) for t in texts)
+    )
+    if missing:
+        shown = ", ".join(f"{low}–{high}" for low, high in missing)
+        return Failure("range", f"{PROBLEMS['range']}: {shown}")
+    return None
+
+
+_STARTS = (
+    "con:open:open", "con:life:born", "con:body:founded", "con:works:built", "syn:begin", "syn:found", "syn:publish",
+    "syn:open",
+)  # fmt: skip
+_ENDS = (
+    "con:open:closed", "con:life:died", "con:body:dissolved", "con:works:demolished", "syn:end", "syn:close",
+    "syn:withdraw",
+)  # fmt: skip
+
+
+_UNTIL = re.compile(r"(?:\buntil|\btill|直到|直至)\s*(?:\w+\s+){0,2}$", re.IGNORECASE)
+
+
+def _opens_and_closes(text: str, low: str, high: str) -> bool:
+    """Whether ``text`` says something began in ``low`` and ended in ``high`` ("opened in 1894 and was closed in
+    1970"): a word of starting in the clause of the first year and one of ending in the clause of the second."""
+    clauses = clause_spans(text) or ((0, len(text)),)
+    lows = [text[s:e] for s, e in clauses if low in numbers_in(text[s:e])]
+    highs = [text[s:e] for s, e in clauses if high in numbers_in(text[s:e])]
+    ends = any(meanings(c) & set(_ENDS) or _UNTIL.search(c, 0, c.find(high)) for c in highs)
+    return any(meanings(c) & set(_STARTS) for c in lows) and ends
+
+
+def _spans(text: str, low: str, high: str) -> bool:
+    """Whether ``text`` says that something ran from ``low`` to ``high`` in words between them."""
+    norm = unicodedata.normalize("NFKC", text)
+    for m in _FROM_TO.finditer(norm):
+        if numbers_in(m.group("low")) == {low} and numbers_in(m.group("high")) == {high}:
+            return True
+    return False
+
+
+_FROM_TO = re.compile(
+    r"(?:from|since|自|从|從)\s*(?P<low>[\d,.]+)[^.;。；]*?(?:until|till|to|through|至|到)\s*(?P<high>[\d,.]+)",
+    re.IGNORECASE,
+)
