@@ -7,9 +7,9 @@ real passage text), the ``stated`` path (frames probes) and the decomposition (c
 sentence's roles). Definitions in :mod:`helpers.verification_world`.
 
 ``verification_world_ii.json`` was written for this round's tuning; ``…_ii_heldout``, ``…_iii_heldout`` and
-``…_iv_heldout`` and ``…_v_heldout`` were each measured once blind before this code was tuned on them,
-``…_vi_heldout`` has only been measured blind (the README gives the figures): here they pin what the code now does
-on them.
+``…_iv_heldout``, ``…_v_heldout`` and ``…_vi_heldout`` were each measured once blind before this code was
+tuned on them, ``…_vii_heldout`` has only been measured blind (the README gives the figures): here they pin what
+the code now does on them.
 """
 
 from __future__ import annotations
@@ -89,6 +89,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_iv_heldout.json", 90, 8, 10),
         ("verification_world_v_heldout.json", 102, 4, 11),
         ("verification_world_vi_heldout.json", 110, 6, 13),
+        ("verification_world_vii_heldout.json", 98, 6, 16),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
@@ -110,6 +111,7 @@ def test_the_worlds_first_measured_blind_hold_their_figures(
         ("verification_world_iv_heldout", 2, 1),
         ("verification_world_v_heldout", 2, 0),
         ("verification_world_vi_heldout", 1, 0),
+        ("verification_world_vii_heldout", 0, 0),
     ],
 )
 def test_a_claim_copied_into_a_frame_is_not_stated_and_a_plain_sentence_is(
@@ -134,6 +136,7 @@ def test_a_claim_copied_into_a_frame_is_not_stated_and_a_plain_sentence_is(
         ("verification_world_iv_heldout", 9),
         ("verification_world_v_heldout", 9),
         ("verification_world_vi_heldout", 8),
+        ("verification_world_vii_heldout", 10),
     ],
 )
 def test_a_decomposition_that_swaps_its_sentence_is_not_grounded(world: str, caught: int) -> None:
