@@ -89,7 +89,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_iv_heldout.json", 90, 8, 10),
         ("verification_world_v_heldout.json", 102, 4, 11),
         ("verification_world_vi_heldout.json", 110, 6, 13),
-        ("verification_world_vii_heldout.json", 98, 6, 16),
+        ("verification_world_vii_heldout.json", 98, 6, 14),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
