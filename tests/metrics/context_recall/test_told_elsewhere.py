@@ -182,6 +182,41 @@ TELESCOPE = [
             ["市卫健委主任王建平表示，停诊是为了建设妇产中心；医院院长刘敏则表示，所有医护人员都将得到妥善安置。"],
             (1, "医院院长刘敏则表示，所有医护人员都将得到妥善安置"),
         ),
+        (
+            "Hedda Solm won the 2022 Brask Prize with The Salt Orchard.",
+            ["The Brask Prize is awarded each autumn.", "The 2022 prize went to Hedda Solm for The Salt Orchard."],
+            (2, "The 2022 prize went to Hedda Solm for The Salt Orchard"),
+        ),
+        (
+            "No one was hurt when Flight 208 diverted to Calvey.",
+            ["Flight 208 diverted to Calvey on 3 August. Nobody was injured."],
+            (1, "Nobody was injured"),
+        ),
+        (
+            "In 2000 Okoro ran a national record of 22.41 seconds.",
+            ["At the 1998 Games Nadia Okoro came second. Two years later she set a national record of 22.41 seconds."],
+            (1, "Two years later she set a national record of 22.41 seconds"),
+        ),
+        (
+            "Korrin 4 is designed to last 15 years.",
+            ["The Korrin 4 satellite was launched in 2022. It serves ships. Its design life is 15 years."],
+            (1, "Its design life is 15 years"),
+        ),
+        (
+            "Onion prices in the Lund valley did not change in October.",
+            ["Potato prices in the Lund valley fell 14 percent in October. Onion prices stayed flat."],
+            (1, "Onion prices stayed flat"),
+        ),
+        (
+            "程慕云在紫峰观象台工作了三十多年，从1901年一直到1938年。",
+            ["程慕云1901年至1938年在紫峰观象台工作。"],
+            (1, "程慕云1901年至1938年在紫峰观象台工作"),
+        ),
+        (
+            "杨守拙的出生日期是1853年3月20日。",
+            ["县志记载：杨守拙生于一八五三年三月二十日。"],
+            (1, "杨守拙生于一八五三年三月二十日"),
+        ),
     ],
     ids=[
         "herbarium",
@@ -217,6 +252,13 @@ TELESCOPE = [
         "speaker-surname",
         "speaker-possessive",
         "说话人-头衔",
+        "prize-went-to",
+        "nobody-injured",
+        "two-years-later-is-no-year",
+        "name-with-a-number",
+        "stayed-flat",
+        "三十多年",
+        "生于",
     ],
 )
 def test_an_honest_quote_told_elsewhere_verifies(
@@ -325,6 +367,18 @@ def test_an_honest_quote_told_elsewhere_verifies(
             (1, "北牧集团位于松原的液态奶工厂于2018年关闭"),
             "a word of the claim is another",
         ),
+        (
+            "The Saltey causeway was built before the ferry service started.",
+            ["The Saltey ferry service started in 1962, four years before the causeway was built."],
+            (1, "The Saltey ferry service started in 1962, four years before the causeway was built"),
+            "roles differ",
+        ),
+        (
+            "程慕云在紫峰观象台工作了三十多年，从1901年一直到1923年。",
+            ["程慕云1901年至1923年在紫峰观象台工作。"],
+            (1, "程慕云1901年至1923年在紫峰观象台工作"),
+            "number not in evidence",
+        ),
     ],
     ids=[
         "other-subject",
@@ -342,6 +396,8 @@ def test_an_honest_quote_told_elsewhere_verifies(
         "expects",
         "一级支流",
         "投产-from-关闭",
+        "before-with-the-events-swapped",
+        "more-than-30-years-from-22",
     ],
 )
 def test_the_lie_beside_it_is_not_verified(

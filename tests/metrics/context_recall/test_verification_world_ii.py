@@ -84,12 +84,12 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
 @pytest.mark.parametrize(
     ("world", "lies", "honest_samples", "background"),
     [
-        ("verification_world_ii_heldout.json", 100, 4, 3),
+        ("verification_world_ii_heldout.json", 100, 3, 3),
         ("verification_world_iii_heldout.json", 94, 3, 5),
         ("verification_world_iv_heldout.json", 90, 8, 10),
         ("verification_world_v_heldout.json", 102, 4, 11),
         ("verification_world_vi_heldout.json", 110, 6, 13),
-        ("verification_world_vii_heldout.json", 98, 6, 14),
+        ("verification_world_vii_heldout.json", 98, 3, 6),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(

@@ -38,7 +38,7 @@ from ...text.numbers import numbers_in, quantities
 from ...text.relative_years import derived_years
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource, claim_facts, failed
-from ._predicate import held_terms, predicate_failure
+from ._predicate import held_terms, meanings, predicate_failure
 from ._quantities import is_year, numbers_failure, ranges_failure, units_failure
 from ._reading import reading_failure
 from ._roles import roles_failure
@@ -119,6 +119,7 @@ def _script(
         if (
             facts.terms
             and not facts.terms & said
+            and not meanings(facts.text) & meanings(q.passage or "")
             and not facts.numbers & numbers_in(q.passage or "")
             and facts.scripts & script_of(contexts.texts[q.context])
         ):
@@ -158,7 +159,7 @@ def _polarity(
 # passengers", 停止客运) or was waived (门票免费) agree.
 _CEASING = re.compile(
     r"\b(?:ceased?|ceasing|stopped|stops|ended|discontinued|abandoned|gave up|spared|closed|withdrawn|except"
-    r"|cancell?ed|called off|scrapped)\b"
+    r"|cancell?ed|called off|scrapped|flat|unchanged)\b|持平|保持不变|保持不變"
     r"|免费|免費|免收|免除|豁免|停止|停办|停辦|停运|停運|停用|结束|結束|终止|終止|放弃|放棄|撤销|撤銷|取消|撤走|撤出|撤离|撤離|改为|改為",
     re.IGNORECASE,
 )

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ...text.chinese import simplified
 from ...text.clauses import clause_spans
-from ...text.number_words import measure_word_at
+from ...text.number_words import measure_word_at, parse_chinese
 from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
 from ...text.relative_years import derived_years, spans_in_years
 from ...text.segment import has_cjk
@@ -52,7 +52,12 @@ def numbers_failure(
         written = written.union(*(derived_years(ev.text, _year_before(ev, evidence)) for ev in evidence))
         years = sorted(int(n) for n in written if is_year(n))
         spans = {str(b - a) for a in years for b in years if b > a}
-        missing = {n for n in facts.numbers - written if not (n in spans_in_years(facts.text) and n in spans)}
+        lasting = spans_in_years(facts.text)
+        missing = {
+            n for n in facts.numbers - written if not ((n in lasting and n in spans) or _about(n, facts.text, spans))
+        }
+    # "Korrin 4", "Apollo 11": a number that is part of a name the passage wrote before
+    missing = {n for n in missing if not _named_before(n, facts.text, evidence)}
     # "one route", 两个学科, "both": one and two in words are said in too many ways ("a single", 神学和法学) to ask for
     missing = {n for n in missing if not _small_in_words(n, facts.text, own, evidence)}
     # a century the claim names ("the mid-1800s") is the century of a year or decade the evidence writes
@@ -67,6 +72,30 @@ def numbers_failure(
     if missing:
         return Failure("number", f"{PROBLEMS['number']}: {', '.join(sorted(missing))}")
     return None
+
+
+def _about(n: str, claim: str, spans: set[str]) -> bool:
+    """Whether the claim says "more than n years" (三十多年, "over 30 years") and a span of the evidence's years
+    is from n to n + 9."""
+    said = [m.group(1) or m.group(2) for m in _MORE_THAN_YEARS.finditer(claim)]
+    if not any(c == n or (not c.isdigit() and parse_chinese(c) == n) for c in said):
+        return False
+    return any(int(n) <= int(s) < int(n) + 10 for s in spans)
+
+
+_MORE_THAN_YEARS = re.compile(
+    r"(?:more than|over)\s+(\d+)\s+years|([\d〇零一二两三四五六七八九十百]+)\s*(?:多|余|餘)\s*年", re.IGNORECASE
+)
+
+
+def _named_before(n: str, claim: str, evidence: list[Evidence]) -> bool:
+    """Whether ``n`` is part of a name of the claim ("Korrin 4") that its evidence's passage writes, before the
+    evidence sentence or in it."""
+    name = re.search(rf"\b([A-Z][^\W\d_]+)\s+{re.escape(n)}\b", claim)
+    if name is None:
+        return False
+    written = re.compile(rf"\b{re.escape(name.group(1))}\s+{re.escape(n)}\b")
+    return any(written.search(ev.earlier + ev.text) for ev in evidence)
 
 
 _PAIR = re.compile(r"\b(?:both|pair|twin|two)\b|[双雙两兩俩倆]", re.IGNORECASE)

@@ -249,9 +249,10 @@ def _bounds(facts: ClaimFacts, scope: Scope) -> Failure | None:
 
 
 def _is_year(q: Quantity, text: str) -> bool:
-    """A year: written with 年 (or "year"), or four bare digits from 1000 to 2100 with no unit ("1,100人" is none)."""
+    """A year: written with 年 (or "year"), or four bare digits from 1000 to 2100 with no unit ("1,100人" is none);
+    a count of years ("two years later", 两年) is none."""
     if q.units & _YEAR_UNIT:
-        return True
+        return q.value.isdigit() and 1000 <= int(q.value) <= 2100
     written = text[q.start : q.end]
     return not q.units and written.isdigit() and len(written) == 4 and 1000 <= int(written) <= 2100
 

@@ -123,19 +123,26 @@ def _key(cue: Cue) -> str:
 def roles_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
     """The roles of the claim's parties swapped in the evidence (see the module docstring), or None."""
     claim = plain(facts.text)
-    ours = [c for c in cues_in(facts.text) if c.cls == "relation"]
-    theirs = [c for c in scope.cues() if c.cls == "relation"]
+    ours = [c for c in cues_in(facts.text) if _ordered(c)]
+    theirs = [c for c in scope.cues() if _ordered(c)]
     if any(c.value == "sym" for c in ours + theirs):
         return None
     read = False
     for cue in ours:
         for other in (t for t in theirs if _key(t) == _key(cue)):
-            read = True
+            read = read or cue.cls == "relation"
             if sides_swapped(claim, cue, scope, other):
                 return Failure("roles", f"{PROBLEMS['roles']}: “{cue.text}” with its parties the other way round")
     if read:
         return None
     return _named(facts, claim, scope)
+
+
+def _ordered(cue: Cue) -> bool:
+    """A predicate whose two sides are told apart: a relation, or "before"/"after" between two events ("the
+    causeway was built before the ferry started" is not "the ferry started four years before the causeway was
+    built")."""
+    return cue.cls == "relation" or (cue.cls == "temporal" and cue.text.isascii())
 
 
 def _named(facts: ClaimFacts, claim: str, scope: Scope) -> Failure | None:
