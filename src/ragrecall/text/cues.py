@@ -180,8 +180,14 @@ def _fiction(norm: str) -> list[Cue]:
     return [Cue("fiction", "fiction", m.start(), m.end(), m.group()) for m in _EN_FICTION.finditer(norm)]
 
 
+# A title or a short name in quotation marks (《攻杀要诀》, “青年学者计划”) writes no cue: 计划 in a programme's name
+# is no plan.
+_CJK_NAMED = re.compile(r"《[^》]{1,30}》|“[^”。，,；;！？!?]{1,15}”")
+
+
 def _cjk_cues(norm: str) -> list[Cue]:
     cleaned = _CJK_EXCLUDED.sub(lambda m: " " * len(m.group()), norm)
+    cleaned = _CJK_NAMED.sub(lambda m: " " * len(m.group()), cleaned)
     found = [
         c
         for m in _CJK_CUES.finditer(cleaned)

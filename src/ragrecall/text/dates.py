@@ -111,9 +111,10 @@ def dates_in(norm: str) -> list[DateSpan]:
                 continue  # "may", "march": a verb, not a month
             if month_text.lower() == "may" and day is None and year is None:
                 continue
-            anchored = norm[max(0, m.start() - 1) : m.start()] in ("年", "于", "於", "在", "至", "到", "从", "從", "自")
-            if pattern is _PATTERNS[-1] and year is None and day is None and not groups.get("part") and not anchored:
-                continue  # 三月 may be a duration; 同年7月, 于7月 are months
+            before = norm[max(0, m.start() - 2) : m.start()]
+            counted = month_text in ("两", "兩") or (before[-1:] in "个個数數几幾近约約满滿时時" and before != "")
+            if pattern is _PATTERNS[-1] and year is None and day is None and not groups.get("part") and counted:
+                continue  # 两月, 近三月, 历时五月: a duration; 六月, 同年7月 are months
             found.append(DateSpan(m.start(), m.end(), year, month, day))
     return sorted(found, key=lambda d: d.start)
 

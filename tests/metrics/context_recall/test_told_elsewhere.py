@@ -217,6 +217,37 @@ TELESCOPE = [
             ["县志记载：杨守拙生于一八五三年三月二十日。"],
             (1, "杨守拙生于一八五三年三月二十日"),
         ),
+        (
+            "Footfall in Fennick stores dropped by 25%.",
+            ["At Fennick, footfall in its 30 department stores fell by a quarter."],
+            (1, "footfall in its 30 department stores fell by a quarter"),
+        ),
+        (
+            "Tess and Rolf Varney climbed together for twenty years.",
+            ["Tess and Rolf Varney married in 1960. They climbed together for two decades."],
+            (1, "They climbed together for two decades"),
+        ),
+        (
+            "白沙港2023年集装箱吞吐量是2018年的两倍。",
+            ["白沙港集装箱吞吐量2023年比2018年翻了一番。"],
+            (1, "白沙港集装箱吞吐量2023年比2018年翻了一番"),
+        ),
+        (
+            "云岫铁路延伸线的公众咨询六月截止。",
+            ["云岫铁路延伸线的公众咨询将于六月结束。"],
+            (1, "云岫铁路延伸线的公众咨询将于六月结束"),
+        ),
+        ("新增求职者大多不到25岁。", ["2023年，新增求职者中多数未满25岁。"], (1, "新增求职者中多数未满25岁")),
+        (
+            "“青年学者计划”首批资助了24个项目。",
+            ["“青年学者计划”首批资助了24个项目。"],
+            (1, "“青年学者计划”首批资助了24个项目"),
+        ),
+        (
+            "Seawind Energy rejects the fishermen's claim.",
+            ["Fishermen allege that the wind farm drove the crabs away. The operator, Seawind Energy, denies this."],
+            (1, "The operator, Seawind Energy, denies this"),
+        ),
     ],
     ids=[
         "herbarium",
@@ -259,6 +290,13 @@ TELESCOPE = [
         "stayed-flat",
         "三十多年",
         "生于",
+        "a-quarter-is-25%",
+        "two-decades",
+        "翻了一番",
+        "六月",
+        "未满",
+        "named-programme",
+        "denies",
     ],
 )
 def test_an_honest_quote_told_elsewhere_verifies(
@@ -379,6 +417,18 @@ def test_an_honest_quote_told_elsewhere_verifies(
             (1, "程慕云1901年至1923年在紫峰观象台工作"),
             "number not in evidence",
         ),
+        (
+            "Footfall in Fennick stores dropped by 30%.",
+            ["At Fennick, footfall in its stores fell by a quarter."],
+            (1, "footfall in its stores fell by a quarter"),
+            "number not in evidence",
+        ),
+        (
+            "Tess and Rolf Varney climbed together for thirty years.",
+            ["They married in 1960. Tess and Rolf Varney climbed together for two decades."],
+            (1, "Tess and Rolf Varney climbed together for two decades"),
+            "number not in evidence",
+        ),
     ],
     ids=[
         "other-subject",
@@ -398,6 +448,8 @@ def test_an_honest_quote_told_elsewhere_verifies(
         "投产-from-关闭",
         "before-with-the-events-swapped",
         "more-than-30-years-from-22",
+        "30%-from-a-quarter",
+        "three-decades-from-two",
     ],
 )
 def test_the_lie_beside_it_is_not_verified(

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from ...text.chinese import simplified
 from ...text.clauses import clause_spans
+from ...text.cues import cues_in, plain
 from ...text.number_words import measure_word_at, parse_chinese
 from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
 from ...text.relative_years import derived_years, spans_in_years
@@ -58,6 +59,8 @@ def numbers_failure(
         }
     # "Korrin 4", "Apollo 11": a number that is part of a name the passage wrote before
     missing = {n for n in missing if not _named_before(n, facts.text, evidence)}
+    # 25% for "a quarter", 2 for "doubled" (两倍, 翻了一番), 20 years for "two decades"
+    missing = {n for n in missing if not _said_as_fraction(n, facts, evidence)}
     # "one route", 两个学科, "both": one and two in words are said in too many ways ("a single", 神学和法学) to ask for
     missing = {n for n in missing if not _small_in_words(n, facts.text, own, evidence)}
     # a century the claim names ("the mid-1800s") is the century of a year or decade the evidence writes
@@ -86,6 +89,36 @@ def _about(n: str, claim: str, spans: set[str]) -> bool:
 _MORE_THAN_YEARS = re.compile(
     r"(?:more than|over)\s+(\d+)\s+years|([\d〇零一二两三四五六七八九十百]+)\s*(?:多|余|餘)\s*年", re.IGNORECASE
 )
+
+
+def _said_as_fraction(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
+    """Whether the claim's ``n`` is a fraction, a multiplier or a count of decades the evidence writes in words:
+    ``25`` per cent as "a quarter" (四分之一), ``2`` times as "doubled" (翻了一番), ``20`` years as "two decades"."""
+    try:
+        value = float(n)
+    except ValueError:
+        return False
+    claim = plain(facts.text)
+    fractions = [c.value for ev in evidence for c in cues_in(ev.text) if c.cls == "fraction"]
+    if re.search(rf"(?<![\d.]){re.escape(n)}\s*(?:%|percent|per cent|％)|百分之", claim):
+        shares = [share for v in fractions if (share := _share(v)) is not None]
+        return any(abs(share * 100 - value) < 1 for share in shares)
+    if re.search(rf"(?<![\d.]){re.escape(n)}\s*(?:times|倍)|两倍|二倍|翻一番|doubled|twice", claim):
+        return f"x{n}" in fractions
+    if re.search(r"\byears\b|年", claim) and value % 10 == 0 and value > 0:
+        return any(_DECADES.search(ev.text) and str(int(value) // 10) in numbers_in(ev.text) for ev in evidence)
+    return False
+
+
+def _share(value: str) -> float | None:
+    """A fraction cue's value as a share ("1/4" → 0.25), or None for a multiplier ("x2")."""
+    top, slash, bottom = value.partition("/")
+    if not slash or not top.isdigit() or not bottom.isdigit() or bottom == "0":
+        return None
+    return int(top) / int(bottom)
+
+
+_DECADES = re.compile(r"\bdecades?\b|十年", re.IGNORECASE)
 
 
 def _named_before(n: str, claim: str, evidence: list[Evidence]) -> bool:
@@ -200,9 +233,22 @@ def _counted(facts: ClaimFacts, found: list[tuple[Quantity, Evidence]]) -> Failu
 
 # Nouns that count people of any kind ("eleven men" for "eleven workers"), against the stems of kinds of people.
 _ANY_THING = frozenset(["unit", "item"])
-_ANY_PEOPLE = frozenset(["peopl", "person", "individu", "men", "man", "live"])
+_ANY_PEOPLE = frozenset(["peopl", "person", "individu", "men", "man", "live", "member"])
 _PEOPLE = _ANY_PEOPLE | frozenset(
-    ["worker", "labour", "labor", "miner", "navvi", "employe", "staff", "resid", "inhabit", "soldier", "sailor"]
+    [
+        "worker",
+        "labour",
+        "labor",
+        "miner",
+        "navvi",
+        "employe",
+        "staff",
+        "resid",
+        "inhabit",
+        "soldier",
+        "sailor",
+        "fisher",
+    ]
 )
 
 
@@ -259,7 +305,7 @@ _STARTS = (
     "syn:open",
 )  # fmt: skip
 _ENDS = (
-    "con:open:closed", "con:life:died", "con:body:dissolved", "con:works:demolished", "syn:end", "syn:close",
+    "con:open:closed", "con:life:died", "con:body:dissolved", "con:works:demolished", "syn:end",
     "syn:withdraw",
 )  # fmt: skip
 
