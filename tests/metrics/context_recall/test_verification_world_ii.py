@@ -102,22 +102,25 @@ def test_the_worlds_first_measured_blind_hold_their_figures(
     assert sum(c.flagged for o in scored for c in o.background) <= background
 
 
-@pytest.mark.parametrize(
-    ("world", "stated", "plain_missed"),
-    [
-        ("verification_world_ii", 0, 0),
-        ("verification_world_ii_heldout", 0, 0),
-        ("verification_world_iii_heldout", 1, 0),
-        ("verification_world_iv_heldout", 2, 1),
-        ("verification_world_v_heldout", 2, 0),
-        ("verification_world_vi_heldout", 1, 0),
-        ("verification_world_vii_heldout", 0, 0),
-        ("verification_world_viii_heldout", 0, 0),
-    ],
-)
-def test_a_claim_copied_into_a_frame_is_not_stated_and_a_plain_sentence_is(
-    world: str, stated: int, plain_missed: int
-) -> None:
+# Per world: at most how many framed claims are stated and plain controls missed; at least how many swapped
+# decompositions are caught and at most how many honest ones are flagged. Three honest decompositions of world
+# VIII say their sentence in other words ("passed away", 去世 for 逝世 after 他, "lack a connection"): replaced by
+# the sentence, which costs a claim its place, not a verdict.
+PROBES = {
+    "verification_world_ii": (0, 0, 14, 2),
+    "verification_world_ii_heldout": (0, 0, 9, 2),
+    "verification_world_iii_heldout": (1, 0, 11, 2),
+    "verification_world_iv_heldout": (2, 1, 9, 2),
+    "verification_world_v_heldout": (2, 0, 9, 2),
+    "verification_world_vi_heldout": (1, 0, 8, 2),
+    "verification_world_vii_heldout": (0, 0, 10, 2),
+    "verification_world_viii_heldout": (0, 0, 9, 3),
+}
+
+
+@pytest.mark.parametrize("world", PROBES)
+def test_a_claim_copied_into_a_frame_is_not_stated_and_a_plain_sentence_is(world: str) -> None:
+    stated, plain_missed, _, _ = PROBES[world]
     items = json.loads((HERE / f"{world}_frames.json").read_text(encoding="utf-8"))
     outcomes = score_frames(items)
     framed = [o for o in outcomes if not o.asserted]
@@ -128,22 +131,9 @@ def test_a_claim_copied_into_a_frame_is_not_stated_and_a_plain_sentence_is(
     assert plain and sum(not o.stated for o in plain) <= plain_missed, [o.id for o in plain if not o.stated]
 
 
-@pytest.mark.parametrize(
-    ("world", "caught", "flagged"),
-    [
-        ("verification_world_ii", 14, 2),
-        ("verification_world_ii_heldout", 9, 2),
-        ("verification_world_iii_heldout", 11, 2),
-        ("verification_world_iv_heldout", 9, 2),
-        ("verification_world_v_heldout", 9, 2),
-        ("verification_world_vi_heldout", 8, 2),
-        ("verification_world_vii_heldout", 10, 2),
-        # three honest decompositions of world VIII say their sentence in other words ("passed away", 去世 for
-        # 逝世 after 他, "lack a connection"): replaced by the sentence, which costs a claim's place, not a verdict
-        ("verification_world_viii_heldout", 9, 3),
-    ],
-)
-def test_a_decomposition_that_swaps_its_sentence_is_not_grounded(world: str, caught: int, flagged: int) -> None:
+@pytest.mark.parametrize("world", PROBES)
+def test_a_decomposition_that_swaps_its_sentence_is_not_grounded(world: str) -> None:
+    _, _, caught, flagged = PROBES[world]
     items = json.loads((HERE / f"{world}_decompositions.json").read_text(encoding="utf-8"))
     outcomes = score_decompositions(items, fixing=False)
     assert sum(o.caught for o in outcomes) >= caught
