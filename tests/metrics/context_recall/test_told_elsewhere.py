@@ -248,6 +248,13 @@ TELESCOPE = [
             ["Fishermen allege that the wind farm drove the crabs away. The operator, Seawind Energy, denies this."],
             (1, "The operator, Seawind Energy, denies this"),
         ),
+        ("Motorboats are banned in both parks.", ["Both parks ban motorboats."], (1, "Both parks ban motorboats")),
+        ("2020年鹤岭矿业没有发生死亡事故。", ["2020年，鹤岭矿业实现零死亡。"], (1, "2020年，鹤岭矿业实现零死亡")),
+        (
+            "两市约定每年轮流主办论坛。",
+            ["江州与岚川两市于2019年签订合作协议。", "两市约定每年轮流主办论坛。"],
+            (2, "两市约定每年轮流主办论坛"),
+        ),
     ],
     ids=[
         "herbarium",
@@ -297,6 +304,9 @@ TELESCOPE = [
         "未满",
         "named-programme",
         "denies",
+        "ban",
+        "零死亡",
+        "两市",
     ],
 )
 def test_an_honest_quote_told_elsewhere_verifies(

@@ -7,7 +7,7 @@ real passage text), the ``stated`` path (frames probes) and the decomposition (c
 sentence's roles). Definitions in :mod:`helpers.verification_world`.
 
 ``verification_world_ii.json`` was written for this round's tuning; ``…_ii_heldout``, ``…_iii_heldout`` and
-``…_iv_heldout`` to ``…_viii_heldout`` were each measured once blind before this code was tuned on them (the
+``…_iv_heldout`` to ``…_ix_heldout`` were each measured once blind before this code was tuned on them (the
 README gives the figures): here they pin what the code now does on them.
 """
 
@@ -90,6 +90,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_vi_heldout.json", 110, 5, 11),
         ("verification_world_vii_heldout.json", 98, 3, 6),
         ("verification_world_viii_heldout.json", 103, 8, 17),
+        ("verification_world_ix_heldout.json", 104, 19, 65),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
@@ -115,6 +116,7 @@ PROBES = {
     "verification_world_vi_heldout": (1, 0, 8, 2),
     "verification_world_vii_heldout": (0, 0, 10, 2),
     "verification_world_viii_heldout": (0, 0, 9, 3),
+    "verification_world_ix_heldout": (1, 0, 7, 0),
 }
 
 

@@ -160,7 +160,7 @@ def _polarity(
 _CEASING = re.compile(
     r"\b(?:ceased?|ceasing|stopped|stops|ended|discontinued|abandoned|gave up|spared|closed|withdrawn|except"
     r"|cancell?ed|called off|scrapped|flat|unchanged|denies|denied|rejects|rejected)\b|持平|保持不变|保持不變"
-    r"|免费|免費|免收|免除|豁免|停止|停办|停辦|停运|停運|停用|结束|結束|终止|終止|放弃|放棄|撤销|撤銷|取消|撤走|撤出|撤离|撤離|改为|改為",
+    r"|零死亡|零伤亡|零傷亡|零事故|免费|免費|免收|免除|豁免|停止|停办|停辦|停运|停運|停用|结束|結束|终止|終止|放弃|放棄|撤销|撤銷|取消|撤走|撤出|撤离|撤離|改为|改為",
     re.IGNORECASE,
 )
 
