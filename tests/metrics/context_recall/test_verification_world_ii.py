@@ -7,8 +7,9 @@ real passage text), the ``stated`` path (frames probes) and the decomposition (c
 sentence's roles). Definitions in :mod:`helpers.verification_world`.
 
 ``verification_world_ii.json`` was written for this round's tuning; ``…_ii_heldout``, ``…_iii_heldout`` and
-``…_iv_heldout`` to ``…_ix_heldout`` were each measured once blind before this code was tuned on them (the
-README gives the figures): here they pin what the code now does on them.
+``…_iv_heldout`` to ``…_ix_heldout`` were each measured once blind before this code was tuned on them,
+``…_x_heldout`` has only been measured blind (the README gives the figures): here they pin what the code now does
+on them.
 """
 
 from __future__ import annotations
@@ -91,6 +92,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_vii_heldout.json", 98, 3, 6),
         ("verification_world_viii_heldout.json", 103, 8, 17),
         ("verification_world_ix_heldout.json", 104, 19, 65),
+        ("verification_world_x_heldout.json", 103, 10, 21),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
@@ -117,6 +119,7 @@ PROBES = {
     "verification_world_vii_heldout": (0, 0, 10, 2),
     "verification_world_viii_heldout": (0, 0, 9, 3),
     "verification_world_ix_heldout": (1, 0, 7, 0),
+    "verification_world_x_heldout": (0, 0, 11, 0),
 }
 
 
