@@ -255,6 +255,17 @@ TELESCOPE = [
             ["江州与岚川两市于2019年签订合作协议。", "两市约定每年轮流主办论坛。"],
             (2, "两市约定每年轮流主办论坛"),
         ),
+        (
+            "Buying identical shares within 30 days before or after selling them at a loss makes the sale a wash sale.",
+            [
+                "You make a wash sale when you sell shares at a loss and, "
+                "within 30 days before or after the sale, you buy identical shares."
+            ],
+            (
+                1,
+                "within 30 days before or after the sale, you buy identical shares",
+            ),
+        ),
     ],
     ids=[
         "herbarium",
@@ -307,6 +318,7 @@ TELESCOPE = [
         "ban",
         "零死亡",
         "两市",
+        "before-or-after",
     ],
 )
 def test_an_honest_quote_told_elsewhere_verifies(

@@ -125,6 +125,8 @@ def roles_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
     claim = plain(facts.text)
     ours = [c for c in cues_in(facts.text) if _ordered(c)]
     theirs = [c for c in scope.cues() if _ordered(c)]
+    if _EITHER_WAY.search(claim):
+        ours = [c for c in ours if c.cls != "temporal"]  # "within 30 days before or after the sale": no order
     if any(c.value == "sym" for c in ours + theirs):
         return None
     read = False
@@ -136,6 +138,9 @@ def roles_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
     if read:
         return None
     return _named(facts, claim, scope)
+
+
+_EITHER_WAY = re.compile(r"\b(?:before|after)\s+(?:or|and)\s+(?:before|after)\b", re.IGNORECASE)
 
 
 def _ordered(cue: Cue) -> bool:
