@@ -180,9 +180,11 @@ def _fiction(norm: str) -> list[Cue]:
     return [Cue("fiction", "fiction", m.start(), m.end(), m.group()) for m in _EN_FICTION.finditer(norm)]
 
 
-# A title or a short name in quotation marks (《攻杀要诀》, “青年学者计划”) writes no cue: 计划 in a programme's name
-# is no plan.
-_CJK_NAMED = re.compile(r"《[^》]{1,30}》|“[^”。，,；;！？!?]{1,15}”")
+# A title, or a name in quotation marks ending on a word that names a programme, a prize or a work (《攻杀要诀》,
+# “青年学者计划”), writes no cue: 计划 in a programme's name is no plan. A quoted phrase (“可能推迟”) keeps its cues.
+_CJK_NAMED = re.compile(
+    r"《[^》]{1,30}》|“[^”。，,；;！？!?]{1,15}(?:计划|計劃|项目|項目|工程|行动|行動|奖|獎|杯|赛|賽|号|號)”"
+)
 
 
 def _cjk_cues(norm: str) -> list[Cue]:

@@ -20,7 +20,7 @@ from .numbers import names_in
 from .segment import CJK_RANGES, has_cjk
 from .terms import STOPWORDS, spelling
 
-__all__ = ["Name", "claim_names", "folded_words"]
+__all__ = ["Name", "claim_names", "fold_word", "folded_words"]
 
 # Letters and digits, joined by an apostrophe, a point or a hyphen between two of them (O'Brien, U.S, Jean-Luc).
 _WORD = re.compile(f"[^\\W_{CJK_RANGES}]+(?:['’.\\-][^\\W_{CJK_RANGES}]+)*")

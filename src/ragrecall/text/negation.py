@@ -17,7 +17,7 @@ from importlib import resources
 from .chinese import simplified
 from .letters import letter_runs
 
-__all__ = ["denied_after", "negations", "sentence_negated_before"]
+__all__ = ["denied_after", "endings", "negations", "sentence_negated_before"]
 
 
 def _load() -> dict[str, list[str]]:
@@ -125,6 +125,18 @@ def negations(text: str) -> tuple[str, ...]:
     if _CLAUSE.absent(cleaned):
         return ()
     return tuple(sorted(" ".join(m.group().casefold().split()) for m in _CLAUSE.pattern.finditer(cleaned)))
+
+
+_ENDING = _cues("ending")
+
+
+def endings(text: str) -> tuple[str, ...]:
+    """The words of ``text`` saying that something ended, was spared or waived ("stopped", "cancelled", 停止, 免费:
+    the section ``ending`` of the data), case-folded, in order."""
+    norm = text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
+    if _ENDING.absent(norm):
+        return ()
+    return tuple(" ".join(m.group().casefold().split()) for m in _ENDING.pattern.finditer(norm))
 
 
 def sentence_negated_before(sentence: str, at: int) -> bool:

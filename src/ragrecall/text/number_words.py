@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 
 from .letters import letter_runs
 from .terms import STOPWORDS
 
-__all__ = ["WordNumber", "chinese_numbers", "english_numbers", "parse_chinese"]
+__all__ = ["WordNumber", "chinese_numbers", "english_numbers", "measure_word_at", "parse_chinese"]
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ _CN_MEASURE = re.compile(
     "|英里|英尺|元|美元|欧元|英镑|港元|度|亩|畝|平方|立方|所|座|国|國|省|州|城|门|門|节|節|点|點|季|期|代|世纪|世紀"
 )
 # The fraction of a decimal written in numerals: 二点五 (2.5), but not 三点五十分 (ten to four).
-_CN_DECIMAL = re.compile("[点點]([〇零一二三四五六七八九]+)(?![十拾百佰千仟万萬亿億])")
+_CN_DECIMAL = re.compile("[点點]([〇零一二三四五六七八九]+)(?![十拾百佰千仟分刻])")
 # Units with the prefix 千 ("kilo"): in 五千千升 the second 千 belongs to the unit.
 _CN_KILO_UNIT = "升米克瓦伏帕卡"
 _CN_NOT_NUMBER = re.compile(
@@ -214,7 +215,7 @@ def chinese_numbers(text: str) -> list[WordNumber]:
         positional = any(c in _CN_SMALL or c in _CN_LARGE for c in run)
         has_digit = any(c in _CN_DIGITS for c in run)
         # 百余间, 一百多间: an approximation between the number and its measure word
-        approx = 1 if text[end : end + 1] in "余多" else 0
+        approx = 1 if text[end : end + 1] and text[end] in "余多" else 0
         measured = _CN_MEASURE.match(text, end + approx) is not None or text[end : end + 1] == "成"
         marked = text[max(0, start - 1) : start] == "第" or text[max(0, start - 3) : start] == "百分之"
         plain = positional and has_digit and run[0] not in "百佰千仟万萬亿億"
@@ -225,13 +226,18 @@ def chinese_numbers(text: str) -> list[WordNumber]:
             continue
         if run == "一" and not _CN_DECIMAL.match(text, end):
             continue  # 一座, 一个, 第一: an article or "first", not a count to check
-        if run.endswith(("千", "仟")) and run[-2:-1] in "十拾百佰千仟万萬亿億" and text[end : end + 1] in _CN_KILO_UNIT:
+        kilo = len(run) > 1 and run[-2] in "十拾百佰千仟万萬亿億" and text[end : end + 1] in _CN_KILO_UNIT
+        if run.endswith(("千", "仟")) and kilo:
             run, end = run[:-1], end - 1
         value = parse_chinese(run)
         decimal = _CN_DECIMAL.match(text, end)
-        if value is not None and decimal and run[-1] in _CN_DIGITS:
+        if value is not None and value.isdigit() and decimal:
             value = f"{value}.{''.join(str(_CN_DIGITS[c]) for c in decimal.group(1))}".rstrip("0").rstrip(".")
             end = decimal.end()
+            scale = _CN_LARGE.get(text[end : end + 1])
+            if scale:  # 三点五万: 35,000
+                whole = Decimal(value) * scale
+                value, end = format(whole.quantize(Decimal(1)) if whole == whole.to_integral() else whole, "f"), end + 1
         if value is not None:
             found.append(WordNumber(value, start, end))
     return found

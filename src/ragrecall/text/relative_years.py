@@ -79,7 +79,7 @@ def derived_years(text: str, before: str = "") -> frozenset[str]:
                 continue
             later = m.group("zspan") is not None or (m.group("dir") or m.group("zdir")).lower() in _LATER
             out.add(str(base + n if later else base - n))
-            if m.group("dir") and _EVENT_AFTER.match(text, m.end()):
+            if (m.group("dir") or "").lower() in ("after", "before") and _EVENT_AFTER.match(text, m.end()):
                 # "closed in 1974, two years after the studio was sold": the event it names is the earlier one
                 out.add(str(base - n if later else base + n))
     return frozenset(out)

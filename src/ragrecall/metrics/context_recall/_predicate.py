@@ -45,7 +45,7 @@ def predicate_failure(
     other = any(m.startswith("syn:") for m in ours) and any(m.startswith("syn:") for m in theirs)
     # An event code knows the kind of (born, died, founded, won: a contrast or an outcome) is not left unread.
     event = any(m.startswith(_EVENTS) for m in ours)
-    if len(facts.names) + len(facts.numbers) >= 1 and not other and not event:
+    if len(facts.names) + len(facts.numbers) >= 2 and not other and not event:
         return Failure("unread", f"{PROBLEMS['unread']}: its words are not in the evidence", unread=True)
     return Failure("predicate", PROBLEMS["predicate"])
 

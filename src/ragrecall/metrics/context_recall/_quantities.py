@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from ...text.chinese import simplified
 from ...text.clauses import clause_spans
 from ...text.cues import cues_in, plain
-from ...text.number_words import measure_word_at, parse_chinese
+from ...text.names import folded_words
+from ...text.number_words import english_numbers, measure_word_at, parse_chinese
 from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
 from ...text.relative_years import derived_years, spans_in_years
 from ...text.segment import has_cjk
@@ -22,6 +23,7 @@ from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource
 from ._predicate import meanings
 from ._subject import sentences_of
+from ._words import strict_terms
 
 __all__ = ["is_year", "numbers_failure", "ranges_failure", "units_failure"]
 
@@ -31,22 +33,31 @@ _REFERS_BACK = re.compile(
     r"|^\W*(?:[这此该其他她它]|同期|同年|当年|此后|其后|该年|期间)",
     re.IGNORECASE,
 )
-_TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
+_TOKEN = re.compile(r"[^\W_]+")
 
 
 def numbers_failure(
     facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], contexts: SentenceSource
 ) -> Failure | None:
-    """Every number of the claim is in the evidence sentences, or in the sentence before one that opens by
-    referring back to it ("This was …", 这是…); and a year (or the year of a date) the evidence sentences leave
-    to their passage ("In 2019 the festival … . The fireworks were put off until January.") is written earlier
-    in that passage, provided the sentences write no other year of their own."""
+    """Every number of the claim is in the evidence sentences, or told where they leave it:
+    - in the sentence before one that refers back to it ("This was …", 这是…), or that continues it (it writes
+      no number the claim lacks, and names the claim's subject or opens with "The <a noun of the sentence
+      before>": "… its 1.2-metre telescope … . The old telescope was given to …");
+    - a year (or the year of a date) earlier in the passage, provided the sentences write no other year of their
+      own; or, when the evidence's passage writes no year at all, in another passage on the same topic;
+    - counted from a year ("two years later", 次年), a span of years ("for 35 years, from 1858 to 1893"), a
+      name's number ("Korrin 4") or in words ("a quarter" for 25%, "doubled", "two decades")."""
     written = own = frozenset().union(*(numbers_in(ev.text) for ev in evidence))
     if facts.numbers - written:
         # The sentence before: when the evidence refers back to it, or writes no number the claim lacks ("In 1998
         # the observatory replaced its 1.2-metre telescope … . The old telescope was given to …").
         alone = written <= facts.numbers
-        before = [s for ev in evidence if alone or _REFERS_BACK.match(ev.text) for s in sentences_of(ev.earlier)[-1:]]
+        before = [
+            s
+            for ev in evidence
+            for s in sentences_of(ev.earlier)[-1:]
+            if _REFERS_BACK.match(ev.text) or (alone and _continues(s, ev.text, facts))
+        ]
         written = written.union(*(numbers_in(s) for s in before))
     missing: set[str] = set(facts.numbers - written)
     if missing:  # "the following year", "two years earlier", 次年: years counted from a year before them
@@ -100,12 +111,12 @@ def _said_as_fraction(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bo
         return False
     claim = plain(facts.text)
     fractions = [c.value for ev in evidence for c in cues_in(ev.text) if c.cls == "fraction"]
-    if re.search(rf"(?<![\d.]){re.escape(n)}\s*(?:%|percent|per cent|％)|百分之", claim):
+    if re.search(rf"(?<![\d.]){re.escape(n)}\s*(?:%|percent|per cent|％)", claim):
         shares = [share for v in fractions if (share := _share(v)) is not None]
         return any(abs(share * 100 - value) < 1 for share in shares)
     if re.search(rf"(?<![\d.]){re.escape(n)}\s*(?:times|倍)|两倍|二倍|翻一番|doubled|twice", claim):
         return f"x{n}" in fractions
-    if re.search(r"\byears\b|年", claim) and value % 10 == 0 and value > 0:
+    if value % 10 == 0 and value > 0 and any(_count(m.group(1)) == value for m in _N_YEARS.finditer(claim)):
         return any(_DECADES.search(ev.text) and str(int(value) // 10) in numbers_in(ev.text) for ev in evidence)
     return False
 
@@ -116,6 +127,16 @@ def _share(value: str) -> float | None:
     if not slash or not top.isdigit() or not bottom.isdigit() or bottom == "0":
         return None
     return int(top) / int(bottom)
+
+
+_N_YEARS = re.compile(r"\b(\d+|[a-z]+(?:-[a-z]+)?)\s+years\b", re.IGNORECASE)
+
+
+def _count(word: str) -> float | None:
+    if word.isdigit():
+        return float(word)
+    found = english_numbers(word)
+    return float(found[0].value) if found and found[0].value.isdigit() else None
 
 
 _DECADES = re.compile(r"\bdecades?\b|十年", re.IGNORECASE)
@@ -131,18 +152,15 @@ def _named_before(n: str, claim: str, evidence: list[Evidence]) -> bool:
     return any(written.search(ev.earlier + ev.text) for ev in evidence)
 
 
-_PAIR = re.compile(r"\b(?:both|pair|twin|two)\b|[双雙两兩俩倆]", re.IGNORECASE)
-
-
 def _small_in_words(n: str, claim: str, written: frozenset[str], evidence: list[Evidence]) -> bool:
-    """One is said in too many ways to ask for; two too, where the evidence says a pair (双塔, "both") or writes
-    no other small count."""
+    """One is said in too many ways to ask for; two too ("both", 双塔), where the evidence writes no other small
+    count."""
     if n == "1":
         return True
     if n != "2" or "2" in claim:
         return False
     small = {w for w in written if w.isdigit() and 3 <= int(w) <= 10}
-    return not small or any(_PAIR.search(ev.text) for ev in evidence)
+    return not small
 
 
 def _centuries(written: frozenset[str]) -> set[str]:
@@ -172,12 +190,32 @@ def _year_before(ev: Evidence, evidence: list[Evidence]) -> str:
 
 
 def _year_of_sample(n: str, evidence: list[Evidence], contexts: SentenceSource) -> bool:
-    """Whether the claim's year ``n`` is written in another passage while no evidence passage writes any year up
-    to its evidence sentence."""
+    """Whether the claim's year ``n`` is written in another passage on the same topic (the two share a content
+    word: "The 2019 … Festival" and "The festival committee …") while no evidence passage writes any year up to
+    its evidence sentence."""
     if not is_year(n) or any(is_year(m) for ev in evidence for m in numbers_in(ev.earlier + ev.text)):
         return False
     cited = {ev.context for ev in evidence}
-    return any(n in numbers_in(text) for c, text in enumerate(contexts.texts) if c not in cited)
+    topic = frozenset().union(*(strict_terms(contexts.texts[c]) for c in cited))
+    return any(
+        n in numbers_in(text) and strict_terms(text) & topic for c, text in enumerate(contexts.texts) if c not in cited
+    )
+
+
+def _continues(before: str, sentence: str, facts: ClaimFacts) -> bool:
+    """Whether ``sentence`` goes on about what the sentence ``before`` it is about: that sentence names the
+    claim's first name, or ``sentence`` opens with a pronoun or with "The" and a noun ``before`` writes."""
+    name = next(iter(facts.names), None)
+    if name is not None and not name.cjk and set(name.words) <= folded_words(before):
+        return True
+    opening = _OPENING.match(sentence)
+    if opening is None:
+        return False
+    noun = opening.group(2)
+    return noun is None or noun.casefold() in before.casefold()
+
+
+_OPENING = re.compile(r"\W*(?:(it|its|he|she|they|his|her|their|this|these)\b|the\s+(?:\w+\s+)?(\w+))", re.I)
 
 
 def _set_by_passage(n: str, written: frozenset[str], earlier: frozenset[str]) -> bool:
@@ -192,6 +230,8 @@ def _set_by_passage(n: str, written: frozenset[str], earlier: frozenset[str]) ->
 def units_failure(
     facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], _: SentenceSource
 ) -> Failure | None:
+    """A number of the claim with a unit is written in the evidence with the same unit or none (``42 miles`` is
+    not ``42 km``), and a number counting a noun counts the same noun ("300 cars" is not "300 passengers")."""
     found = [(q, ev) for ev in evidence for q in quantities(ev.text)]
     counted = _counted(facts, found)
     if counted is not None:

@@ -36,7 +36,10 @@ _MARGIN = (
 _PASSIVE_AFTER = re.compile(
     rf"^\s*(?:[^\W\d_]+\s+){{0,2}}?by\b{_MARGIN}|^\s*(?:[^\W\d_]+\s+){{0,3}}?under\b", re.IGNORECASE
 )
-_AGENTLESS = re.compile(r"^\s*(?:was|were|is|are|has been|had been|have been)\s+[^\W\d_]+(?:ed|en|t)\b", re.I)
+# A passive with no agent, followed by an adjunct: "was built in 1853 for …" says nothing of who built it.
+_AGENTLESS = re.compile(
+    r"^\s*(?:was|were|is|are|has been|had been|have been)\s+[^\W\d_]+(?:ed|en|t)\s+(?:in|on|at|during|for)\b", re.I
+)
 _RELATIVE = re.compile(r"\W*(?:which|who|whom|that)\b", re.IGNORECASE)
 _PASSIVE_CJK = re.compile(r"[被由遭]")
 _PREPOSITION_AFTER = re.compile(r"^\s+(?:in|on|at|by|from|during|as|after|before|for|with|under)\b", re.IGNORECASE)

@@ -26,7 +26,7 @@ __all__ = ["speaker_failure"]
 
 _SAYING = re.compile(
     r"\b(?:said|says|stated|told|argued|claimed|insisted|announced|warned)\b"
-    r"|表示|指出|声称|聲稱|强调|強調|透露|宣布|称|稱",
+    r"|表示|指出|声称|聲稱|强调|強調|透露|宣布",
     re.IGNORECASE,
 )
 # Where what a speaker said ends, looking back from a verb of saying.
@@ -34,7 +34,29 @@ _BOUNDARY = re.compile(r"[;；。.!?！？]")
 _CAPITALISED = re.compile(r"\b[A-Z][^\W\d_]+")
 # Adverbs between a Chinese speaker and the verb: 刘敏则表示, 他也称.
 _CJK_PARTICLES = re.compile(r"[则則也还還又曾亦就均都]+$")
-_PRONOUNS = re.compile(r"^\W*(?:he|she|they|it|we|i|他|她|它|他们|她们|其)\W*$", re.IGNORECASE)
+# A speaker opening with a pronoun ("She later said", 他随后表示) is not read: coreference is not resolved.
+_PRONOUNS = re.compile(r"^\W*(?:(?:he|she|they|it|we|i)\b|他|她|它|其)", re.IGNORECASE)
+# Titles two speakers may share: "Mayor" names no one.
+_TITLES = frozenset(
+    [
+        "mayor",
+        "deputy",
+        "minister",
+        "director",
+        "president",
+        "chair",
+        "chairman",
+        "chairwoman",
+        "chief",
+        "dr",
+        "mr",
+        "mrs",
+        "ms",
+        "professor",
+        "prof",
+        "sir",
+    ]
+)
 
 
 def speaker_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
@@ -60,7 +82,7 @@ def _claim_speaker(claim: str, at: int) -> str | None:
     if has_cjk(head):
         head = _CJK_PARTICLES.sub("", head.rstrip())
         return head[-2:] if len(head) >= 2 and not _PRONOUNS.match(head[-1:]) else None
-    names = [w for w in _CAPITALISED.findall(head) if w.casefold() not in STOPWORDS]
+    names = [w for w in _CAPITALISED.findall(head) if w.casefold() not in STOPWORDS | _TITLES]
     return " ".join(names) or None
 
 

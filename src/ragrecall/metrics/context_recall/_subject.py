@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ...text.locate import fold
-from ...text.names import Name, claim_names, folded_words
+from ...text.names import Name, claim_names, fold_word, folded_words
 from ...text.segment import sentence_spans
 from ...text.terms import STOPWORDS
 from ._evidence import Quote
@@ -41,8 +41,8 @@ def subject_failure(
 # What a Chinese sentence opens with when it refers back to what was named before it: a demonstrative or pronoun,
 # or a generic head noun (公司, 学校, 全省 "the whole province", 市教育局 "the city's education bureau").
 _CJK_BACK = (
-    "该", "這", "这", "此", "本", "其", "它", "他", "她", "公司", "学校", "學校", "俱乐部", "俱樂部", "球队", "球隊",
-    "工厂", "工廠", "医院", "醫院", "全省", "全市", "全县", "全縣", "全区", "全區", "市", "省", "县", "縣",
+    "该", "這", "这", "此", "其", "它", "他", "她", "本校", "本院", "本届", "本公司", "公司", "学校", "學校", "俱乐部",
+    "俱樂部", "球队", "球隊", "工厂", "工廠", "医院", "醫院", "全省", "全市", "全县", "全縣", "全区", "全區",
     "两市", "兩市", "两国", "兩國", "两队", "兩隊", "双方", "雙方",
 )  # fmt: skip
 # A date or a source leading a Chinese sentence in: "2023年", "公报指出，".
@@ -55,34 +55,16 @@ _ANAPHORS = frozenset(
 
 
 def _refers_back(name: Name, facts: ClaimFacts, evidence: list[Evidence], contexts: SentenceSource) -> bool:
-    """True when another passage of the sample names ``name`` and an evidence sentence refers back to it: it opens
-    with the name's last word ("Ost lived …", "The railway closed …"), or with a pronoun or a definite
-    description ("The herbarium had been founded …", "Her master was …", 该园, 寺中) while neither it nor its
-    passage before it opens with another name."""
+    """True when another passage of the sample names ``name`` and an evidence sentence refers back to it (a
+    pronoun, "The" and a noun of the claim, 该园, 寺中, 全省: :func:`_opens_anaphorically`) while neither it nor
+    its passage before it opens with another name."""
     for ev in evidence:
         others = [t for c, t in enumerate(contexts.texts) if c != ev.context]
         if not any(_written(name, t) for t in others):
             continue
-        if _opens_with_head(name, ev.text):
-            return True
-        if _opens_anaphorically(ev.text) and not _other_names(facts, ev, whole=False):
+        if _opens_anaphorically(ev.text, facts) and not _other_names(facts, ev, whole=False):
             return True
     return False
-
-
-def _opens_with_head(name: Name, sentence: str) -> bool:
-    """Whether ``sentence`` opens with the last word of a name of two words or more, alone or after "the":
-    "Ost lived …" for Henrik Ost, "The railway closed …" for the Sennet Valley Railway; in Chinese, with the
-    name's last character and a place word (馆内 for 科技馆, 桥上 for 秦桥)."""
-    if name.cjk:
-        opening = fold(sentence.lstrip(' "“(（'))
-        head = fold(name.words[0])[-1:]
-        return opening[:1] == head and opening[1:2] in "内中里上"
-    if len(name.words) < 2:
-        return False
-    words = [fold(w.strip(",'’")) for w in sentence.split()[:2]]
-    head = name.words[-1]
-    return words[:1] == [head] or (words[:1] == ["the"] and words[1:2] == [head])
 
 
 def _written(name: Name, text: str) -> bool:
@@ -91,20 +73,30 @@ def _written(name: Name, text: str) -> bool:
     return set(name.words) <= folded_words(text)
 
 
-def _opens_anaphorically(sentence: str) -> bool:
-    first = sentence.lstrip(' "“(（').split(maxsplit=1)
-    if not first:
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+def _opens_anaphorically(sentence: str, facts: ClaimFacts) -> bool:
+    """Whether ``sentence`` opens by referring back: a pronoun, "The" and a noun of the claim ("The herbarium"
+    for the Threlkeld herbarium, not "The line" for the Sennet Valley Railway), or in Chinese a demonstrative, a
+    generic head noun (公司, 全省) or a place word after one character (馆内)."""
+    words = sentence.lstrip(' "“(（').split(maxsplit=2)
+    if not words:
         return False
-    if unicodedata.east_asian_width(first[0][0]) in "WF":
-        opening = _CJK_LEAD_IN.sub("", first[0])
-        return opening.startswith(_CJK_BACK) or opening[1:2] in "中内里"
-    return first[0].lower().strip(",'’s") in _ANAPHORS
+    if unicodedata.east_asian_width(words[0][0]) in "WF":
+        opening = _CJK_LEAD_IN.sub("", words[0])
+        return opening.startswith(_CJK_BACK) or (len(opening) > 1 and opening[1] in "中内里")
+    first = _POSSESSIVE.sub("", words[0].lower().strip(",;:"))
+    if first == "the":
+        noun = _POSSESSIVE.sub("", words[1].lower().strip(",;:")) if len(words) > 1 else ""
+        return bool(noun) and noun in {fold_word(w) for w in facts.text.split()} | set(facts.terms)
+    return first in _ANAPHORS
 
 
 def _heads(term: str) -> set[str]:
     """The first two characters of a Chinese subject, with a locative after one character read alike: 园中, 园内
     and 园里 all say "in the garden"."""
-    if term[1:2] in "中内里":
+    if len(term) > 1 and term[1] in "中内里":
         return {term[0] + c for c in "中内里"}
     return {term[:2]}
 
@@ -117,7 +109,7 @@ def _other_names(facts: ClaimFacts, ev: Evidence, *, whole: bool = True) -> bool
     name, nor are the function words around one ("The Lamplighter's Daughter")."""
     ours = {w for n in facts.names for w in n.words}
     ours_cjk = [fold(n.words[0])[:2] for n in facts.names if n.cjk]
-    claim_names_ = [set(n.words) for n in facts.names if not n.cjk]
+    claim_word_sets = [set(n.words) for n in facts.names if not n.cjk]
     claim = fold(facts.text)
     earlier = sentences_of(ev.earlier)
     for sentence in [*earlier, ev.text]:
@@ -130,7 +122,7 @@ def _other_names(facts: ClaimFacts, ev: Evidence, *, whole: bool = True) -> bool
                     return True
                 continue
             words = set(name.words)
-            if name.initial or words - STOPWORDS <= ours or any(n <= words for n in claim_names_):
+            if name.initial or words - STOPWORDS <= ours or any(n <= words for n in claim_word_sets):
                 continue
             if len(name.words) == 1 and (name.words[0] in STOPWORDS or name.text.isupper()):
                 continue
@@ -151,7 +143,8 @@ def _subjects(sentence: str, *, whole: bool) -> list[Name]:
         name = names[0]
         if name.cjk:
             opening = _CJK_LEAD_IN.sub("", sentence.lstrip('“"《（('))
-            out += [] if opening.startswith(_CJK_BACK) or name.text not in opening else [name]
+            back = opening.startswith(_CJK_BACK) or (len(opening) > 1 and opening[1] in "中内里上")
+            out += [] if back or name.text not in opening else [name]
         else:
             at = sentence.find(name.text)
             out += [name] if at >= 0 and len(sentence[:at].split()) < _OPENING_WORDS else []
