@@ -28,7 +28,10 @@ import random
 import resource
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -66,12 +69,32 @@ def openai_llm(url: str, concurrency: int) -> LLM:
     return OpenAILLM(client, MODEL, retry=RetryPolicy(request_timeout=60.0), max_concurrency=concurrency)
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu() -> dict[str, tuple[str, float]]:
+    """Each thread of this process: its id, then its Python name (``threading``) or, for a thread Python did not
+    start (Ray's own, in C++), ``native``, and the CPU seconds it used (Linux /proc)."""
+    names = {str(t.native_id): t.name for t in threading.enumerate()}
+    found = {}
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the thread ended
+        found[task.name] = (names.get(task.name, "native"), (int(fields[11]) + int(fields[12])) / TICKS)
+    return found
+
+
 class CpuNoted:
-    """An LLM that notes, every 20 requests, its process's CPU seconds and requests in ``folder/<pid>.json``."""
+    """An LLM that notes, every 20 requests, the CPU seconds each thread of its process used since the LLM was
+    built, and the requests sent, in ``folder/<pid>.json``. ``evaluate`` and each actor are measured by this one
+    rule: from the LLM's construction to the last 20th request (the few batches' tails after it are left out on
+    both sides alike)."""
 
     def __init__(self, inner: LLM, folder: str) -> None:
         self.inner, self.folder, self.sent = inner, folder, 0
-        self.started = time.process_time()
+        self.at_start = thread_cpu()
 
     @property
     def model_name(self) -> str:
@@ -81,9 +104,22 @@ class CpuNoted:
         reply = await self.inner.agenerate(request)
         self.sent += 1
         if self.sent % 20 == 0:
-            note = {"cpu": time.process_time() - self.started, "requests": self.sent}
+            by_kind: dict[str, float] = {}
+            for tid, (name, seconds) in thread_cpu().items():
+                kind = "scoring" if tid == str(threading.get_native_id()) else _kind(name)
+                by_kind[kind] = by_kind.get(kind, 0.0) + seconds - self.at_start.get(tid, (name, 0.0))[1]
+            note = {"requests": self.sent, "cpu": by_kind}
             Path(self.folder, f"{os.getpid()}.json").write_text(json.dumps(note))
         return reply
+
+
+def _kind(name: str) -> str:
+    """Which part of a client process a thread belongs to, by its name (see :func:`cpu`)."""
+    if name == "native":
+        return "ray"
+    if name.startswith("ThreadPoolExecutor"):
+        return "batches"
+    return "other"
 
 
 def cpu_noted(url: str, concurrency: int, folder: str) -> LLM:
@@ -197,31 +233,72 @@ def cpu(args: argparse.Namespace) -> None:
     import ray
 
     data = rows(args.samples)
-    with evaluate_bench.fake_server(args.latency_ms) as (url, _), tempfile.TemporaryDirectory() as notes:
-        before = resource.getrusage(resource.RUSAGE_SELF)
-        expected = evaluate(
-            data,
-            metrics(claims_only=True),
-            llm=openai_llm(url, args.concurrency),
-            show_progress=False,
-            max_concurrency=args.concurrency,
-        )
-        after = resource.getrusage(resource.RUSAGE_SELF)
-        spent = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        requests = expected.summary["context_recall"].usage.requests
-        say(f"evaluate: {1000 * spent / requests:.2f} ms CPU per request ({requests} requests, {spent:.1f} s)")
-        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-        quiet()
-        llm = functools.partial(cpu_noted, url, args.concurrency, notes)
-        result, _ = on_ray(data, metrics(claims_only=True), llm, actors=2, cpus_per_actor=0.25)
-        assert result.summary == expected.summary
-        ray.shutdown()
-        found = [json.loads(p.read_text()) for p in Path(notes).glob("*.json")]
-        cpu_s, sent = sum(n["cpu"] for n in found), sum(n["requests"] for n in found)
-        say(
-            f"Ray actors ({len(found)}): {1000 * cpu_s / sent:.2f} ms CPU per request ({sent} requests noted, "
-            f"{cpu_s:.1f} s)"
-        )
+    spawn = get_context("spawn")  # a fresh interpreter each, as an actor's process is
+    with evaluate_bench.fake_server(args.latency_ms) as (url, _):
+        runs: list[tuple[str, Any]] = []
+        for round_ in range(args.repeat):
+            with tempfile.TemporaryDirectory() as notes:
+                expected = evaluate(
+                    data,
+                    metrics(claims_only=True),
+                    llm=cpu_noted(url, args.concurrency, notes),
+                    show_progress=False,
+                    max_concurrency=args.concurrency,
+                )
+                runs.append((f"evaluate, one process (round {round_ + 1})", _notes(notes)))
+            with tempfile.TemporaryDirectory() as notes, ProcessPoolExecutor(2, mp_context=spawn) as pool:
+                halves = [data[: len(data) // 2], data[len(data) // 2 :]]
+                list(pool.map(_evaluate_noted, halves, [url] * 2, [args.concurrency] * 2, [notes] * 2))
+                runs.append((f"evaluate, two processes at once, half each (round {round_ + 1})", _notes(notes)))
+            ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+            quiet()
+            for actors in (1, 2):
+                with tempfile.TemporaryDirectory() as notes:
+                    llm = functools.partial(cpu_noted, url, args.concurrency, notes)
+                    result, _ = on_ray(data, metrics(claims_only=True), llm, actors=actors, cpus_per_actor=0.25)
+                    assert result.summary == expected.summary, "the summary differs from evaluate's"
+                    runs.append((f"Ray, {actors} actor{'s' if actors > 1 else ''} (round {round_ + 1})", _notes(notes)))
+            if round_ == 0:
+                idle = ray.get(ray.remote(_idle_cpu).remote(10.0))
+            ray.shutdown()
+    say(f"{args.samples} samples, claim recall alone, {args.concurrency} requests in flight per process or actor")
+    say("ms of CPU per request: scoring (ragrecall's event loop: metrics, client, quote checks) + batches (Ray")
+    say("Data's thread calling the Scorer: Arrow rows, fingerprints, Parquet parts) + ray (Ray's own C++ threads)")
+    say("+ other (the main thread and any other Python thread) = total")
+    kinds = ("scoring", "batches", "ray", "other")
+    one = two = 0.0  # this round's evaluate in one process, in two: what the Ray runs are compared with
+    for label, (sent, by_kind) in runs:
+        total = sum(by_kind.values()) / sent
+        one = total if "one process" in label else one
+        two = total if "two processes" in label else two
+        parts = "  ".join(f"{k} {1000 * by_kind.get(k, 0.0) / sent:.2f}" for k in kinds)
+        versus = "" if label.startswith("evaluate, one") else f"; {total / one:.2f}x one process"
+        versus += f", {total / two:.2f}x two processes" if label.startswith("Ray") else ""
+        say(f"  {label}: {parts}  = {1000 * total:.2f} ms ({sent} requests{versus})")
+    say(f"an idle Ray worker process for 10 s: {1000 * idle:.0f} ms of CPU ({100 * idle / 10:.1f}% of a core)")
+
+
+def _evaluate_noted(data: list[dict[str, Any]], url: str, concurrency: int, folder: str) -> None:
+    """``evaluate`` with claim recall alone in this process, its CPU noted in ``folder`` (see :class:`CpuNoted`)."""
+    llm = cpu_noted(url, concurrency, folder)
+    evaluate(data, metrics(claims_only=True), llm=llm, show_progress=False, max_concurrency=concurrency)
+
+
+def _notes(folder: str) -> tuple[int, dict[str, float]]:
+    """Requests and CPU seconds by kind of thread, summed over the client processes that noted in ``folder``."""
+    sent, by_kind = 0, {}
+    for note in (json.loads(p.read_text()) for p in Path(folder).glob("*.json")):
+        sent += note["requests"]
+        for kind, seconds in note["cpu"].items():
+            by_kind[kind] = by_kind.get(kind, 0.0) + seconds
+    return sent, by_kind
+
+
+def _idle_cpu(seconds: float) -> float:
+    """The CPU seconds this process uses while it sleeps ``seconds``: in a Ray worker, Ray's threads alone."""
+    before = time.process_time()
+    time.sleep(seconds)
+    return time.process_time() - before
 
 
 def ranking(args: argparse.Namespace) -> None:
@@ -293,6 +370,8 @@ def main(argv: list[str] | None = None) -> None:
         p.add_argument("--samples", type=int, default=20000 if name == "throughput" else 2000)
         p.add_argument("--latency-ms", type=float, default=50.0)
         p.add_argument("--concurrency", type=int, default=64, help="LLM requests in flight per process or actor")
+        if name == "cpu":
+            p.add_argument("--repeat", type=int, default=2, help="rounds of evaluate, then Ray with 1 and 2 actors")
     sub.add_parser("startup").add_argument("--repeat", type=int, default=3)
     rk = sub.add_parser("ranking")
     rk.add_argument("--queries", type=int, default=2000)
