@@ -309,8 +309,9 @@ def ranking(args: argparse.Namespace) -> None:
 
     rng = random.Random(0)
     measures = ["nDCG@10", "AP", "P@10", "Recall@100", "RR", "Bpref"]
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         qrels, run = Path(folder, "qrels"), Path(folder, "run")
+        started = time.perf_counter()
         with qrels.open("w") as q, run.open("w") as r:
             for query in range(args.queries):
                 for doc in rng.sample(range(args.docs * 2), 20):
@@ -318,38 +319,92 @@ def ranking(args: argparse.Namespace) -> None:
                 for rank, doc in enumerate(rng.sample(range(args.docs * 2), args.docs)):
                     r.write(f"q{query} Q0 d{doc} {rank + 1} {rng.random():.6f} bench\n")
         lines = args.queries * args.docs
+        size = run.stat().st_size / 1e9
+        say(f"{lines:,} run lines ({size:.2f} GB), {20 * args.queries:,} qrels lines, written in {_since(started)}")
+        before = _rss_mb()
         started = time.perf_counter()
         expected = evaluate_run(qrels, run, measures)
         alone = time.perf_counter() - started
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        say(f"one machine: {lines:,} lines in {alone:.1f} s, peak memory of this process {peak:.0f} MB")
+        say(
+            f"one machine: {lines:,} lines in {alone:.1f} s, peak memory of this process {peak:.0f} MB "
+            f"({peak - before:.0f} MB over its {before:.0f} MB before the run)"
+        )
         ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
         quiet()
-        started = time.perf_counter()
-        found = on_ray_run(qrels, run, measures)
-        took = time.perf_counter() - started
-        assert found.means == expected.means
-        workers = _worker_peak_mb()
+        with _WorkerPeak() as workers:
+            started = time.perf_counter()
+            found = on_ray_run(qrels, run, measures, partitions=args.partitions)
+            took = time.perf_counter() - started
         ray.shutdown()
+        assert found.means == expected.means, "the means differ from one machine's"
+        buckets = args.partitions or 4
         say(
-            f"Ray (2 CPUs): {lines:,} lines in {took:.1f} s; means equal; peak memory of the largest Ray worker "
-            f"{workers:.0f} MB"
+            f"Ray (2 CPUs, {buckets} buckets): {lines:,} lines in {took:.1f} s ({took / alone:.1f}x one machine); "
+            f"means equal; peak memory of the largest Ray worker {workers.peak:.0f} MB"
         )
 
 
-def _worker_peak_mb() -> float:
-    """The largest peak resident memory (VmHWM) among this machine's Ray worker processes."""
-    peak = 0.0
-    for status in Path("/proc").glob("[0-9]*/status"):
-        try:
-            text = status.read_text()
-        except OSError:
-            continue
-        if "ray::" in (Path(status.parent, "cmdline").read_bytes().decode(errors="replace") if text else ""):
-            for line in text.splitlines():
+def _since(started: float) -> str:
+    return f"{time.perf_counter() - started:.1f} s"
+
+
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class _WorkerPeak:
+    """The largest peak resident memory (VmHWM) among the Ray worker processes this process started (its
+    descendants named ``ray::...``), read every half second while the block runs and once at its end."""
+
+    def __init__(self) -> None:
+        self.peak = 0.0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self) -> _WorkerPeak:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        while True:
+            self._read()
+            if self._done.wait(0.5):
+                self._read()
+                return
+
+    def _read(self) -> None:
+        parents: dict[int, int] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+        ours = {os.getpid()}
+        grew = True
+        while grew:
+            grew = False
+            for pid, parent in parents.items():
+                if parent in ours and pid not in ours:
+                    ours.add(pid)
+                    grew = True
+        for pid in ours - {os.getpid()}:
+            try:
+                if b"ray::" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    continue
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            for line in status.splitlines():
                 if line.startswith("VmHWM:"):
-                    peak = max(peak, int(line.split()[1]) / 1024)
-    return peak
+                    self.peak = max(self.peak, int(line.split()[1]) / 1024)
 
 
 def quiet() -> None:
@@ -376,6 +431,8 @@ def main(argv: list[str] | None = None) -> None:
     rk = sub.add_parser("ranking")
     rk.add_argument("--queries", type=int, default=2000)
     rk.add_argument("--docs", type=int, default=100)
+    rk.add_argument("--partitions", type=int, default=None, help="buckets on Ray (default: twice the CPUs)")
+    rk.add_argument("--dir", default=None, help="where the run and qrels are written (default: the temp folder)")
     args = parser.parse_args(argv)
     say(evaluate_bench.machine())
     {"throughput": throughput, "startup": startup, "cpu": cpu, "ranking": ranking}[args.command](args)
