@@ -336,13 +336,45 @@ def ranking(args: argparse.Namespace) -> None:
             started = time.perf_counter()
             found = on_ray_run(qrels, run, measures, partitions=args.partitions)
             took = time.perf_counter() - started
-        ray.shutdown()
         assert found.means == expected.means, "the means differ from one machine's"
         buckets = args.partitions or 4
         say(
             f"Ray (2 CPUs, {buckets} buckets): {lines:,} lines in {took:.1f} s ({took / alone:.1f}x one machine); "
             f"means equal; peak memory of the largest Ray worker {workers.peak:.0f} MB"
         )
+        if args.stages:
+            _stages(qrels, run, measures, buckets)
+        ray.shutdown()
+
+
+def _stages(qrels: Path, run: Path, names: list[str], buckets: int) -> None:
+    """The Ray path's steps one at a time, each materialized: read and bucket, shuffle, measure the buckets."""
+    import ray
+    from ray.data.context import ShuffleStrategy
+
+    from ragrecall.integrations.ray import _ranking as steps  # the steps themselves, for their times
+    from ragrecall.ranking import parse_measure
+
+    started = time.perf_counter()
+    keyed = steps._lines(str(run)).map_batches(steps._bucketed, fn_kwargs={"buckets": buckets}, batch_format="pyarrow")
+    keyed = keyed.materialize()
+    say(f"  read the run and choose each line's bucket: {_since(started)}")
+    keyed.context.shuffle_strategy = ShuffleStrategy.SORT_SHUFFLE_PULL_BASED
+    started = time.perf_counter()
+    moved = keyed.groupby(steps._BUCKET, num_partitions=buckets).map_groups(lambda g: g, batch_format="pyarrow")
+    moved = moved.materialize()
+    say(f"  shuffle the lines to their buckets: {_since(started)}")
+    work = {
+        "qrels": ray.put(qrels.read_bytes()),
+        "measures": {m: parse_measure(m) for m in names},
+        "relstrings": {},
+        "depth": None,
+        "judged_only": False,
+    }
+    started = time.perf_counter()
+    parts = moved.map_batches(steps._evaluated, fn_kwargs=work, batch_format="pyarrow", batch_size=None)
+    parts.materialize()
+    say(f"  measure the buckets (each block of the shuffled lines as one bucket): {_since(started)}")
 
 
 def _since(started: float) -> str:
@@ -432,6 +464,7 @@ def main(argv: list[str] | None = None) -> None:
     rk.add_argument("--queries", type=int, default=2000)
     rk.add_argument("--docs", type=int, default=100)
     rk.add_argument("--partitions", type=int, default=None, help="buckets on Ray (default: twice the CPUs)")
+    rk.add_argument("--stages", action="store_true", help="then time the Ray path's steps one at a time")
     rk.add_argument("--dir", default=None, help="where the run and qrels are written (default: the temp folder)")
     args = parser.parse_args(argv)
     say(evaluate_bench.machine())
