@@ -7,15 +7,17 @@ recall and ID recall all run. Each measurement checks that the summary equals ``
 
     python benchmarks/ray_bench.py throughput --samples 20000 --latency-ms 50 [--concurrency 64]
     python benchmarks/ray_bench.py startup [--repeat 3]
-    python benchmarks/ray_bench.py cpu --samples 2000 --latency-ms 50
-    python benchmarks/ray_bench.py ranking --queries 2000 --docs 100
+    python benchmarks/ray_bench.py cpu --samples 2000 --latency-ms 50 [--repeat 2]
+    python benchmarks/ray_bench.py ranking --queries 2000 --docs 100 [--partitions N] [--stages] [--dir DIR]
 
 ``throughput`` times ``evaluate`` in this process, ``evaluate_dataset`` on a local Ray cluster (2 CPUs, 2 actors)
 and on two Ray nodes simulated on this machine (``ray.cluster_utils.Cluster``, 1 CPU each, one actor per node).
-``cpu`` runs claim recall alone and divides each client process's CPU seconds by the requests it sent: this
-process for ``evaluate``, each actor's worker process on Ray (read by the LLM factory inside the actor).
-``ranking`` writes a synthetic run (``--queries`` × ``--docs`` lines) and times ``ragrecall.ranking.evaluate_run``
-against the Ray path, peak memory of this process and of the Ray workers.
+``cpu`` runs claim recall alone, in rounds: ``evaluate`` in this process, ``evaluate`` in two processes at once
+(half the samples each), then Ray with 1 and 2 actors; each client process's CPU seconds, thread by thread, over
+the requests it sent, read by its LLM (see ``CpuNoted``), so that both sides are measured by one rule.
+``ranking`` writes a synthetic run (``--queries`` × ``--docs`` lines, 20 judgments per query) and times
+``ragrecall.ranking.evaluate_run`` against the Ray path, peak memory of this process and of this run's Ray
+workers; ``--stages`` then times the Ray path's steps one at a time.
 """
 
 from __future__ import annotations
