@@ -7,15 +7,17 @@ recall and ID recall all run. Each measurement checks that the summary equals ``
 
     python benchmarks/ray_bench.py throughput --samples 20000 --latency-ms 50 [--concurrency 64]
     python benchmarks/ray_bench.py startup [--repeat 3]
-    python benchmarks/ray_bench.py cpu --samples 2000 --latency-ms 50
-    python benchmarks/ray_bench.py ranking --queries 2000 --docs 100
+    python benchmarks/ray_bench.py cpu --samples 2000 --latency-ms 50 [--repeat 2]
+    python benchmarks/ray_bench.py ranking --queries 2000 --docs 100 [--partitions N] [--stages] [--dir DIR]
 
 ``throughput`` times ``evaluate`` in this process, ``evaluate_dataset`` on a local Ray cluster (2 CPUs, 2 actors)
 and on two Ray nodes simulated on this machine (``ray.cluster_utils.Cluster``, 1 CPU each, one actor per node).
-``cpu`` runs claim recall alone and divides each client process's CPU seconds by the requests it sent: this
-process for ``evaluate``, each actor's worker process on Ray (read by the LLM factory inside the actor).
-``ranking`` writes a synthetic run (``--queries`` × ``--docs`` lines) and times ``ragrecall.ranking.evaluate_run``
-against the Ray path, peak memory of this process and of the Ray workers.
+``cpu`` runs claim recall alone, in rounds: ``evaluate`` in this process, ``evaluate`` in two processes at once
+(half the samples each), then Ray with 1 and 2 actors; each client process's CPU seconds, thread by thread, over
+the requests it sent, read by its LLM (see ``CpuNoted``), so that both sides are measured by one rule.
+``ranking`` writes a synthetic run (``--queries`` × ``--docs`` lines, 20 judgments per query) and times
+``ragrecall.ranking.evaluate_run`` against the Ray path, peak memory of this process and of this run's Ray
+workers; ``--stages`` then times the Ray path's steps one at a time.
 """
 
 from __future__ import annotations
@@ -28,7 +30,10 @@ import random
 import resource
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -66,12 +71,32 @@ def openai_llm(url: str, concurrency: int) -> LLM:
     return OpenAILLM(client, MODEL, retry=RetryPolicy(request_timeout=60.0), max_concurrency=concurrency)
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu() -> dict[str, tuple[str, float]]:
+    """Each thread of this process: its id, then its Python name (``threading``) or, for a thread Python did not
+    start (Ray's own, in C++), ``native``, and the CPU seconds it used (Linux /proc)."""
+    names = {str(t.native_id): t.name for t in threading.enumerate()}
+    found = {}
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the thread ended
+        found[task.name] = (names.get(task.name, "native"), (int(fields[11]) + int(fields[12])) / TICKS)
+    return found
+
+
 class CpuNoted:
-    """An LLM that notes, every 20 requests, its process's CPU seconds and requests in ``folder/<pid>.json``."""
+    """An LLM that notes, every 20 requests, the CPU seconds each thread of its process used since the LLM was
+    built, and the requests sent, in ``folder/<pid>.json``. ``evaluate`` and each actor are measured by this one
+    rule: from the LLM's construction to the last 20th request (the few batches' tails after it are left out on
+    both sides alike)."""
 
     def __init__(self, inner: LLM, folder: str) -> None:
         self.inner, self.folder, self.sent = inner, folder, 0
-        self.started = time.process_time()
+        self.at_start = thread_cpu()
 
     @property
     def model_name(self) -> str:
@@ -81,9 +106,22 @@ class CpuNoted:
         reply = await self.inner.agenerate(request)
         self.sent += 1
         if self.sent % 20 == 0:
-            note = {"cpu": time.process_time() - self.started, "requests": self.sent}
+            by_kind: dict[str, float] = {}
+            for tid, (name, seconds) in thread_cpu().items():
+                kind = "scoring" if tid == str(threading.get_native_id()) else _kind(name)
+                by_kind[kind] = by_kind.get(kind, 0.0) + seconds - self.at_start.get(tid, (name, 0.0))[1]
+            note = {"requests": self.sent, "cpu": by_kind}
             Path(self.folder, f"{os.getpid()}.json").write_text(json.dumps(note))
         return reply
+
+
+def _kind(name: str) -> str:
+    """Which part of a client process a thread belongs to, by its name (see :func:`cpu`)."""
+    if name == "native":
+        return "ray"
+    if name.startswith("ThreadPoolExecutor"):
+        return "batches"
+    return "other"
 
 
 def cpu_noted(url: str, concurrency: int, folder: str) -> LLM:
@@ -197,31 +235,72 @@ def cpu(args: argparse.Namespace) -> None:
     import ray
 
     data = rows(args.samples)
-    with evaluate_bench.fake_server(args.latency_ms) as (url, _), tempfile.TemporaryDirectory() as notes:
-        before = resource.getrusage(resource.RUSAGE_SELF)
-        expected = evaluate(
-            data,
-            metrics(claims_only=True),
-            llm=openai_llm(url, args.concurrency),
-            show_progress=False,
-            max_concurrency=args.concurrency,
-        )
-        after = resource.getrusage(resource.RUSAGE_SELF)
-        spent = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        requests = expected.summary["context_recall"].usage.requests
-        say(f"evaluate: {1000 * spent / requests:.2f} ms CPU per request ({requests} requests, {spent:.1f} s)")
-        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-        quiet()
-        llm = functools.partial(cpu_noted, url, args.concurrency, notes)
-        result, _ = on_ray(data, metrics(claims_only=True), llm, actors=2, cpus_per_actor=0.25)
-        assert result.summary == expected.summary
-        ray.shutdown()
-        found = [json.loads(p.read_text()) for p in Path(notes).glob("*.json")]
-        cpu_s, sent = sum(n["cpu"] for n in found), sum(n["requests"] for n in found)
-        say(
-            f"Ray actors ({len(found)}): {1000 * cpu_s / sent:.2f} ms CPU per request ({sent} requests noted, "
-            f"{cpu_s:.1f} s)"
-        )
+    spawn = get_context("spawn")  # a fresh interpreter each, as an actor's process is
+    with evaluate_bench.fake_server(args.latency_ms) as (url, _):
+        runs: list[tuple[str, Any]] = []
+        for round_ in range(args.repeat):
+            with tempfile.TemporaryDirectory() as notes:
+                expected = evaluate(
+                    data,
+                    metrics(claims_only=True),
+                    llm=cpu_noted(url, args.concurrency, notes),
+                    show_progress=False,
+                    max_concurrency=args.concurrency,
+                )
+                runs.append((f"evaluate, one process (round {round_ + 1})", _notes(notes)))
+            with tempfile.TemporaryDirectory() as notes, ProcessPoolExecutor(2, mp_context=spawn) as pool:
+                halves = [data[: len(data) // 2], data[len(data) // 2 :]]
+                list(pool.map(_evaluate_noted, halves, [url] * 2, [args.concurrency] * 2, [notes] * 2))
+                runs.append((f"evaluate, two processes at once, half each (round {round_ + 1})", _notes(notes)))
+            ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+            quiet()
+            for actors in (1, 2):
+                with tempfile.TemporaryDirectory() as notes:
+                    llm = functools.partial(cpu_noted, url, args.concurrency, notes)
+                    result, _ = on_ray(data, metrics(claims_only=True), llm, actors=actors, cpus_per_actor=0.25)
+                    assert result.summary == expected.summary, "the summary differs from evaluate's"
+                    runs.append((f"Ray, {actors} actor{'s' if actors > 1 else ''} (round {round_ + 1})", _notes(notes)))
+            if round_ == 0:
+                idle = ray.get(ray.remote(_idle_cpu).remote(10.0))
+            ray.shutdown()
+    say(f"{args.samples} samples, claim recall alone, {args.concurrency} requests in flight per process or actor")
+    say("ms of CPU per request: scoring (ragrecall's event loop: metrics, client, quote checks) + batches (Ray")
+    say("Data's thread calling the Scorer: Arrow rows, fingerprints, Parquet parts) + ray (Ray's own C++ threads)")
+    say("+ other (the main thread and any other Python thread) = total")
+    kinds = ("scoring", "batches", "ray", "other")
+    one = two = 0.0  # this round's evaluate in one process, in two: what the Ray runs are compared with
+    for label, (sent, by_kind) in runs:
+        total = sum(by_kind.values()) / sent
+        one = total if "one process" in label else one
+        two = total if "two processes" in label else two
+        parts = "  ".join(f"{k} {1000 * by_kind.get(k, 0.0) / sent:.2f}" for k in kinds)
+        versus = "" if label.startswith("evaluate, one") else f"; {total / one:.2f}x one process"
+        versus += f", {total / two:.2f}x two processes" if label.startswith("Ray") else ""
+        say(f"  {label}: {parts}  = {1000 * total:.2f} ms ({sent} requests{versus})")
+    say(f"an idle Ray worker process for 10 s: {1000 * idle:.0f} ms of CPU ({100 * idle / 10:.1f}% of a core)")
+
+
+def _evaluate_noted(data: list[dict[str, Any]], url: str, concurrency: int, folder: str) -> None:
+    """``evaluate`` with claim recall alone in this process, its CPU noted in ``folder`` (see :class:`CpuNoted`)."""
+    llm = cpu_noted(url, concurrency, folder)
+    evaluate(data, metrics(claims_only=True), llm=llm, show_progress=False, max_concurrency=concurrency)
+
+
+def _notes(folder: str) -> tuple[int, dict[str, float]]:
+    """Requests and CPU seconds by kind of thread, summed over the client processes that noted in ``folder``."""
+    sent, by_kind = 0, {}
+    for note in (json.loads(p.read_text()) for p in Path(folder).glob("*.json")):
+        sent += note["requests"]
+        for kind, seconds in note["cpu"].items():
+            by_kind[kind] = by_kind.get(kind, 0.0) + seconds
+    return sent, by_kind
+
+
+def _idle_cpu(seconds: float) -> float:
+    """The CPU seconds this process uses while it sleeps ``seconds``: in a Ray worker, Ray's threads alone."""
+    before = time.process_time()
+    time.sleep(seconds)
+    return time.process_time() - before
 
 
 def ranking(args: argparse.Namespace) -> None:
@@ -232,8 +311,9 @@ def ranking(args: argparse.Namespace) -> None:
 
     rng = random.Random(0)
     measures = ["nDCG@10", "AP", "P@10", "Recall@100", "RR", "Bpref"]
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         qrels, run = Path(folder, "qrels"), Path(folder, "run")
+        started = time.perf_counter()
         with qrels.open("w") as q, run.open("w") as r:
             for query in range(args.queries):
                 for doc in rng.sample(range(args.docs * 2), 20):
@@ -241,38 +321,124 @@ def ranking(args: argparse.Namespace) -> None:
                 for rank, doc in enumerate(rng.sample(range(args.docs * 2), args.docs)):
                     r.write(f"q{query} Q0 d{doc} {rank + 1} {rng.random():.6f} bench\n")
         lines = args.queries * args.docs
+        size = run.stat().st_size / 1e9
+        say(f"{lines:,} run lines ({size:.2f} GB), {20 * args.queries:,} qrels lines, written in {_since(started)}")
+        before = _rss_mb()
         started = time.perf_counter()
         expected = evaluate_run(qrels, run, measures)
         alone = time.perf_counter() - started
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        say(f"one machine: {lines:,} lines in {alone:.1f} s, peak memory of this process {peak:.0f} MB")
+        say(
+            f"one machine: {lines:,} lines in {alone:.1f} s, peak memory of this process {peak:.0f} MB "
+            f"({peak - before:.0f} MB over its {before:.0f} MB before the run)"
+        )
         ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
         quiet()
-        started = time.perf_counter()
-        found = on_ray_run(qrels, run, measures)
-        took = time.perf_counter() - started
-        assert found.means == expected.means
-        workers = _worker_peak_mb()
-        ray.shutdown()
+        with _WorkerPeak() as workers:
+            started = time.perf_counter()
+            found = on_ray_run(qrels, run, measures, partitions=args.partitions)
+            took = time.perf_counter() - started
+        assert found.means == expected.means, "the means differ from one machine's"
+        buckets = args.partitions or 4
         say(
-            f"Ray (2 CPUs): {lines:,} lines in {took:.1f} s; means equal; peak memory of the largest Ray worker "
-            f"{workers:.0f} MB"
+            f"Ray (2 CPUs, {buckets} buckets): {lines:,} lines in {took:.1f} s ({took / alone:.1f}x one machine); "
+            f"means equal; peak memory of the largest Ray worker {workers.peak:.0f} MB"
         )
+        if args.stages:
+            _stages(qrels, run, measures, buckets)
+        ray.shutdown()
 
 
-def _worker_peak_mb() -> float:
-    """The largest peak resident memory (VmHWM) among this machine's Ray worker processes."""
-    peak = 0.0
-    for status in Path("/proc").glob("[0-9]*/status"):
-        try:
-            text = status.read_text()
-        except OSError:
-            continue
-        if "ray::" in (Path(status.parent, "cmdline").read_bytes().decode(errors="replace") if text else ""):
-            for line in text.splitlines():
+def _stages(qrels: Path, run: Path, names: list[str], buckets: int) -> None:
+    """The Ray path's steps one at a time, each materialized: read and bucket, shuffle, measure the buckets."""
+    import ray
+    from ray.data.context import ShuffleStrategy
+
+    from ragrecall.integrations.ray import _ranking as steps  # the steps themselves, for their times
+    from ragrecall.ranking import parse_measure
+
+    started = time.perf_counter()
+    keyed = steps._lines(str(run)).map_batches(steps._bucketed, fn_kwargs={"buckets": buckets}, batch_format="pyarrow")
+    keyed = keyed.materialize()
+    say(f"  read the run and choose each line's bucket: {_since(started)}")
+    keyed.context.shuffle_strategy = ShuffleStrategy.SORT_SHUFFLE_PULL_BASED
+    started = time.perf_counter()
+    moved = keyed.groupby(steps._BUCKET, num_partitions=buckets).map_groups(lambda g: g, batch_format="pyarrow")
+    moved = moved.materialize()
+    say(f"  shuffle the lines to their buckets: {_since(started)}")
+    work = {
+        "qrels": ray.put(qrels.read_bytes()),
+        "measures": {m: parse_measure(m) for m in names},
+        "relstrings": {},
+        "depth": None,
+        "judged_only": False,
+    }
+    started = time.perf_counter()
+    parts = moved.map_batches(steps._evaluated, fn_kwargs=work, batch_format="pyarrow", batch_size=None)
+    parts.materialize()
+    say(f"  measure the buckets (each block of the shuffled lines as one bucket): {_since(started)}")
+
+
+def _since(started: float) -> str:
+    return f"{time.perf_counter() - started:.1f} s"
+
+
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class _WorkerPeak:
+    """The largest peak resident memory (VmHWM) among the Ray worker processes this process started (its
+    descendants named ``ray::...``), read every half second while the block runs and once at its end."""
+
+    def __init__(self) -> None:
+        self.peak = 0.0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self) -> _WorkerPeak:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        while True:
+            self._read()
+            if self._done.wait(0.5):
+                self._read()
+                return
+
+    def _read(self) -> None:
+        parents: dict[int, int] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+        ours = {os.getpid()}
+        grew = True
+        while grew:
+            grew = False
+            for pid, parent in parents.items():
+                if parent in ours and pid not in ours:
+                    ours.add(pid)
+                    grew = True
+        for pid in ours - {os.getpid()}:
+            try:
+                if b"ray::" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    continue
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            for line in status.splitlines():
                 if line.startswith("VmHWM:"):
-                    peak = max(peak, int(line.split()[1]) / 1024)
-    return peak
+                    self.peak = max(self.peak, int(line.split()[1]) / 1024)
 
 
 def quiet() -> None:
@@ -293,10 +459,15 @@ def main(argv: list[str] | None = None) -> None:
         p.add_argument("--samples", type=int, default=20000 if name == "throughput" else 2000)
         p.add_argument("--latency-ms", type=float, default=50.0)
         p.add_argument("--concurrency", type=int, default=64, help="LLM requests in flight per process or actor")
+        if name == "cpu":
+            p.add_argument("--repeat", type=int, default=2, help="rounds of evaluate, then Ray with 1 and 2 actors")
     sub.add_parser("startup").add_argument("--repeat", type=int, default=3)
     rk = sub.add_parser("ranking")
     rk.add_argument("--queries", type=int, default=2000)
     rk.add_argument("--docs", type=int, default=100)
+    rk.add_argument("--partitions", type=int, default=None, help="buckets on Ray (default: twice the CPUs)")
+    rk.add_argument("--stages", action="store_true", help="then time the Ray path's steps one at a time")
+    rk.add_argument("--dir", default=None, help="where the run and qrels are written (default: the temp folder)")
     args = parser.parse_args(argv)
     say(evaluate_bench.machine())
     {"throughput": throughput, "startup": startup, "cpu": cpu, "ranking": ranking}[args.command](args)

@@ -143,6 +143,45 @@ def test_thousands_of_samples_through_the_fake_server_score_as_evaluate(tmp_path
     assert result.summary["context_recall"].usage.requests == sent
 
 
+def test_a_run_finishes_when_the_actors_leave_no_whole_cpu_and_the_output_outruns_the_object_store(
+    tmp_path: Path,
+) -> None:
+    """The actor reserves 1.5 of the 2 CPUs, so a task wanting a whole CPU cannot start while it lives, and Ray
+    Data's object-store budget is a few rows, so the scoring stops until its output is taken: the output must be
+    taken by the driver itself (it once went through a task first, and the run waited forever). A stuck run is
+    the failure; the join's bound is only there so that a stuck run fails this test instead of hanging it."""
+    import threading
+
+    rows = demo_rows(copies=40)
+    expected = evaluate(rows, metrics(), llm=OfflineJudge(), show_progress=False)
+    context = ray.data.DataContext.get_current()
+    limits = context.execution_options.resource_limits
+    context.execution_options.resource_limits = limits.copy(object_store_memory=200_000)
+    found: list[EvaluationResult] = []
+
+    def run() -> None:
+        found.append(
+            evaluate_dataset(
+                ray.data.from_items(rows),
+                metrics(),
+                out=tmp_path / "out",
+                llm=OfflineJudge,
+                batch_size=8,
+                concurrency=1,
+                ray_remote_args={"num_cpus": 1.5},
+            )
+        )
+
+    try:
+        worker = threading.Thread(target=run, daemon=True)
+        worker.start()
+        worker.join(600)
+    finally:
+        context.execution_options.resource_limits = limits
+    assert found, "the run did not finish"
+    assert found[0].summary == expected.summary
+
+
 def test_an_actor_killed_mid_run_loses_and_repeats_nothing(tmp_path: Path) -> None:
     rows = demo_rows(copies=10)
     expected = evaluate(rows, metrics(), llm=OfflineJudge(), show_progress=False)

@@ -116,8 +116,8 @@ def evaluate_dataset(
             finished=ray.put(finished) if finished else None,
         )
         with raised_by_ragrecall(scored.context):
-            for _ in scored.select_columns(["index"]).iter_batches(batch_size=None, batch_format="pyarrow"):
-                pass
+            for _ in scored.iter_batches(batch_size=None, batch_format="pyarrow"):
+                pass  # each batch is in out when it arrives here
         wall_time_s = time.perf_counter() - started
         run = RunInfo(
             started_at=started_at, wall_time_s=wall_time_s, ragrecall_version=_version(), metrics=folder.metrics

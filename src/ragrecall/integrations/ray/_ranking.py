@@ -153,7 +153,9 @@ def _lines(run: Any) -> Any:
         path = os.path.abspath(name) if local else name
         parquet = name.endswith(".parquet") or (local and os.path.isdir(name) and _parquet_folder(name))
         if not parquet:
-            return ray.data.read_text(path)
+            # Ray's read_text builds a row per line in Python (measured: 22 s of the 37 s for 5M lines on 2 CPUs);
+            # each file's bytes are cut into lines by Arrow instead.
+            return ray.data.read_binary_files(path).map_batches(_text_lines, batch_format="pyarrow")
         run = ray.data.read_parquet(path, columns=["query", "doc", "score"])
     return run.map_batches(_as_lines, batch_format="pyarrow")
 
@@ -171,13 +173,38 @@ def _as_lines(batch: Any) -> Any:
     return pa.table({"text": pa.array(text, pa.string())})
 
 
-def _bucketed(batch: Any, buckets: int) -> Any:
-    """Each line with its bucket: a hash of its query ID (its first field), so that a query's lines meet."""
+def _text_lines(batch: Any) -> Any:
+    """Files' contents (column ``bytes``) as their lines (column ``text``), cut at each newline by Arrow; the
+    empty string after a file's last newline is no line."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
-    text = batch.column("text").to_pylist()
-    keys = [zlib.crc32(line.split(None, 1)[0].encode("utf-8")) % buckets if line.strip() else 0 for line in text]
-    return pa.table({"text": pa.array(text, pa.string()), _BUCKET: pa.array(keys, pa.int32())})
+    pieces = []
+    for data in batch.column("bytes").chunks:
+        text = data.cast(pa.large_binary()).cast(pa.large_string())  # UTF-8, checked by Arrow
+        for i in range(len(text)):
+            lines = pc.split_pattern(text.slice(i, 1), "\n").flatten()
+            if len(lines) and lines[len(lines) - 1].as_py() == "":
+                lines = lines.slice(0, len(lines) - 1)
+            pieces.append(lines)
+    lines = pa.chunked_array(pieces, pa.large_string()) if pieces else pa.chunked_array([], pa.large_string())
+    return pa.table({"text": lines})
+
+
+def _bucketed(batch: Any, buckets: int) -> Any:
+    """Each line with its bucket: a hash of its query ID (its first field), so that a query's lines meet.
+
+    Arrow cuts the query IDs out and each distinct one is hashed once (a run has many lines per query), so that no
+    line passes through Python; a blank line's ID is empty, bucket 0."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    text = batch.column("text").combine_chunks()
+    fields = pc.utf8_split_whitespace(pc.utf8_ltrim_whitespace(text), max_splits=1)
+    ids = pc.dictionary_encode(pc.list_element(fields, 0))
+    hashed = np.array([zlib.crc32(q.encode("utf-8")) % buckets for q in ids.dictionary.to_pylist()], np.int32)
+    keys = hashed[ids.indices.to_numpy(zero_copy_only=False)] if len(hashed) else np.zeros(len(text), np.int32)
+    return pa.table({"text": text, _BUCKET: pa.array(keys, pa.int32())})
 
 
 def _evaluated(
