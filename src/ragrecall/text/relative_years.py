@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from .number_words import english_numbers, parse_chinese
 
-__all__ = ["derived_years", "spans_in_years"]
+__all__ = ["count_of", "derived_years", "spans_in_years"]
 
 _RELATIVE = re.compile(
     r"(?P<next>(?:the\s+)?(?:following|next|subsequent)\s+year|a\s+year\s+later|次年|翌年|第二年|转年)"
@@ -42,7 +42,8 @@ def _years(text: str) -> list[str]:
 _LATER = ("later", "after", "on", "后", "之后", "以后")
 
 
-def _count(text: str) -> int | None:
+def count_of(text: str) -> int | None:
+    """The count ``text`` writes: digits, English number words ("thirty-five") or Chinese numerals (三十五)."""
     if text.isdigit():
         return int(text)
     words = english_numbers(text)
@@ -74,7 +75,7 @@ def derived_years(text: str, before: str = "") -> frozenset[str]:
         elif m.group("prev"):
             out.add(str(base - 1))
         else:
-            n = _count(m.group("n") or m.group("zn") or m.group("zspan"))
+            n = count_of(m.group("n") or m.group("zn") or m.group("zspan"))
             if n is None or n > 200:
                 continue
             later = m.group("zspan") is not None or (m.group("dir") or m.group("zdir")).lower() in _LATER
@@ -90,4 +91,4 @@ def spans_in_years(text: str) -> frozenset[str]:
     something lasted ("for 35 years", 长达三十五年), which a pair of years of the evidence can bear out."""
     relative = (m.group("n") or m.group("zn") for m in _RELATIVE.finditer(text))
     lasting = (m.group("n") or m.group("zn") for m in _DURATION.finditer(text))
-    return frozenset(str(n) for count in (*relative, *lasting) if count and (n := _count(count)) is not None)
+    return frozenset(str(n) for count in (*relative, *lasting) if count and (n := count_of(count)) is not None)

@@ -14,9 +14,9 @@ from ...text.chinese import simplified
 from ...text.clauses import clause_spans
 from ...text.cues import cues_in, plain
 from ...text.names import folded_words
-from ...text.number_words import english_numbers, measure_word_at, parse_chinese
+from ...text.number_words import measure_word_at, parse_chinese
 from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
-from ...text.relative_years import derived_years, spans_in_years
+from ...text.relative_years import count_of, derived_years, spans_in_years
 from ...text.segment import has_cjk
 from ...text.terms import STOPWORDS, stem
 from ._evidence import Quote
@@ -116,7 +116,7 @@ def _said_as_fraction(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bo
         return any(abs(share * 100 - value) < 1 for share in shares)
     if re.search(rf"(?<![\d.]){re.escape(n)}\s*(?:times|倍)|两倍|二倍|翻一番|doubled|twice", claim):
         return f"x{n}" in fractions
-    if value % 10 == 0 and value > 0 and any(_count(m.group(1)) == value for m in _N_YEARS.finditer(claim)):
+    if value % 10 == 0 and value > 0 and any(count_of(m.group(1)) == value for m in _N_YEARS.finditer(claim)):
         return any(_DECADES.search(ev.text) and str(int(value) // 10) in numbers_in(ev.text) for ev in evidence)
     return False
 
@@ -130,13 +130,6 @@ def _share(value: str) -> float | None:
 
 
 _N_YEARS = re.compile(r"\b(\d+|[a-z]+(?:-[a-z]+)?)\s+years\b", re.IGNORECASE)
-
-
-def _count(word: str) -> float | None:
-    if word.isdigit():
-        return float(word)
-    found = english_numbers(word)
-    return float(found[0].value) if found and found[0].value.isdigit() else None
 
 
 _DECADES = re.compile(r"\bdecades?\b|十年", re.IGNORECASE)
