@@ -116,6 +116,11 @@ _ZH_COMPARE = re.compile(
     + "|".join(sorted(_ZH_ADJECTIVES, key=len, reverse=True))
     + ")"
 )
+# What may follow the adjective that closes a comparison: a number, a degree, 的, 了, 得, or no Chinese at all.
+# An adjective followed by anything else may be inside a name (比跨海长堤…早四年, 比沧浪大剧院早三年).
+_ZH_AFTER_COMPARISON = re.compile(
+    r"[^\u4e00-\u9fff]|[〇零一二两三四五六七八九十百千万亿几半数多些了得的很许不出倍点近约达逾将]|$"
+)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -199,11 +204,27 @@ def _cjk_cues(norm: str) -> list[Cue]:
     ]
     # 甲比乙大: the comparison stands at 比, so that what is compared stays on its two sides.
     found += [
-        Cue("comparative", _ZH_ADJECTIVES[m.group(1)], m.start(), m.start() + 1, m.group())
+        Cue("comparative", _ZH_ADJECTIVES[adjective], m.start(), m.start() + 1, cleaned[m.start() : end])
         for m in _ZH_COMPARE.finditer(cleaned)
+        for adjective, end in [_closing_adjective(cleaned, m)]
     ]
     found += [Cue("fiction", "fiction", m.start(), m.end(), m.group()) for m in _ZH_FICTION.finditer(norm)]
     return found
+
+
+def _closing_adjective(text: str, found: re.Match[str]) -> tuple[str, int]:
+    """The adjective that closes the comparison 比… opens: the first one within reach that a number, a degree or
+    the end of the clause follows; else the first one (比…早建成一百多年)."""
+    window = _ZH_COMPARE_REACH.match(text, found.start())
+    reach = window.end() if window else found.end()
+    for m in _ZH_ADJECTIVE.finditer(text, found.start(1), reach):
+        if _ZH_AFTER_COMPARISON.match(text, m.end()):
+            return m.group(), m.end()
+    return found.group(1), found.end()
+
+
+_ZH_ADJECTIVE = re.compile("|".join(sorted(_ZH_ADJECTIVES, key=len, reverse=True)))
+_ZH_COMPARE_REACH = re.compile(r"比[^，。；、,;]{1,20}")
 
 
 def _entries(norm: str, cue: str, start: int, end: int) -> list[Cue]:

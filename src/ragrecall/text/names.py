@@ -27,6 +27,7 @@ _WORD = re.compile(f"[^\\W_{CJK_RANGES}]+(?:['’.\\-][^\\W_{CJK_RANGES}]+)*")
 # Words that open a sentence without naming anything: adverbs, gerunds and participles ("Afterwards", "Buying").
 _NOT_A_NAME = re.compile(r"(?i).+(?:ing|ly|wards|ed)$")
 _PRONOUNS = "它他她我你您其"
+_EXISTENTIAL = ("有", "没有", "沒有", "无", "無")
 # Function words that open a sentence capitalised and name nothing ("Since 1988 …", "During the war …").
 _OPENERS = frozenset(
     [
@@ -113,7 +114,7 @@ _CONNECTORS = frozenset(
 _CJK_SUBJECT = re.compile(f"^[{CJK_RANGES}]+")
 # Where a Chinese claim's subject ends: the first predicate or function word after it.
 _CJK_PREDICATE = re.compile(
-    "现在|現在|现为|現為|现有|現有|目前|如今|之后|之後|反对|反對|支持|位于|位於|出生|成立|建于|建於|建成|获得|獲得|发明|發明|创立|創立|创建|創建|成为|成為|拥有|擁有|包括|开放|開放|开始|開始"
+    "认为|認為|没有|沒有|没|沒|未|不|现在|現在|现为|現為|现有|現有|目前|如今|之后|之後|反对|反對|支持|位于|位於|出生|成立|建于|建於|建成|获得|獲得|发明|發明|创立|創立|创建|創建|成为|成為|拥有|擁有|包括|开放|開放|开始|開始"
     "|超过|超過|首次|共有|曾经|曾經|已经|已經|是|为|為|在|于|於|有|的|将|將|把|被|曾|已|和|与|與|也|都|共|约|約|由|从|從"
     "|到|向|对|對|比|因|以|用|自|获|獲|达|達|占|佔|高|长|長|重|宽|寬|深|每|最|更|很|还|還|就|才|又|再|会|會|可|能|只"
 )
@@ -176,9 +177,11 @@ def claim_names(claim: str) -> tuple[Name, ...]:
     close()
     names += [Name(name, (name,)) for name in sorted(names_in(norm)) if not has_cjk(name)]
     names += [Name(title, (title,), cjk=True) for title in _TITLE.findall(norm)]  # 《农村合作社促进法》
-    lead = _CJK_LEAD.match(norm)
-    subject = _CJK_SUBJECT.match(norm, lead.end() if lead else 0)
-    if subject and not subject.group().startswith(tuple(_PRONOUNS)):
+    # A claim led in by a date, a place or a source (2020年…, 在…, 据称…) is read as naming no subject: what
+    # follows a lead-in is as often an adverbial (每年夏天, 被收购后, 之前) as a name.
+    subject = None if _CJK_LEAD.match(norm) else _CJK_SUBJECT.match(norm)
+    # 有专家认为…, 没有史料…: "there are experts who …", "no record …" open with what exists, which is no name.
+    if subject and not subject.group().startswith((*_PRONOUNS, *_EXISTENTIAL)):
         cut = _CJK_PREDICATE.search(subject.group(), 2)  # a subject has two characters at least: 长城 is no 长
         term = subject.group()[: cut.start() if cut else None]
         if term[:1] in "该這这那此本其":  # 这艘拖轮: the demonstrative and its measure word name nothing

@@ -17,7 +17,7 @@ from importlib import resources
 from .chinese import simplified
 from .letters import letter_runs
 
-__all__ = ["denied_after", "endings", "negations", "sentence_negated_before"]
+__all__ = ["denied_after", "endings", "negates", "negations", "sentence_negated_before", "unnegated"]
 
 
 def _load() -> dict[str, list[str]]:
@@ -125,6 +125,30 @@ def negations(text: str) -> tuple[str, ...]:
     if _CLAUSE.absent(cleaned):
         return ()
     return tuple(sorted(" ".join(m.group().casefold().split()) for m in _CLAUSE.pattern.finditer(cleaned)))
+
+
+def negates(text: str) -> bool:
+    """Whether ``text`` (a clause) negates what it says: it holds a negation cue, unless a sentence-wide cue or
+    并非 opens a statement that negates again ("It is false that the well never froze", 并非…从未结冰: it froze)."""
+    cleaned = _cleaned(text)
+    if _CLAUSE.absent(cleaned):
+        return False
+    found = [" ".join(m.group().casefold().split()) for m in _CLAUSE.pattern.finditer(cleaned)]
+    if len(found) > 1 and found[0] in _WIDE:
+        return len(found) % 2 == 1
+    return bool(found)
+
+
+_WIDE = frozenset(_CUES["sentence"]) | {"并非", "并不是", "绝非"}
+
+
+def unnegated(text: str) -> str:
+    """``text`` (NFKC, Simplified) with each of its negation cues made a space: what it says once its negations
+    are taken away ("The mill did not close" → "The mill     close")."""
+    cleaned = _cleaned(text)
+    if _CLAUSE.absent(cleaned):
+        return cleaned
+    return _CLAUSE.pattern.sub(" ", cleaned)
 
 
 _ENDING = _cues("ending")

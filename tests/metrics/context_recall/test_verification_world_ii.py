@@ -85,14 +85,14 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
     ("world", "lies", "honest_samples", "background"),
     [
         ("verification_world_ii_heldout.json", 100, 4, 4),
-        ("verification_world_iii_heldout.json", 94, 4, 6),
+        ("verification_world_iii_heldout.json", 95, 3, 5),
         ("verification_world_iv_heldout.json", 89, 8, 10),
-        ("verification_world_v_heldout.json", 102, 5, 13),
-        ("verification_world_vi_heldout.json", 110, 5, 14),
-        ("verification_world_vii_heldout.json", 98, 3, 9),
-        ("verification_world_viii_heldout.json", 103, 13, 25),
-        ("verification_world_ix_heldout.json", 104, 21, 79),
-        ("verification_world_x_heldout.json", 103, 10, 25),
+        ("verification_world_v_heldout.json", 102, 2, 10),
+        ("verification_world_vi_heldout.json", 110, 5, 13),
+        ("verification_world_vii_heldout.json", 98, 2, 9),
+        ("verification_world_viii_heldout.json", 103, 12, 24),
+        ("verification_world_ix_heldout.json", 104, 18, 76),
+        ("verification_world_x_heldout.json", 103, 6, 19),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ...text.negation import denied_after, endings, negations, sentence_negated_before
+from ...text.negation import denied_after, endings, negates, negations, sentence_negated_before, unnegated
 from ...text.numbers import numbers_in, quantities
 from ...text.relative_years import derived_years
 from ._evidence import Quote
@@ -45,7 +45,7 @@ from ._roles import roles_failure
 from ._scope import Scope
 from ._speaker import speaker_failure
 from ._subject import named, subject_failure
-from ._words import script_of, words
+from ._words import script_of, strict_terms, words
 
 __all__ = ["check_evidence", "negated_around"]
 
@@ -149,9 +149,18 @@ def _polarity(
 ) -> Failure | None:
     for ev in evidence:
         if negated_around(ev, facts) != facts.negated and not _ceasing(facts, ev, negated=facts.negated):
+            if facts.negated and not _denies_what_it_says(facts, ev):
+                continue
             side = "the claim is negated, its evidence is not" if facts.negated else "the evidence negates the claim"
             return Failure("polarity", f"{PROBLEMS['polarity']}: {side}")
     return None
+
+
+def _denies_what_it_says(facts: ClaimFacts, ev: Evidence) -> bool:
+    """Whether the evidence sentence holds every word of the negated claim but its negations and names ("did not
+    win the cup" against "won the cup"): only then can code read that it says the opposite. A claim that denies
+    in words the evidence does not write ("does not freeze" against "stays ice-free") is the judge's reading."""
+    return strict_terms(unnegated(facts.text)) - facts.name_terms <= strict_terms(ev.text)
 
 
 def _ceasing(facts: ClaimFacts, ev: Evidence, *, negated: bool) -> bool:
@@ -182,7 +191,8 @@ def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) 
     text, clauses = scope.text, scope.clauses
     # A sentence-wide cue reaches no further than a semicolon: "It is false that A; B".
     since = max(text.rfind(";", 0, scope.first), text.rfind("；", 0, scope.first)) + 1
-    negated = any(negations(text[clauses[i][0] : clauses[i][1]]) for i in scope.chosen) or sentence_negated_before(
+    # "It is false that the well never froze": a sentence-wide cue over a negated clause asserts it froze.
+    negated = any(negates(text[clauses[i][0] : clauses[i][1]]) for i in scope.chosen) != sentence_negated_before(
         text[since:], scope.first - since
     )
     denied = denied_after(text[scope.last :]) or denied_after(ev.later, opening=True)

@@ -120,9 +120,25 @@ def _governs_rank(among: Cue, superlative: Cue, text: str) -> bool:
 
 def _polar(facts: ClaimFacts, scope: Scope, claim_cues: Sequence[Cue], evidence_cues: Sequence[Cue]) -> Failure | None:
     theirs = _poles(evidence_cues, scope.text)
-    for cue, group, sign, rank in _poles(claim_cues, plain(facts.text)):
+    ours = _poles(claim_cues, plain(facts.text))
+    for cue, group, sign, rank in ours:
         same = [t for t in theirs if t[1] == group]
-        if not same or any(t[2] == sign and t[3] == rank for t in same):
+        alike = [t for t in same if t[2] == sign and t[3] == rank]
+        # Both ways ("within 30 days before or after the sale") order nothing; a temporal "before"/"after"
+        # between two events is the roles check's (:mod:`._roles`).
+        one_way = not any(o[1] == group and o[2] != sign for o in ours)
+        if (
+            alike
+            and not rank
+            and cue.cls == "comparative"
+            and one_way
+            and not facts.negated
+            and sides_swapped(plain(facts.text), cue, scope, alike[0][0])
+        ):
+            # "A was finished four years before B" from "B was finished four years before A" (a negated claim
+            # may say the same with the sides swapped: "no lighthouse is taller than Kells Point")
+            return _fail(cue.cls, f"“{cue.text}” in the claim, its two sides the other way round in the evidence")
+        if not same or alike:
             continue
         if rank and rank != "among" and any(t[2] == sign for t in same):
             shown = next(t[0].text for t in same if t[2] == sign)
