@@ -92,7 +92,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_vii_heldout.json", 98, 2, 9),
         ("verification_world_viii_heldout.json", 103, 12, 24),
         ("verification_world_ix_heldout.json", 104, 18, 76),
-        ("verification_world_x_heldout.json", 103, 6, 19),
+        ("verification_world_x_heldout.json", 103, 3, 16),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(

@@ -22,7 +22,7 @@ from ...text.terms import STOPWORDS
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource
 
-__all__ = ["named", "sentences_of", "subject_failure"]
+__all__ = ["named", "refers_back", "sentences_of", "subject_failure"]
 
 
 def subject_failure(
@@ -33,7 +33,7 @@ def subject_failure(
     for name in facts.names:
         if any(named(name, ev, contexts.texts[ev.context]) for ev in evidence):
             continue
-        if any(_other_names(facts, ev) for ev in evidence) and not _refers_back(name, facts, evidence, contexts):
+        if any(_other_names(facts, ev) for ev in evidence) and not refers_back(name, facts, evidence, contexts):
             return Failure("subject", f"{PROBLEMS['subject']}: {name.text}")
     return None
 
@@ -54,17 +54,23 @@ _ANAPHORS = frozenset(
 )
 
 
-def _refers_back(name: Name, facts: ClaimFacts, evidence: list[Evidence], contexts: SentenceSource) -> bool:
+def refers_back(
+    name: Name, facts: ClaimFacts, evidence: list[Evidence], contexts: SentenceSource, *, pronoun: bool = False
+) -> bool:
     """True when another passage of the sample names ``name`` and an evidence sentence refers back to it (a
-    pronoun, "The" and a noun of the claim, 该园, 寺中, 全省: :func:`_opens_anaphorically`) while neither it nor
-    its passage before it opens with another name."""
+    pronoun, "The" and a noun of the claim, 该园, 寺中, 全省: :func:`_opens_anaphorically`; with ``pronoun``, only
+    a pronoun) while neither it nor its passage before it opens with another name."""
     for ev in evidence:
         others = [t for c, t in enumerate(contexts.texts) if c != ev.context]
         if not any(_written(name, t) for t in others):
             continue
-        if _opens_anaphorically(ev.text, facts) and not _other_names(facts, ev, whole=False):
+        opens = _PRONOUN.match(ev.text) is not None if pronoun else _opens_anaphorically(ev.text, facts)
+        if opens and not _other_names(facts, ev, whole=False):
             return True
     return False
+
+
+_PRONOUN = re.compile(r"^\W*(?:(?:it|its|he|his|she|her|they|their)\b|[它他她其])", re.IGNORECASE)
 
 
 def _written(name: Name, text: str) -> bool:
@@ -173,13 +179,16 @@ def named(name: Name, ev: Evidence, context: str) -> bool:
 def _cjknamed(term: str, upto: str, sentence: str) -> bool:
     """A Chinese subject is named when its first two characters are written, or half its bigrams and two at least
     are (its opening word may be a verb: 连接南屿岛的大桥), or the evidence sentence opens with its head noun, perhaps
-    after 该, 本, 这: 学院最初… for 汀澜音乐学院."""
+    after 该, 本, 这: 学院最初… for 汀澜音乐学院; a noun in 子 is named by its first character after a demonstrative
+    (此亭 for 亭子)."""
     if any(head in upto for head in _heads(term)):
         return True
     bigrams = [term[i : i + 2] for i in range(len(term) - 1)]
     found = sum(b in upto for b in bigrams)
     if found >= 2 and found * 2 >= len(bigrams):
         return True
+    if len(term) == 2 and term[1] == "子" and any(d + term[0] in upto for d in "该这此本其"):
+        return True  # 此亭 for 亭子: the noun without its suffix, after a demonstrative
     head = term[-2:]
     return len(term) > 2 and sentence.lstrip("该本这此其").startswith(head)
 
