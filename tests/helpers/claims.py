@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ragrecall.metrics.context_recall._replies import Support
+from ragrecall.metrics.context_recall._verify import Contexts, check_support
+
 REFERENCE = "Paris is the capital of France. The Eiffel Tower is 330 metres tall. Paris hosted the 1900 Olympics."
 # No claim is written word for word in a context, so that every claim goes to the (scripted) judge.
 CONTEXTS = ["Paris is the capital city of France.", "The Eiffel Tower, in Paris, is 330 metres tall.", "Unrelated."]
@@ -74,3 +77,12 @@ BATCH_REPLIES: list[Any] = [
 def batch_samples() -> list[dict[str, Any]]:
     names = ["honest", "misplaced", "invented", "gap", "extra"]
     return [{"id": name, "reference": REFERENCE, "retrieved_contexts": BATCH_CONTEXTS} for name in names]
+
+
+def checked(claim: str, contexts: Sequence[str], *quotes: tuple[int, str]) -> tuple[str, str | None]:
+    """The verification level and problem code gives a "supported" verdict on ``claim`` quoting ``quotes``
+    ((1-based context, quote) pairs) from ``contexts``."""
+    result = check_support(
+        claim, True, [Support(context=c, quote=q) for c, q in quotes], Contexts(list(contexts)), threshold=0.9
+    )
+    return result.verification, result.problem

@@ -7,15 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragrecall.metrics.context_recall._replies import Support
-from ragrecall.metrics.context_recall._verify import Contexts, check_support
-
-
-def checked(claim: str, contexts: list[str], *quotes: tuple[int, str]) -> tuple[str, str | None]:
-    support = [Support(context=c, quote=q) for c, q in quotes]
-    result = check_support(claim, True, support, Contexts(contexts), threshold=0.9)
-    return result.verification, result.problem
-
+from helpers.claims import checked
 
 BRIDGE = [
     "The Vellum Bridge was designed by Letitia Marsh and opened in 1846.",

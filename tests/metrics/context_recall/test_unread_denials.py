@@ -8,16 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from ragrecall.metrics.context_recall._replies import Support
+from helpers.claims import checked
 from ragrecall.metrics.context_recall._stated import contestable
-from ragrecall.metrics.context_recall._verify import Contexts, check_support
-
-
-def checked(claim: str, contexts: list[str], *quotes: tuple[int, str]) -> tuple[str, str | None]:
-    support = [Support(context=c, quote=q) for c, q in quotes]
-    result = check_support(claim, True, support, Contexts(contexts), threshold=0.9)
-    return result.verification, result.problem
-
+from ragrecall.metrics.context_recall._verify import Contexts
 
 WELL = [
     "Local guidebooks repeat many stories about the Cawley Well. It is false that Cawley Well never froze during "
