@@ -19,6 +19,19 @@ WELL = [
 WELL_ZH = ["导游常讲述许多关于龙眼井的故事。并非龙眼井在1947年冬天从未结冰，据乡志记载，井水当年曾冻结九天。"]
 
 
+def test_not_every_is_a_quantifier_of_part() -> None:
+    part = ["Some of the 40 delegates to the Vell congress stayed for the closing vote."]
+    verification, problem = checked(
+        "Not every delegate to the Vell congress stayed for the closing vote.", part, (1, part[0][:-1])
+    )
+    assert verification == "verified", problem
+    every = ["All of the 40 delegates to the Vell congress stayed for the closing vote."]
+    verification, problem = checked(
+        "Not all delegates to the Vell congress stayed for the closing vote.", every, (1, every[0][:-1])
+    )
+    assert verification != "verified" and problem is not None and problem.startswith("quantifier differs")
+
+
 @pytest.mark.parametrize(
     ("claim", "contexts", "quote"),
     [
