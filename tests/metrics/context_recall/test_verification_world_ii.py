@@ -93,6 +93,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_viii_heldout.json", 103, 12, 24),
         ("verification_world_ix_heldout.json", 104, 18, 76),
         ("verification_world_x_heldout.json", 103, 3, 16),
+        ("verification_world_xi_heldout.json", 102, 2, 8),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
@@ -120,6 +121,7 @@ PROBES = {
     "verification_world_viii_heldout": (0, 0, 9, 3),
     "verification_world_ix_heldout": (1, 0, 7, 0),
     "verification_world_x_heldout": (0, 0, 11, 0),
+    "verification_world_xi_heldout": (0, 0, 10, 0),
 }
 
 
