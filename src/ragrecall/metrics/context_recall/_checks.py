@@ -192,7 +192,7 @@ def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) 
     # A sentence-wide cue reaches no further than a semicolon: "It is false that A; B".
     since = max(text.rfind(";", 0, scope.first), text.rfind("；", 0, scope.first)) + 1
     # "It is false that the well never froze": a sentence-wide cue over a negated clause asserts it froze.
-    negated = any(negates(text[clauses[i][0] : clauses[i][1]]) for i in scope.chosen) != sentence_negated_before(
+    negated = any(negates(text[clauses[i][0] : clauses[i][1]]) for i in scope.core) != sentence_negated_before(
         text[since:], scope.first - since
     )
     denied = denied_after(text[scope.last :]) or denied_after(ev.later, opening=True)

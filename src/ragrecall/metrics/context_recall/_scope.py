@@ -45,6 +45,7 @@ _SHORT_CJK = 6
 _TRAILING_WORDS = 6
 _TRAILING_CJK = 12
 _SAYING = ("attribution source", "attribution verb")
+_ATTRIBUTING = ("attribution", *_SAYING)
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,8 @@ class Scope:
     """The chosen clauses that hold the quote: frames are read over these (a clause chosen only for a term the
     quote's clauses lack, "It was once believed that the source of the Dunn …; surveyors showed that it …",
     lends the claim its subject, not its frame)."""
+    quote_end: int = -1
+    """Where the quote ends in ``text`` (-1: not known)."""
 
     @classmethod
     def of(cls, ev: Evidence, facts: ClaimFacts) -> Scope:
@@ -88,7 +91,7 @@ class Scope:
             holders = [i for i, t in enumerate(terms) if term in t and not _parted(written, clauses, i, core)]
             if holders:
                 chosen.add(min(holders, key=lambda i: min(abs(i - c) for c in chosen)))
-        return cls(sentence, clauses, frozenset(chosen), core)
+        return cls(sentence, clauses, frozenset(chosen), core, qe)
 
     @property
     def first(self) -> int:
@@ -124,6 +127,8 @@ class Scope:
         out: dict[str, str] = {}
         by_clause: dict[int, list[Cue]] = {}
         for cue in cues_in(self.text):
+            if cue.cls in _ATTRIBUTING and 0 <= self.quote_end <= cue.start and self.clause_of(cue.start) in self.core:
+                continue  # "the former harbour master Niels Grebe alleged that …": who speaks is not what is said
             by_clause.setdefault(self.clause_of(cue.start), []).append(cue)
         low, high = min(self.core), max(self.core)
         for k, cues in by_clause.items():

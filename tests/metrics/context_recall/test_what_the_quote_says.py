@@ -1,0 +1,53 @@
+"""A sentence's frame or negation is read where the quote stands: a speaker named before "alleged" is not what
+is alleged ("the former harbour master Niels Grebe alleged that …"), and a clause that only lends the claim its
+subject lends it no negation ("并非所有…都源于昆曲，其中不少取材于…"). The lie beside each quotes the framed or
+negated words and is caught."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.claims import checked
+
+MEMOIR = [
+    "In his memoirs, the former harbour master Niels Grebe alleged that the steamer Calloway was deliberately "
+    "scuttled for the insurance money in 1903."
+]
+MEMOIR_ZH = ["清代藏书家沈观澜声称，其所藏《南华拾遗》为宋刻孤本。"]
+OPERA = ["并非所有的溪州滩簧剧目都源于昆曲，其中不少取材于当地民间故事。"]
+LINE = ["The Carrow line never reached Tolme, but it carried 2 million passengers in 1950."]
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quote"),
+    [
+        ("Niels Grebe was a harbour master.", MEMOIR, (1, "the former harbour master Niels Grebe")),
+        ("沈观澜是清代藏书家。", MEMOIR_ZH, (1, "清代藏书家沈观澜")),
+        ("不少溪州滩簧剧目取材于当地民间故事。", OPERA, (1, "其中不少取材于当地民间故事")),
+        ("The Carrow line carried 2 million passengers in 1950.", LINE, (1, "it carried 2 million passengers in 1950")),
+    ],
+)
+def test_what_the_frame_or_negation_does_not_reach_verifies(
+    claim: str, contexts: list[str], quote: tuple[int, str]
+) -> None:
+    verification, problem = checked(claim, contexts, quote)
+    assert verification == "verified", problem
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quote", "check"),
+    [
+        (
+            "The steamer Calloway was deliberately scuttled for the insurance money in 1903.",
+            MEMOIR,
+            (1, "the steamer Calloway was deliberately scuttled for the insurance money in 1903"),
+            "the evidence only reports it",
+        ),
+        ("《南华拾遗》为宋刻孤本。", MEMOIR_ZH, (1, "其所藏《南华拾遗》为宋刻孤本"), "the evidence only reports it"),
+        ("所有的溪州滩簧剧目都源于昆曲。", OPERA, (1, "并非所有的溪州滩簧剧目都源于昆曲"), "negation differs"),
+        ("The Carrow line reached Tolme.", LINE, (1, "The Carrow line never reached Tolme"), "negation differs"),
+    ],
+)
+def test_what_it_reaches_is_caught(claim: str, contexts: list[str], quote: tuple[int, str], check: str) -> None:
+    verification, problem = checked(claim, contexts, quote)
+    assert verification != "verified"
+    assert problem is not None and problem.startswith(check), problem
