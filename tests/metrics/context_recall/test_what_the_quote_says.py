@@ -6,6 +6,7 @@ negated words and is caught."""
 from __future__ import annotations
 
 import pytest
+
 from helpers.claims import checked
 
 MEMOIR = [
