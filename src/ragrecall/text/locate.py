@@ -120,6 +120,7 @@ class Folded:
         return int(self.starts[start]), int(self.ends[end - 1])
 
 
+@lru_cache(maxsize=1 << 14)  # a claim is folded once per passage it is looked for in, and again by the checks
 def fold(text: str) -> str:
     """``text`` folded (as :class:`Folded` does), without the offsets: for comparing texts, not locating them."""
     if text.isascii():

@@ -21,6 +21,7 @@ whose word is doubtful in its clause ("His rival said that …", "Critics say �
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -109,8 +110,18 @@ class Scope:
         return " ".join(self.text[s:e] for i, (s, e) in enumerate(self.clauses) if i in self.chosen)
 
     def clause_of(self, at: int) -> int:
-        """The index of the clause holding offset ``at``."""
-        return next((i for i, (s, e) in enumerate(self.clauses) if s <= at < e), len(self.clauses) - 1)
+        """The index of the clause holding offset ``at`` (the last clause for an offset past them all)."""
+        i = bisect_right(self._starts, at) - 1  # the clauses are in order and do not overlap
+        return i if i >= 0 and at < self.clauses[i][1] else len(self.clauses) - 1
+
+    @cached_property
+    def _starts(self) -> list[int]:
+        return [s for s, _ in self.clauses]
+
+    @cached_property
+    def _placed(self) -> list[tuple[Cue, int]]:
+        """Each cue of the sentence with the index of its clause (read once per scope)."""
+        return [(cue, self.clause_of(cue.start)) for cue in cues_in(self.text)]
 
     def clauses_text(self, *, core: bool = False) -> str:
         """The text of the chosen clauses (with ``core``, of those holding the quote), in order."""
@@ -120,16 +131,16 @@ class Scope:
     def cues(self, *, core: bool = False) -> list[Cue]:
         """The cues of the chosen clauses (with ``core``, of the clauses holding the quote)."""
         clauses = self.core if core else self.chosen
-        return [c for c in cues_in(self.text) if self.clause_of(c.start) in clauses]
+        return [c for c, k in self._placed if k in clauses]
 
     def frames(self) -> dict[str, str]:
         """Frame class → the words that write it, for each frame standing over the chosen clauses."""
         out: dict[str, str] = {}
         by_clause: dict[int, list[Cue]] = {}
-        for cue in cues_in(self.text):
-            if cue.cls in _ATTRIBUTING and 0 <= self.quote_end <= cue.start and self.clause_of(cue.start) in self.core:
+        for cue, k in self._placed:
+            if cue.cls in _ATTRIBUTING and 0 <= self.quote_end <= cue.start and k in self.core:
                 continue  # "the former harbour master Niels Grebe alleged that …": who speaks is not what is said
-            by_clause.setdefault(self.clause_of(cue.start), []).append(cue)
+            by_clause.setdefault(k, []).append(cue)
         low, high = min(self.core), max(self.core)
         for k, cues in by_clause.items():
             for cls, words in frames_of(cues).items():
