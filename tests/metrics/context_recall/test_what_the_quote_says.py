@@ -1,7 +1,8 @@
 """A sentence's frame or negation is read where the quote stands: a speaker named before "alleged" is not what
 is alleged ("the former harbour master Niels Grebe alleged that …"), and a clause that only lends the claim its
-subject lends it no negation ("并非所有…都源于昆曲，其中不少取材于…"). The lie beside each quotes the framed or
-negated words and is caught."""
+subject lends it no negation ("并非所有…都源于昆曲，其中不少取材于…"); "under the direction of" names who acts, "were
+told to" gives an instruction, not a report, and a claim keeping a conjecture's hedge (可能) keeps what 据…推测
+says. The lie beside each quotes the framed or negated words, or swaps the parties, and is caught."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ MEMOIR = [
 MEMOIR_ZH = ["清代藏书家沈观澜声称，其所藏《南华拾遗》为宋刻孤本。"]
 OPERA = ["并非所有的溪州滩簧剧目都源于昆曲，其中不少取材于当地民间故事。"]
 LINE = ["The Carrow line never reached Tolme, but it carried 2 million passengers in 1950."]
+DIG = ["Excavation at Dunmere started in 2015 under the direction of Dr Mair Rhys."]
+TEMPLE = ["据寺志推测，慧明禅师可能生于1150年前后的安平县。"]
+RECALL = ["Pharmacies were told to return affected stock within 21 days.", "Staff were told that the batch was safe."]
 
 
 @pytest.mark.parametrize(
@@ -25,6 +29,9 @@ LINE = ["The Carrow line never reached Tolme, but it carried 2 million passenger
         ("沈观澜是清代藏书家。", MEMOIR_ZH, (1, "清代藏书家沈观澜")),
         ("不少溪州滩簧剧目取材于当地民间故事。", OPERA, (1, "其中不少取材于当地民间故事")),
         ("The Carrow line carried 2 million passengers in 1950.", LINE, (1, "it carried 2 million passengers in 1950")),
+        ("Excavation at Dunmere began in 2015, directed by Dr Mair Rhys.", DIG, (1, DIG[0][:-1])),
+        ("慧明禅师可能生于1150年前后。", TEMPLE, (1, "慧明禅师可能生于1150年前后的安平县")),
+        ("Pharmacies had to return affected stock within 21 days.", RECALL, (1, RECALL[0][:-1])),
     ],
 )
 def test_what_the_frame_or_negation_does_not_reach_verifies(
@@ -46,6 +53,14 @@ def test_what_the_frame_or_negation_does_not_reach_verifies(
         ("《南华拾遗》为宋刻孤本。", MEMOIR_ZH, (1, "其所藏《南华拾遗》为宋刻孤本"), "the evidence only reports it"),
         ("所有的溪州滩簧剧目都源于昆曲。", OPERA, (1, "并非所有的溪州滩簧剧目都源于昆曲"), "negation differs"),
         ("The Carrow line reached Tolme.", LINE, (1, "The Carrow line never reached Tolme"), "negation differs"),
+        (
+            "Ilse Korvath studied under the direction of Marta Seglin.",
+            ["Marta Seglin studied in Lormont under the direction of Ilse Korvath."],
+            (1, "Marta Seglin studied in Lormont under the direction of Ilse Korvath"),
+            "roles differ",
+        ),
+        ("慧明禅师生于1150年。", TEMPLE, (1, "慧明禅师可能生于1150年前后的安平县"), "the evidence"),
+        ("The batch was safe.", RECALL, (2, "Staff were told that the batch was safe"), "the evidence only reports it"),
     ],
 )
 def test_what_it_reaches_is_caught(claim: str, contexts: list[str], quote: tuple[int, str], check: str) -> None:

@@ -143,6 +143,8 @@ def roles_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
     return _named(facts, claim, scope)
 
 
+# Who acts stands after "by", or after "under the direction of" ("started in 2015 under the direction of Dr Rhys").
+_BY = re.compile(r"\bby\b|\bunder\s+the\s+(?:direction|leadership|command|guidance|supervision)\s+of\b", re.I)
 _EITHER_WAY = re.compile(r"\b(?:before|after)\s+(?:or|and)\s+(?:before|after)\b", re.IGNORECASE)
 
 
@@ -178,7 +180,7 @@ def _named(facts: ClaimFacts, claim: str, scope: Scope) -> Failure | None:
         if not predicate & strict_terms(near) or _SYMMETRIC.search(near) or near.lstrip().startswith(("'s", "’s")):
             continue
         reversed_ = eb < ea
-        passive = bool(re.search(r"\bby\b", between, re.IGNORECASE)) != bool(re.search(r"\bby\b", near, re.I))
+        passive = bool(_BY.search(between)) != bool(_BY.search(near))
         if reversed_ != passive:
             return Failure("roles", f"{PROBLEMS['roles']}: {a.text} and {b.text} the other way round")
     return None
