@@ -25,9 +25,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 from .chinese import simplified
+from .datafile import sections
 from .segment import has_cjk
 
 __all__ = ["FRAMES", "Cue", "cues_in", "plain"]
@@ -66,23 +66,16 @@ def _load() -> tuple[dict[str, list[_Entry]], list[str]]:
     table: dict[str, list[_Entry]] = {}
     excluded: list[str] = []
     for name in ("cues.en.txt", "cues.zh.txt"):
-        section = ""
-        text = resources.files(__package__).joinpath(f"data/{name}").read_text(encoding="utf-8")
-        for line in text.splitlines():
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            if line.startswith("[") and line.endswith("]"):
-                section = line[1:-1]
-                continue
+        for section, lines in sections(name).items():
             if section == "not a cue":
-                excluded.append(line.casefold())
+                excluded += [line.casefold() for line in lines]
                 continue
-            cue, _, value = line.partition(" = ")
-            before_number = not cue.endswith(" !number")
-            cue = cue.removesuffix(" !number").strip().casefold()
-            for v in (value.split() or [section]) if section in ("bound",) else [value.strip() or section]:
-                table.setdefault(cue, []).append(_Entry(section, v, before_number))
+            for line in lines:
+                cue, _, value = line.partition(" = ")
+                before_number = not cue.endswith(" !number")
+                cue = cue.removesuffix(" !number").strip().casefold()
+                for v in (value.split() or [section]) if section in ("bound",) else [value.strip() or section]:
+                    table.setdefault(cue, []).append(_Entry(section, v, before_number))
     return table, excluded
 
 

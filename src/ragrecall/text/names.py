@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .anaphora import words_of
 from .dates import MONTHS
 from .numbers import names_in
 from .segment import CJK_RANGES, has_cjk
@@ -26,7 +27,7 @@ __all__ = ["Name", "claim_names", "fold_word", "folded_words"]
 _WORD = re.compile(f"[^\\W_{CJK_RANGES}]+(?:['’.\\-][^\\W_{CJK_RANGES}]+)*")
 # Words that open a sentence without naming anything: adverbs, gerunds and participles ("Afterwards", "Buying").
 _NOT_A_NAME = re.compile(r"(?i).+(?:ing|ly|wards|ed)$")
-_PRONOUNS = "它他她我你您其"
+_PRONOUNS = tuple(w for w in words_of("pronoun", "first person") if not w.isascii())
 _EXISTENTIAL = ("有", "没有", "沒有", "无", "無")
 # Function words that open a sentence capitalised and name nothing ("Since 1988 …", "During the war …").
 _OPENERS = frozenset(
@@ -181,7 +182,7 @@ def claim_names(claim: str) -> tuple[Name, ...]:
     # follows a lead-in is as often an adverbial (每年夏天, 被收购后, 之前) as a name.
     subject = None if _CJK_LEAD.match(norm) else _CJK_SUBJECT.match(norm)
     # 有专家认为…, 没有史料…: "there are experts who …", "no record …" open with what exists, which is no name.
-    if subject and not subject.group().startswith((*_PRONOUNS, *_EXISTENTIAL)):
+    if subject and not subject.group().startswith(_PRONOUNS + _EXISTENTIAL):
         cut = _CJK_PREDICATE.search(subject.group(), 2)  # a subject has two characters at least: 长城 is no 长
         term = subject.group()[: cut.start() if cut else None]
         if term[:1] in "该這这那此本其":  # 这艘拖轮: the demonstrative and its measure word name nothing

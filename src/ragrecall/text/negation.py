@@ -12,27 +12,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from importlib import resources
 
 from .chinese import simplified
+from .datafile import sections
 from .letters import letter_runs
 
 __all__ = ["denied_after", "endings", "negates", "negations", "sentence_negated_before", "unnegated"]
-
-
-def _load() -> dict[str, list[str]]:
-    sections: dict[str, list[str]] = {}
-    current = ""
-    text = resources.files(__package__).joinpath("data/negation.txt").read_text(encoding="utf-8")
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            current = line[1:-1]
-            continue
-        sections.setdefault(current, []).append(line)
-    return sections
 
 
 def _pattern(cues: list[str]) -> re.Pattern[str]:
@@ -86,7 +71,7 @@ def _cues(section: str | list[str], pattern: re.Pattern[str] | None = None) -> _
     return _Cues(pattern or _pattern(cues), cues)
 
 
-_CUES = _load()
+_CUES = sections("negation.txt")
 _CLAUSE = _cues(_CUES["clause"] + _CUES["sentence"])
 _SENTENCE = _cues("sentence")
 _DENIAL = _cues("denial")

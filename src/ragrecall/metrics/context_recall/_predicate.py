@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ...text.anaphora import opens_with
 from ...text.cues import cues_in, plain
 from ...text.negation import negations
 from ...text.numbers import numbers_in
@@ -20,7 +21,6 @@ from ._words import strict_terms, words
 __all__ = ["held_terms", "meanings", "predicate_failure"]
 
 _MIN_COVERAGE = 0.5
-_PRONOUN_OPENING = re.compile(r"^\W*(?:it|its|he|she|they|his|her|their|this|these)\b|^\W*[它他她其该这此]", re.I)
 
 
 def predicate_failure(
@@ -63,7 +63,12 @@ def _predicate_missing(facts: ClaimFacts, evidence: list[Evidence], text: str) -
     # A sentence opening with a pronoun says what it is about in the sentence before ("… the mail route between
     # Vienna and Budapest. She flew it for six years without an accident.")
     held = held.union(
-        *(words(s) for ev in evidence if _PRONOUN_OPENING.match(ev.text) for s in sentences_of(ev.earlier)[-1:])
+        *(
+            words(s)
+            for ev in evidence
+            if opens_with(ev.text, "pronoun", "demonstrative")
+            for s in sentences_of(ev.earlier)[-1:]
+        )
     )
     named = frozenset().union(*(words(n.text) for n in facts.names))
     return len(facts.terms & (held | named)) / len(facts.terms) < _MIN_COVERAGE

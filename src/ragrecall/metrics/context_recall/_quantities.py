@@ -10,6 +10,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from ...text.anaphora import opens_with
 from ...text.chinese import simplified
 from ...text.clauses import clause_spans
 from ...text.cues import cues_in, plain
@@ -27,12 +28,8 @@ from ._words import strict_terms
 
 __all__ = ["is_year", "numbers_failure", "ranges_failure", "units_failure"]
 
-_REFERS_BACK = re.compile(
-    r"^\W*(?:this|that|these|those|it|its|he|she|they|his|her|their|the same|in the same|in that|by then"
-    r"|over the same|during the same|at the same time)\b"
-    r"|^\W*(?:[这此该其他她它]|同期|同年|当年|此后|其后|该年|期间)",
-    re.IGNORECASE,
-)
+_REFERS_BACK = ("pronoun", "demonstrative", "same time")
+"""The openings of a sentence that refers back to the one before it (:mod:`ragrecall.text.anaphora`)."""
 _TOKEN = re.compile(r"[^\W_]+")
 
 
@@ -56,7 +53,7 @@ def numbers_failure(
             s
             for ev in evidence
             for s in sentences_of(ev.earlier)[-1:]
-            if _REFERS_BACK.match(ev.text) or (alone and _continues(s, ev.text, facts))
+            if opens_with(ev.text, *_REFERS_BACK) or (alone and _continues(s, ev.text, facts))
         ]
         written = written.union(*(numbers_in(s) for s in before))
     missing: set[str] = set(facts.numbers - written)
@@ -201,14 +198,13 @@ def _continues(before: str, sentence: str, facts: ClaimFacts) -> bool:
     name = next(iter(facts.names), None)
     if name is not None and not name.cjk and set(name.words) <= folded_words(before):
         return True
-    opening = _OPENING.match(sentence)
-    if opening is None:
-        return False
-    noun = opening.group(2)
-    return noun is None or noun.casefold() in before.casefold()
+    if opens_with(sentence, "pronoun", "demonstrative"):
+        return True
+    opening = _THE_NOUN.match(sentence)
+    return opening is not None and opening.group(1).casefold() in before.casefold()
 
 
-_OPENING = re.compile(r"\W*(?:(it|its|he|she|they|his|her|their|this|these)\b|the\s+(?:\w+\s+)?(\w+))", re.I)
+_THE_NOUN = re.compile(r"\W*the\s+(?:\w+\s+)?(\w+)", re.I)
 
 
 def _set_by_passage(n: str, written: frozenset[str], earlier: frozenset[str]) -> bool:
@@ -322,7 +318,7 @@ def ranges_failure(
     "Over the same period …"): two numbers joined as a range, or a start and an end in one sentence ("from 2009
     …, until 2014", "自2009年起…，至2014年")."""
     texts = [ev.text for ev in evidence]
-    texts += [t for ev in evidence if _REFERS_BACK.match(ev.text) for t in sentences_of(ev.earlier)[-1:]]
+    texts += [t for ev in evidence if opens_with(ev.text, *_REFERS_BACK) for t in sentences_of(ev.earlier)[-1:]]
     written = frozenset().union(*(ranges_in(t) for t in texts))
     missing = sorted(
         r for r in facts.ranges - written if not any(_spans(t, *r) or _opens_and_closes(t, *r) for t in texts)

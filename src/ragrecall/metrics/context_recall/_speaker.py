@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from ...text.anaphora import opens_with
 from ...text.cues import plain
 from ...text.locate import fold
 from ...text.names import folded_words
@@ -35,7 +36,7 @@ _CAPITALISED = re.compile(r"\b[A-Z][^\W\d_]+")
 # Adverbs between a Chinese speaker and the verb: 刘敏则表示, 他也称.
 _CJK_PARTICLES = re.compile(r"[则則也还還又曾亦就均都]+$")
 # A speaker opening with a pronoun ("She later said", 他随后表示) is not read: coreference is not resolved.
-_PRONOUNS = re.compile(r"^\W*(?:(?:he|she|they|it|we|i)\b|他|她|它|其)", re.IGNORECASE)
+_PRONOUNS = ("pronoun", "first person")
 # Titles two speakers may share: "Mayor" names no one.
 _TITLES = frozenset(
     [
@@ -81,7 +82,7 @@ def _claim_speaker(claim: str, at: int) -> str | None:
     head = claim[max([m.end() for m in _BOUNDARY.finditer(claim, 0, at)] + [0]) : at]
     if has_cjk(head):
         head = _CJK_PARTICLES.sub("", head.rstrip())
-        return head[-2:] if len(head) >= 2 and not _PRONOUNS.match(head[-1:]) else None
+        return head[-2:] if len(head) >= 2 and not opens_with(head[-1:], *_PRONOUNS) else None
     names = [w for w in _CAPITALISED.findall(head) if w.casefold() not in STOPWORDS | _TITLES]
     return " ".join(names) or None
 
@@ -97,7 +98,7 @@ def _evidence_speaker(scope: Scope) -> str | None:
     start = max([m.end() for m in _BOUNDARY.finditer(text, 0, verb.start())] + [0])
     start = max([start] + [m.end() for m in verbs[:-1] if m.end() <= verb.start()])
     who = _CJK_PARTICLES.sub("", text[start : verb.start()].rstrip())
-    if not who.strip() or _PRONOUNS.match(who):
+    if not who.strip() or opens_with(who, *_PRONOUNS):
         return None
     if not has_cjk(who) and not _CAPITALISED.search(who):
         return None  # "the court said": no name to compare

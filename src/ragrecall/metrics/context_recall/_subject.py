@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ...text.anaphora import opens_with, words_of
 from ...text.locate import fold
 from ...text.names import Name, claim_names, fold_word, folded_words
 from ...text.segment import sentence_spans
@@ -40,18 +41,12 @@ def subject_failure(
 
 # What a Chinese sentence opens with when it refers back to what was named before it: a demonstrative or pronoun,
 # or a generic head noun (公司, 学校, 全省 "the whole province", 市教育局 "the city's education bureau").
-_CJK_BACK = (
-    "该", "這", "这", "此", "其", "它", "他", "她", "本校", "本院", "本届", "本公司", "公司", "学校", "學校", "俱乐部",
-    "俱樂部", "球队", "球隊", "工厂", "工廠", "医院", "醫院", "全省", "全市", "全县", "全縣", "全区", "全區",
-    "两市", "兩市", "两国", "兩國", "两队", "兩隊", "双方", "雙方",
-)  # fmt: skip
+_CJK_BACK = tuple(w for w in words_of("demonstrative", "pronoun", "generic") if not w.isascii())
 # A date or a source leading a Chinese sentence in: "2023年", "公报指出，".
 _CJK_LEAD_IN = re.compile(
     r"^(?:[\d〇零一二三四五六七八九十]+\s*[年月日]\s*[，,]?|[^，,。]{1,8}(?:指出|显示|表示|称)[，,])+"
 )
-_ANAPHORS = frozenset(
-    ["the", "its", "his", "her", "their", "this", "these", "that", "those", "it", "he", "she", "they"]
-)
+_ANAPHORS = frozenset(["the", *(w for w in words_of("pronoun", "demonstrative") if w.isascii())])
 
 
 def refers_back(
@@ -64,13 +59,10 @@ def refers_back(
         others = [t for c, t in enumerate(contexts.texts) if c != ev.context]
         if not any(_written(name, t) for t in others):
             continue
-        opens = _PRONOUN.match(ev.text) is not None if pronoun else _opens_anaphorically(ev.text, facts)
+        opens = opens_with(ev.text, "pronoun") if pronoun else _opens_anaphorically(ev.text, facts)
         if opens and not _other_names(facts, ev, whole=False):
             return True
     return False
-
-
-_PRONOUN = re.compile(r"^\W*(?:(?:it|its|he|his|she|her|they|their)\b|[它他她其])", re.IGNORECASE)
 
 
 def _written(name: Name, text: str) -> bool:
