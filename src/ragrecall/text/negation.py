@@ -17,7 +17,7 @@ from .chinese import simplified
 from .datafile import sections
 from .letters import letter_runs
 
-__all__ = ["denied_after", "endings", "negates", "negations", "sentence_negated_before", "unnegated"]
+__all__ = ["counterfactual", "denied_after", "endings", "negates", "negations", "sentence_negated_before", "unnegated"]
 
 
 def _pattern(cues: list[str]) -> re.Pattern[str]:
@@ -112,9 +112,24 @@ def negations(text: str) -> tuple[str, ...]:
     return tuple(sorted(" ".join(m.group().casefold().split()) for m in _CLAUSE.pattern.finditer(cleaned)))
 
 
+def counterfactual(text: str) -> re.Match[str] | None:
+    """The negated antecedent of a counterfactual in ``text``, which asserts what it negates: "had the islanders
+    not raised £40,000" (they raised it), "if the fire had not destroyed …", 要不是…, 若不是…; or None."""
+    return _COUNTERFACTUAL.search(text)
+
+
+_COUNTERFACTUAL = re.compile(
+    r"\bhad\s+(?:[^\s,;.]+\s+){1,6}?not\b|\bif\s+(?:[^\s,;.]+\s+){1,6}?(?:had\s+not|hadn['’]t)\b|要不是|若不是|如果不是",
+    re.IGNORECASE,
+)
+
+
 def negates(text: str) -> bool:
     """Whether ``text`` (a clause) negates what it says: it holds a negation cue, unless a sentence-wide cue or
-    并非 opens a statement that negates again ("It is false that the well never froze", 并非…从未结冰: it froze)."""
+    并非 opens a statement that negates again ("It is false that the well never froze", 并非…从未结冰: it froze),
+    or the cue negates a counterfactual's antecedent (:func:`counterfactual`)."""
+    if (antecedent := counterfactual(text)) is not None:
+        text = text[: antecedent.start()] + " " * (antecedent.end() - antecedent.start()) + text[antecedent.end() :]
     cleaned = _cleaned(text)
     if _CLAUSE.absent(cleaned):
         return False
@@ -161,8 +176,10 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
     if not text:
         return False
     cleaned = _cleaned(text)
-    if _DENIAL.absent(cleaned):
+    if _DENIAL.absent(cleaned) and not (opening and _ELLIPTICAL.match(cleaned)):
         return False
+    if opening and _ELLIPTICAL.match(cleaned):
+        return True  # "… played at the coronation of 1911. It did not, as is sometimes written; …"
     found = _DENIAL.pattern.search(cleaned)
     if found is None or (opening and found.start() > 12):
         return False
@@ -170,4 +187,8 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
     return not (opening and _OPENS_STATEMENT.match(cleaned, found.start()))
 
 
+# A next sentence that denies the one before in three words: "It did not, as is sometimes written; …", "It was not."
+_ELLIPTICAL = re.compile(
+    r"\W*(?:it|he|she|they|this|that)\s+(?:did|was|were|had|has|is|does)\s*(?:not|n['’]t)\s*[,.;:!—-]", re.I
+)
 _OPENS_STATEMENT = re.compile(r"[^.!?。！？]*?\b(?:that|whether)\b", re.IGNORECASE)

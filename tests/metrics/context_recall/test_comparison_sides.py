@@ -28,6 +28,10 @@ CAUSEWAY = "The Skell ferry service opened in 1962, four years earlier than the 
         ("跨海长堤比东屿渡轮航线早四年建成。", FERRY),
         ("青岚剧场比沧浪大剧院早三年落成。", THEATRE),
         ("The Skell causeway opened four years earlier than the Skell ferry service.", CAUSEWAY),
+        (
+            "The Brigham ground is older than Hollowell's ground.",
+            "Hollowell's ground is older than the Brigham ground.",
+        ),
     ],
 )
 def test_the_same_comparison_with_its_sides_swapped_is_caught(claim: str, context: str) -> None:
@@ -42,6 +46,14 @@ def test_the_same_comparison_with_its_sides_swapped_is_caught(claim: str, contex
         ("跨海长堤比东屿渡轮航线晚四年建成。", FERRY),
         ("青岚剧场比沧浪大剧院晚三年落成。", THEATRE),
         ("The Skell causeway opened four years later than the Skell ferry service.", CAUSEWAY),
+        (
+            "The Brigham ground is younger than Hollowell's ground.",
+            "Hollowell's ground is older than the Brigham ground.",
+        ),
+        (
+            "The Dunley network is smaller than the Marwick network.",
+            "The Marwick network is larger than the Dunley network.",
+        ),
     ],
 )
 def test_the_converse_verifies(claim: str, context: str) -> None:

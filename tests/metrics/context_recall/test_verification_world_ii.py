@@ -94,6 +94,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_ix_heldout.json", 104, 18, 74),
         ("verification_world_x_heldout.json", 103, 3, 16),
         ("verification_world_xi_heldout.json", 102, 1, 4),
+        ("verification_world_xii_heldout.json", 99, 4, 9),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
@@ -122,6 +123,7 @@ PROBES = {
     "verification_world_ix_heldout": (1, 0, 7, 0),
     "verification_world_x_heldout": (0, 0, 11, 0),
     "verification_world_xi_heldout": (0, 0, 10, 0),
+    "verification_world_xii_heldout": (0, 0, 8, 0),
 }
 
 

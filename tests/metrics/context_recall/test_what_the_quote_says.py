@@ -2,7 +2,9 @@
 is alleged ("the former harbour master Niels Grebe alleged that …"), and a clause that only lends the claim its
 subject lends it no negation ("并非所有…都源于昆曲，其中不少取材于…"); "under the direction of" names who acts, "were
 told to" gives an instruction, not a report, and a claim keeping a conjecture's hedge (可能) keeps what 据…推测
-says. The lie beside each quotes the framed or negated words, or swaps the parties, and is caught."""
+says; a negated counterfactual antecedent ("had the islanders not raised £40,000") says what it negates, a purpose
+("so that it could be told apart") frames nothing before it, and "after whom it is named" orders no events. The lie
+beside each quotes the framed or negated words, or swaps the parties, and is caught."""
 
 from __future__ import annotations
 
@@ -20,6 +22,9 @@ LINE = ["The Carrow line never reached Tolme, but it carried 2 million passenger
 DIG = ["Excavation at Dunmere started in 2015 under the direction of Dr Mair Rhys."]
 TEMPLE = ["据寺志推测，慧明禅师可能生于1150年前后的安平县。"]
 RECALL = ["Pharmacies were told to return affected stock within 21 days.", "Staff were told that the batch was safe."]
+FERRY = ["The Marrow Isles ferry would have been withdrawn in 1987 had the islanders not raised £40,000 to repair it."]
+LIGHT = ["The Holm Ness lighthouse was painted with red bands in 1902 so that it could be told apart by day."]
+TOWER = ["The tower was the work of the harbour engineer James Corley, after whom it is named."]
 
 
 @pytest.mark.parametrize(
@@ -32,6 +37,13 @@ RECALL = ["Pharmacies were told to return affected stock within 21 days.", "Staf
         ("Excavation at Dunmere began in 2015, directed by Dr Mair Rhys.", DIG, (1, DIG[0][:-1])),
         ("慧明禅师可能生于1150年前后。", TEMPLE, (1, "慧明禅师可能生于1150年前后的安平县")),
         ("Pharmacies had to return affected stock within 21 days.", RECALL, (1, RECALL[0][:-1])),
+        (
+            "The islanders raised £40,000 to repair the ferry.",
+            FERRY,
+            (1, "had the islanders not raised £40,000 to repair it"),
+        ),
+        ("The Holm Ness lighthouse was painted with red bands in 1902.", LIGHT, (1, LIGHT[0].split(" so that")[0])),
+        ("The Corley tower is named after James Corley.", TOWER, (1, "James Corley, after whom it is named")),
     ],
 )
 def test_what_the_frame_or_negation_does_not_reach_verifies(
@@ -61,6 +73,19 @@ def test_what_the_frame_or_negation_does_not_reach_verifies(
         ),
         ("慧明禅师生于1150年。", TEMPLE, (1, "慧明禅师可能生于1150年前后的安平县"), "the evidence"),
         ("The batch was safe.", RECALL, (2, "Staff were told that the batch was safe"), "the evidence only reports it"),
+        ("The Marrow Isles ferry was withdrawn in 1987.", FERRY, (1, FERRY[0][:-1]), "the evidence"),
+        (
+            "The islanders raised £40,000 to repair the ferry.",
+            ["The ferry would be withdrawn if the islanders raised £40,000 to repair it."],
+            (1, "if the islanders raised £40,000 to repair it"),
+            "the evidence",
+        ),
+        (
+            "The Holm Ness lighthouse is told apart by day.",
+            LIGHT,
+            (1, "so that it could be told apart by day"),
+            "the evidence hedges it",
+        ),
     ],
 )
 def test_what_it_reaches_is_caught(claim: str, contexts: list[str], quote: tuple[int, str], check: str) -> None:

@@ -143,6 +143,20 @@ def roles_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
     return _named(facts, claim, scope)
 
 
+def _converse(ours: str, theirs: str) -> bool:
+    """Whether two stretches compare along the same dimension in opposite directions ("younger than" and "older
+    than", 小于 and 大于)."""
+    directions = [
+        {
+            (c.value.rstrip("0123456789")[:-1], c.value.rstrip("0123456789")[-1])
+            for c in cues_in(t)
+            if c.cls == "comparative"
+        }
+        for t in (ours, theirs)
+    ]
+    return any(g == h and s != t for g, s in directions[0] for h, t in directions[1])
+
+
 # Who acts stands after "by", or after "under the direction of" ("started in 2015 under the direction of Dr Rhys").
 _BY = re.compile(r"\bby\b|\bunder\s+the\s+(?:direction|leadership|command|guidance|supervision)\s+of\b", re.I)
 _EITHER_WAY = re.compile(r"\b(?:before|after)\s+(?:or|and)\s+(?:before|after)\b", re.IGNORECASE)
@@ -179,6 +193,8 @@ def _named(facts: ClaimFacts, claim: str, scope: Scope) -> Failure | None:
         near = text[lo + len((a if ea < eb else b).text) : hi]
         if not predicate & strict_terms(near) or _SYMMETRIC.search(near) or near.lstrip().startswith(("'s", "’s")):
             continue
+        if _converse(between, near):
+            continue  # "B is younger than A" for "A is older than B": the comparison check reads it
         reversed_ = eb < ea
         passive = bool(_BY.search(between)) != bool(_BY.search(near))
         if reversed_ != passive:

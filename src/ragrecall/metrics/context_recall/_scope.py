@@ -27,6 +27,7 @@ from functools import cached_property, lru_cache
 
 from ...text.clauses import clause_spans
 from ...text.cues import FRAMES, Cue, cues_in, plain
+from ...text.negation import counterfactual
 from ...text.numbers import numbers_in
 from ...text.segment import has_cjk
 from ._facts import ClaimFacts, Evidence
@@ -47,6 +48,7 @@ _TRAILING_WORDS = 6
 _TRAILING_CJK = 12
 _SAYING = ("attribution source", "attribution verb")
 _ATTRIBUTING = ("attribution", *_SAYING)
+_PURPOSE = re.compile(r"\b(?:so that|so as to|in order to|in order that)\b|以便|以免|为了", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,8 @@ class Scope:
     lends the claim its subject, not its frame)."""
     quote_end: int = -1
     """Where the quote ends in ``text`` (-1: not known)."""
+    quote_start: int = -1
+    """Where the quote starts in ``text`` (-1: not known)."""
 
     @classmethod
     def of(cls, ev: Evidence, facts: ClaimFacts) -> Scope:
@@ -92,7 +96,7 @@ class Scope:
             holders = [i for i, t in enumerate(terms) if term in t and not _parted(written, clauses, i, core)]
             if holders:
                 chosen.add(min(holders, key=lambda i: min(abs(i - c) for c in chosen)))
-        return cls(sentence, clauses, frozenset(chosen), core, qe)
+        return cls(sentence, clauses, frozenset(chosen), core, qe, qs)
 
     @property
     def first(self) -> int:
@@ -137,9 +141,18 @@ class Scope:
         """Frame class → the words that write it, for each frame standing over the chosen clauses."""
         out: dict[str, str] = {}
         by_clause: dict[int, list[Cue]] = {}
+        quoted = self.text[self.quote_start : self.quote_end] if self.quote_start >= 0 else ""
         for cue, k in self._placed:
             if cue.cls in _ATTRIBUTING and 0 <= self.quote_end <= cue.start and k in self.core:
                 continue  # "the former harbour master Niels Grebe alleged that …": who speaks is not what is said
+            if cue.cls == "conditional" and _opens_counterfactual(quoted):
+                continue  # "… would have been withdrawn had the islanders not raised £40,000": they raised it
+            if (
+                cue.cls == "modality"
+                and 0 <= self.quote_end <= cue.start
+                and _PURPOSE.search(self.text, self.quote_end, cue.start)
+            ):
+                continue  # "painted with red bands in 1902 so that it could be told apart": the purpose is not the fact
             by_clause.setdefault(k, []).append(cue)
         low, high = min(self.core), max(self.core)
         for k, cues in by_clause.items():
@@ -198,6 +211,13 @@ def frames_of(cues: list[Cue]) -> dict[str, str]:
     if len(saying) == 2:
         out.setdefault("attribution", f"{saying[_SAYING[0]]} … {saying[_SAYING[1]]}")
     return out
+
+
+def _opens_counterfactual(quote: str) -> bool:
+    """Whether ``quote`` is the negated antecedent of a counterfactual, from its start ("had the islanders not
+    raised £40,000 …"): what it says happened; the consequent it leaves out did not."""
+    found = counterfactual(quote)
+    return found is not None and not quote[: found.start()].strip(" ,;:—-")
 
 
 def _short(clause: str, words: int, cjk: int) -> bool:
