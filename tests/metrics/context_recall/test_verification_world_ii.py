@@ -123,7 +123,7 @@ PROBES = {
     "verification_world_ix_heldout": (1, 0, 7, 0),
     "verification_world_x_heldout": (0, 0, 11, 0),
     "verification_world_xi_heldout": (0, 0, 10, 0),
-    "verification_world_xii_heldout": (0, 0, 8, 0),
+    "verification_world_xii_heldout": (0, 0, 10, 0),
 }
 
 

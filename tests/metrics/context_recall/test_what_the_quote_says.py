@@ -86,6 +86,24 @@ def test_what_the_frame_or_negation_does_not_reach_verifies(
             (1, "so that it could be told apart by day"),
             "the evidence hedges it",
         ),
+        (
+            "每份保单对室内财产至少赔付30万元。",
+            ["“安居保”每份保单对室内财产的赔付上限为30万元。"],
+            (1, "每份保单对室内财产的赔付上限为30万元"),
+            "bound differs",
+        ),
+        (
+            "Each Homeguard policy pays at least £300,000 for contents.",
+            ["Homeguard payouts for contents are capped at £300,000 per policy."],
+            (1, "Homeguard payouts for contents are capped at £300,000 per policy"),
+            "bound differs",
+        ),
+        (
+            "星海民乐团的新编《十面埋伏》改变了原曲的结构。",
+            ["2016年，乐评人梁思远撰文称，星海民乐团的新编《十面埋伏》改变了原曲的结构。"],
+            (1, "乐评人梁思远撰文称，星海民乐团的新编《十面埋伏》改变了原曲的结构"),
+            "the evidence only reports it",
+        ),
     ],
 )
 def test_what_it_reaches_is_caught(claim: str, contexts: list[str], quote: tuple[int, str], check: str) -> None:
