@@ -33,6 +33,14 @@ BRIDGE = [
             ["The Kestrel Cup is contested by six clubs from the upper league."],
             [(1, "The Kestrel Cup is contested by six clubs")],
         ),
+        (
+            "光明印刷厂2005年迁入城东工业园。",
+            [
+                "光明印刷厂位于城东工业园，是本省最早采用数码印刷设备的企业之一。",
+                "工厂于1978年由市出版局创办，2005年迁入现址。",
+            ],
+            [(1, "光明印刷厂位于城东工业园"), (2, "2005年迁入现址")],
+        ),
     ],
 )
 def test_a_name_referred_back_to_verifies(claim: str, contexts: list[str], quotes: list[tuple[int, str]]) -> None:
@@ -63,6 +71,12 @@ def test_a_name_referred_back_to_verifies(claim: str, contexts: list[str], quote
             ["The attribution of the Kestrel portrait to Ivo Dane is contested."],
             [(1, "The attribution of the Kestrel portrait to Ivo Dane is contested")],
             "the evidence leaves it open",
+        ),
+        (
+            "光明印刷厂2005年迁入城东工业园。",
+            ["光明印刷厂位于城东工业园。", "红星纸箱厂于1978年由市轻工局创办，2005年迁入现址。"],
+            [(1, "光明印刷厂位于城东工业园"), (2, "2005年迁入现址")],
+            "quotes do not add up",
         ),
     ],
 )

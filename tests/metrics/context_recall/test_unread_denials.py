@@ -115,3 +115,21 @@ def test_a_denied_negation_does_not_contest_an_honest_unsupported(claim: str, co
 def test_the_same_sentence_unframed_still_contests_an_unsupported() -> None:
     sentence = "Cawley Well never froze during the winter of 1947, the parish records say."
     assert contestable("Cawley Well never froze during the winter of 1947.", Contexts([sentence]))
+
+
+@pytest.mark.parametrize(
+    ("claim", "context"),
+    [
+        (
+            "The Orm Valley Water Company built a second reservoir at Haddon Clough in 1914.",
+            "The Orm Valley Water Company was to have built a second reservoir at Haddon Clough in 1914, but the war "
+            "intervened.",
+        ),
+        (
+            "云台书院藏书楼曾收藏宋刻本《水经注》。",
+            "民间一直流传云台书院藏书楼曾收藏宋刻本《水经注》，但现存书目中并无记载。",
+        ),
+    ],
+)
+def test_a_plan_never_carried_out_or_a_rumour_no_record_bears_out_does_not_contest(claim: str, context: str) -> None:
+    assert not contestable(claim, Contexts([context]))

@@ -46,6 +46,9 @@ _CJK_BACK = tuple(w for w in words_of("demonstrative", "pronoun", "generic") if 
 _CJK_LEAD_IN = re.compile(
     r"^(?:[\d〇零一二三四五六七八九十]+\s*[年月日]\s*[，,]?|[^，,。]{1,8}(?:指出|显示|表示|称)[，,])+"
 )
+# What opens a passage that goes on about a subject another passage names: a pronoun, a demonstrative (该厂,
+# "This"), a Chinese generic head noun (工厂, 公司); not "The <noun>", which as often names a thing of its own.
+_BACK = ("pronoun", "demonstrative", "generic")
 _ANAPHORS = frozenset(["the", *(w for w in words_of("pronoun", "demonstrative") if w.isascii())])
 
 
@@ -54,12 +57,13 @@ def refers_back(
 ) -> bool:
     """True when another passage of the sample names ``name`` and an evidence sentence refers back to it (a
     pronoun, "The" and a noun of the claim, 该园, 寺中, 全省: :func:`_opens_anaphorically`; with ``pronoun``, only
-    a pronoun) while neither it nor its passage before it opens with another name."""
+    a pronoun, a demonstrative or a Chinese generic head noun) while neither it nor its passage before it opens
+    with another name."""
     for ev in evidence:
         others = [t for c, t in enumerate(contexts.texts) if c != ev.context]
         if not any(_written(name, t) for t in others):
             continue
-        opens = opens_with(ev.text, "pronoun") if pronoun else _opens_anaphorically(ev.text, facts)
+        opens = opens_with(ev.text, *_BACK) if pronoun else _opens_anaphorically(ev.text, facts)
         if opens and not _other_names(facts, ev, whole=False):
             return True
     return False
