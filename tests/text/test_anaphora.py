@@ -44,7 +44,15 @@ def test_the_match_covers_the_opening_word() -> None:
 
 
 def test_the_sections_are_the_data_s() -> None:
-    assert SECTIONS == ("pronoun", "first person", "demonstrative", "same time", "generic")
+    assert SECTIONS == (
+        "pronoun",
+        "subject pronoun",
+        "first person",
+        "demonstrative",
+        "same time",
+        "generic",
+        "not an opening",
+    )
     assert "its" in words_of("pronoun") and "其" in words_of("pronoun")
     with pytest.raises(KeyError):
         words_of("no such section")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .cues import plain
 from .datafile import sections
 
 __all__ = ["SECTIONS", "opening", "opens_with", "words_of"]
@@ -33,8 +34,12 @@ def _pattern(sections: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def opening(sentence: str, *sections: str) -> re.Match[str] | None:
-    """The match of a word of ``sections`` opening ``sentence`` (after any marks), or None."""
-    return _pattern(sections).match(sentence)
+    """The match of a word of ``sections`` opening ``sentence`` (after any marks; Traditional Chinese read as
+    Simplified), or None; a word that begins with an entry but refers to nothing (其他, 其中) opens nothing."""
+    text = plain(sentence)
+    if _pattern(("not an opening",)).match(text):
+        return None
+    return _pattern(sections).match(text)
 
 
 def opens_with(sentence: str, *sections: str) -> bool:

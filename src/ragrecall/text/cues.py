@@ -30,7 +30,7 @@ from .chinese import simplified
 from .datafile import sections
 from .segment import has_cjk
 
-__all__ = ["FRAMES", "Cue", "cues_in", "plain"]
+__all__ = ["FRAMES", "Cue", "cues_in", "plain", "pole"]
 
 FRAMES = ("modality", "conditional", "attribution", "fiction", "question")
 """The frame classes: a sentence in one of these frames does not assert what it holds."""
@@ -114,6 +114,16 @@ _ZH_COMPARE = re.compile(
 _ZH_AFTER_COMPARISON = re.compile(
     r"[^\u4e00-\u9fff]|[〇零一二两三四五六七八九十百千万亿几半数多些了得的很许不出倍点近约达逾将]|$"
 )
+
+
+def pole(value: str) -> tuple[str, str, str] | None:
+    """A polar cue's value ("size+", "time-", "height+1") as (dimension, sign, rank: "" for a comparison, the
+    place for a superlative), or None for another value."""
+    m = _POLE.match(value)
+    return None if m is None else (m.group("group"), m.group("sign"), m.group("rank"))
+
+
+_POLE = re.compile(r"^(?P<group>[a-z]+)(?P<sign>[+-])(?P<rank>\d*)$")
 
 
 @lru_cache(maxsize=1 << 14)

@@ -28,7 +28,34 @@ _WORD = re.compile(f"[^\\W_{CJK_RANGES}]+(?:['’.\\-][^\\W_{CJK_RANGES}]+)*")
 # Words that open a sentence without naming anything: adverbs, gerunds and participles ("Afterwards", "Buying").
 _NOT_A_NAME = re.compile(r"(?i).+(?:ing|ly|wards|ed)$")
 _PRONOUNS = tuple(w for w in words_of("pronoun", "first person") if not w.isascii())
-_EXISTENTIAL = ("有", "没有", "沒有", "无", "無")
+# 有人…, 有专家认为…, 没有史料…: "some people", "there are experts who", "no record": what exists, which is no name
+# (a name may start with 有 or 无: 有色金属研究院, 无锡大剧院).
+_EXISTENTIAL = tuple(
+    lead + what
+    for lead in ("有", "没有", "沒有")
+    for what in [
+        "人",
+        "些",
+        "专家",
+        "学者",
+        "记录",
+        "报道",
+        "消息",
+        "资料",
+        "研究",
+        "评论",
+        "网友",
+        "媒体",
+        "观点",
+        "说法",
+        "数据",
+        "证据",
+        "史料",
+        "文献",
+        "据可查",
+        "关",
+    ]
+)
 # Function words that open a sentence capitalised and name nothing ("Since 1988 …", "During the war …").
 _OPENERS = frozenset(
     [
@@ -181,7 +208,6 @@ def claim_names(claim: str) -> tuple[Name, ...]:
     # A claim led in by a date, a place or a source (2020年…, 在…, 据称…) is read as naming no subject: what
     # follows a lead-in is as often an adverbial (每年夏天, 被收购后, 之前) as a name.
     subject = None if _CJK_LEAD.match(norm) else _CJK_SUBJECT.match(norm)
-    # 有专家认为…, 没有史料…: "there are experts who …", "no record …" open with what exists, which is no name.
     if subject and not subject.group().startswith(_PRONOUNS + _EXISTENTIAL):
         cut = _CJK_PREDICATE.search(subject.group(), 2)  # a subject has two characters at least: 长城 is no 长
         term = subject.group()[: cut.start() if cut else None]

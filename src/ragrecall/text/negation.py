@@ -118,8 +118,13 @@ def counterfactual(text: str) -> re.Match[str] | None:
     return _COUNTERFACTUAL.search(text)
 
 
+# "had <the/a pronoun/a name> … not …" opening a clause, or after "would have …"; "if X had not …"; 要不是. A plain
+# past perfect ("the bridge had still not opened", "…, had still not opened") is no counterfactual.
 _COUNTERFACTUAL = re.compile(
-    r"\bhad\s+(?:[^\s,;.]+\s+){1,6}?not\b|\bif\s+(?:[^\s,;.]+\s+){1,6}?(?:had\s+not|hadn['’]t)\b|要不是|若不是|如果不是",
+    r"(?:^\W*|[,;—–]\s*|\b(?:would|could|might)(?:\s+not|n['’]t)?\s+have\s+(?:[^\s,;.]+\s+){0,8}?)"
+    r"had\s+(?:the|an?|it|he|she|they|we|its|his|her|their|this|that|these|those|(?-i:[A-Z])[\w'’-]*)\s+"
+    r"(?:[^\s,;.]+\s+){0,4}?not\b"
+    r"|\bif\s+(?:[^\s,;.]+\s+){1,6}?(?:had\s+not|hadn['’]t)\b|要不是|若不是|如果不是",
     re.IGNORECASE,
 )
 
@@ -134,21 +139,27 @@ def negates(text: str) -> bool:
     if _CLAUSE.absent(cleaned):
         return False
     found = [" ".join(m.group().casefold().split()) for m in _CLAUSE.pattern.finditer(cleaned)]
-    if len(found) > 1 and found[0] in _WIDE:
-        return len(found) % 2 == 1
+    if len(found) == 2 and found[0] in _WIDE and found[1] in _VERBAL:
+        return False
     return bool(found)
 
 
 _WIDE = frozenset(_CUES["sentence"]) | {"并非", "并不是", "绝非"}
+# The negations of a verb a sentence-wide cue can turn round ("It is false that the well never froze"); not
+# "without a licence", which negates a phrase of its own.
+_VERBAL = frozenset(["not", "n't", "never", "no longer", "未", "没", "沒", "不", "从未", "從未", "没有", "沒有"])
 
 
 def unnegated(text: str) -> str:
     """``text`` (NFKC, Simplified) with each of its negation cues made a space: what it says once its negations
     are taken away ("The mill did not close" → "The mill     close")."""
-    cleaned = _cleaned(text)
+    cleaned = _NOT_HAVE.sub(" ", _cleaned(text))  # 没有 is one negation: its 有 says nothing of its own
     if _CLAUSE.absent(cleaned):
         return cleaned
     return _CLAUSE.pattern.sub(" ", cleaned)
+
+
+_NOT_HAVE = re.compile("[没沒]有")
 
 
 _ENDING = _cues("ending")
@@ -176,9 +187,10 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
     if not text:
         return False
     cleaned = _cleaned(text)
-    if _DENIAL.absent(cleaned) and not (opening and _ELLIPTICAL.match(cleaned)):
+    elliptical = opening and _ELLIPTICAL.match(cleaned) is not None
+    if _DENIAL.absent(cleaned) and not elliptical:
         return False
-    if opening and _ELLIPTICAL.match(cleaned):
+    if elliptical:
         return True  # "… played at the coronation of 1911. It did not, as is sometimes written; …"
     found = _DENIAL.pattern.search(cleaned)
     if found is None or (opening and found.start() > 12):
@@ -189,6 +201,8 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
 
 # A next sentence that denies the one before in three words: "It did not, as is sometimes written; …", "It was not."
 _ELLIPTICAL = re.compile(
-    r"\W*(?:it|he|she|they|this|that)\s+(?:did|was|were|had|has|is|does)\s*(?:not|n['’]t)\s*[,.;:!—-]", re.I
+    r"\W*(?:it|he|she|they|this|that)\s+(?:did|was|were|had|has|is|does)\s*(?:not|n['’]t)"
+    r"\s*(?:[.;:!—–]|,\s*(?:as|contrary|despite|whatever)\b)",
+    re.IGNORECASE,
 )
 _OPENS_STATEMENT = re.compile(r"[^.!?。！？]*?\b(?:that|whether)\b", re.IGNORECASE)

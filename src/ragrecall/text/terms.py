@@ -18,10 +18,11 @@ from functools import lru_cache
 from typing import Literal
 
 from .chinese import simplified
+from .datafile import sections
 from .normalize import normalize_text
 from .segment import CJK_RANGES
 
-__all__ = ["STOPWORDS", "content_terms", "is_function_word", "spelling", "stem"]
+__all__ = ["STOPWORDS", "base_form", "content_terms", "is_function_word", "spelling", "stem"]
 
 _WORD = re.compile(r"[^\W\d_]{2,}|\d+(?:[.,]\d+)*", re.UNICODE)
 _ASCII_WORD = re.compile(r"[a-z]{2,}|\d+(?:[.,]\d+)*")
@@ -80,6 +81,19 @@ def is_function_word(word: str) -> bool:
 def stem(word: str) -> str:
     """``word`` (lower case) stemmed as :func:`content_terms` stems with ``stem=True``."""
     return _stem(word)
+
+
+def base_form(word: str) -> str:
+    """``word`` (lower case) with an irregular past form or participle made its base form (``won`` → ``win``,
+    ``built`` → ``build``; ``data/irregular.txt``); any other word unchanged."""
+    return _IRREGULAR.get(word, word)
+
+
+_IRREGULAR = {
+    form.strip(): base.strip()
+    for line in sections("irregular.txt").get("irregular", [])
+    for form, _, base in [line.partition("=")]
+}
 
 
 def spelling(word: str) -> str:

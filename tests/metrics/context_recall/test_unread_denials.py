@@ -19,7 +19,9 @@ WELL = [
 WELL_ZH = ["导游常讲述许多关于龙眼井的故事。并非龙眼井在1947年冬天从未结冰，据乡志记载，井水当年曾冻结九天。"]
 
 
-def test_not_every_is_a_quantifier_of_part() -> None:
+def test_not_every_reads_as_a_quantifier_of_part() -> None:
+    # "not every delegate stayed" agrees with "some stayed" (which implies not all did) and differs from "all
+    # stayed"; it is read as a value of the quantifier class, not as a negation of the clause
     part = ["Some of the 40 delegates to the Vell congress stayed for the closing vote."]
     verification, problem = checked(
         "Not every delegate to the Vell congress stayed for the closing vote.", part, (1, part[0][:-1])

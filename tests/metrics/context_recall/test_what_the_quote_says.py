@@ -1,10 +1,10 @@
-"""A sentence's frame or negation is read where the quote stands: a speaker named before "alleged" is not what
-is alleged ("the former harbour master Niels Grebe alleged that …"), and a clause that only lends the claim its
-subject lends it no negation ("并非所有…都源于昆曲，其中不少取材于…"); "under the direction of" names who acts, "were
-told to" gives an instruction, not a report, and a claim keeping a conjecture's hedge (可能) keeps what 据…推测
-says; a negated counterfactual antecedent ("had the islanders not raised £40,000") says what it negates, a purpose
-("so that it could be told apart") frames nothing before it, and "after whom it is named" orders no events. The lie
-beside each quotes the framed or negated words, or swaps the parties, and is caught."""
+"""A sentence's frame or negation is read where the quote stands: a speaker named right before "alleged" is not
+what is alleged ("the former harbour master Niels Grebe alleged that …"), and a clause that only lends the claim
+its subject lends it no negation ("并非所有…都源于昆曲，其中不少取材于…"); "under the direction of" names who acts;
+a claim keeping a conjecture's hedge (可能) keeps what 据…推测 says; a negated counterfactual antecedent ("had the
+islanders not raised £40,000") says what it negates; a purpose ("so that it could be told apart") frames nothing
+before it; "after whom it is named" orders no events. The lie beside each quotes the framed or negated words, or
+swaps the parties, and is caught."""
 
 from __future__ import annotations
 
@@ -36,7 +36,6 @@ TOWER = ["The tower was the work of the harbour engineer James Corley, after who
         ("The Carrow line carried 2 million passengers in 1950.", LINE, (1, "it carried 2 million passengers in 1950")),
         ("Excavation at Dunmere began in 2015, directed by Dr Mair Rhys.", DIG, (1, DIG[0][:-1])),
         ("慧明禅师可能生于1150年前后。", TEMPLE, (1, "慧明禅师可能生于1150年前后的安平县")),
-        ("Pharmacies had to return affected stock within 21 days.", RECALL, (1, RECALL[0][:-1])),
         (
             "The islanders raised £40,000 to repair the ferry.",
             FERRY,

@@ -36,6 +36,8 @@ from collections.abc import Callable, Sequence
 from ...text.negation import denied_after, endings, negates, negations, sentence_negated_before, unnegated
 from ...text.numbers import numbers_in, quantities
 from ...text.relative_years import derived_years
+from ...text.segment import has_cjk
+from ...text.terms import base_form
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource, claim_facts, failed
 from ._predicate import held_terms, meanings, predicate_failure
@@ -147,20 +149,66 @@ def _states_numbers(facts: ClaimFacts, quote: str) -> bool:
 def _polarity(
     facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], _: SentenceSource
 ) -> Failure | None:
+    note: Failure | None = None
     for ev in evidence:
         if negated_around(ev, facts) != facts.negated and not _ceasing(facts, ev, negated=facts.negated):
             if facts.negated and not _denies_what_it_says(facts, ev):
+                note = note or Failure("unread", f"{PROBLEMS['unread']}: the claim denies in other words", unread=True)
                 continue
             side = "the claim is negated, its evidence is not" if facts.negated else "the evidence negates the claim"
             return Failure("polarity", f"{PROBLEMS['polarity']}: {side}")
-    return None
+    return note
 
 
 def _denies_what_it_says(facts: ClaimFacts, ev: Evidence) -> bool:
-    """Whether the evidence sentence holds every word of the negated claim but its negations and names ("did not
-    win the cup" against "won the cup"): only then can code read that it says the opposite. A claim that denies
-    in words the evidence does not write ("does not freeze" against "stays ice-free") is the judge's reading."""
-    return strict_terms(unnegated(facts.text)) - facts.name_terms <= strict_terms(ev.text)
+    """Whether code can read that the evidence sentence says the opposite of the negated claim: it writes the verb
+    the claim's negation governs ("did not win the cup" against "won the cup", "never formally approved" against
+    "approved", 青石大桥没有通车 against 青石大桥已经通车), or every word of the claim but its negations and names.
+    A claim
+    that denies in words the evidence does not write ("does not freeze" against "stays ice-free", "No lighthouse is
+    as tall as Kells Point" against "Kells Point is the tallest lighthouse") is the judge's reading, and said so in a
+    note."""
+    held = strict_terms(_base_forms(ev.text))
+    governed = _governed(facts.text)
+    if governed is not None and governed in held:
+        return True
+    return strict_terms(_base_forms(unnegated(facts.text))) - facts.name_terms <= held
+
+
+def _governed(claim: str) -> str | None:
+    """The term of the verb a negation of ``claim`` governs, past auxiliaries and adverbs ("did not formally
+    approve" → approve; 没有正式通车 → 通车), or None when no verbal negation stands in it ("No lighthouse …")."""
+    found = _VERBAL_NEGATION.search(claim)
+    if found is None:
+        return None
+    rest = claim[found.end() :]
+    if has_cjk(found.group()):
+        rest = rest.lstrip("曾能再会被得有正式完全")
+        return rest[:2] if len(rest) >= 2 and has_cjk(rest[:2]) else None
+    for word in _LATIN_WORD.findall(rest.lower()):
+        if word in _AUXILIARIES or word.endswith("ly"):
+            continue
+        terms = strict_terms(base_form(word))
+        return next(iter(terms), None)
+    return None
+
+
+_VERBAL_NEGATION = re.compile(r"\b(?:not|never|no longer)\b|n['’]t\b|从未|從未|[没沒]有|[没沒未不]", re.IGNORECASE)
+_AUXILIARIES = frozenset(
+    [
+        "be", "been", "being", "is", "was", "were", "are", "am", "have", "has", "had", "do", "does", "did", "yet",
+        "ever", "even", "always", "once", "still", "also", "quite", "really", "actually", "fully", "officially",
+        "entirely", "completely",
+    ]
+)  # fmt: skip
+
+
+def _base_forms(text: str) -> str:
+    """``text`` with its irregular verb forms in their base form ("won" → "win")."""
+    return _LATIN_WORD.sub(lambda m: base_form(m.group().lower()) if m.group().islower() else m.group(), text)
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
 def _ceasing(facts: ClaimFacts, ev: Evidence, *, negated: bool) -> bool:

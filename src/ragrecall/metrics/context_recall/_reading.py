@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ...text.cues import Cue, cues_in, plain
+from ...text.cues import Cue, cues_in, plain, pole
 from ...text.numbers import Quantity, quantities
 from ._facts import PROBLEMS, ClaimFacts, Failure
 from ._roles import sides_swapped
@@ -38,7 +38,6 @@ __all__ = ["reading_failure"]
 
 _POLAR = ("comparative", "temporal", "direction")
 _EXCLUSIVE = ("quantifier", "membership", "outcome", "fraction", "contrast")
-_POLE = re.compile(r"^(?P<group>[a-z]+)(?P<sign>[+-])(?P<rank>\d*)$")
 _ORDINAL = re.compile(r"(?:\b(second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+)$", re.IGNORECASE)
 _RANKS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
 _YEAR_UNIT = frozenset({"year"})
@@ -79,13 +78,15 @@ def _frames(facts: ClaimFacts, scope: Scope) -> Failure | None:
     theirs = scope.frames()
     for cls, words in theirs.items():
         # "慧明禅师可能生于1150年前后" from "据寺志推测，慧明禅师可能生于…": the claim keeps the conjecture
-        if cls == "attribution" and "modality" in own and "modality" in theirs:
+        if cls == "attribution" and "modality" in own and "modality" in theirs and _CONJECTURE.search(words):
             continue
         if cls not in own:
             return _fail(cls, f"“{words}” in the evidence")
     return None
 
 
+# A source's conjecture, which a claim keeping the hedge keeps ("据寺志推测，…可能生于…"); not an allegation.
+_CONJECTURE = re.compile(r"推测|推斷|推断|估计|估計|猜测|猜測|speculat|conjectur|surmis", re.IGNORECASE)
 _HYPOTHETICAL = re.compile(r"would|could(?: have| be)?|might(?: have)?|may have", re.IGNORECASE)
 _KIND_OF_FICTION = re.compile(
     r"\b(?:novel|novella|film|movie|opera|play|poem|musical|series|episode|drama)s?\b"
@@ -102,15 +103,15 @@ def _poles(cues: Sequence[Cue], text: str) -> list[tuple[Cue, str, str, str]]:
     for cue in cues:
         if cue.cls not in _POLAR:
             continue
-        m = _POLE.match(cue.value)
-        if m is None:
+        read = pole(cue.value)
+        if read is None:
             continue
-        rank = m.group("rank")
+        group, sign, rank = read
         if rank:
             ordinal = _ORDINAL.search(text[: cue.start])
             among = any(_governs_rank(a, cue, text) for a in amongs)
             rank = "among" if among else str(_RANKS[ordinal.group(1).lower()]) if ordinal else rank
-        out.append((cue, m.group("group"), m.group("sign"), rank))
+        out.append((cue, group, sign, rank))
     return out
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from ...text.cues import Cue, cues_in, plain
+from ...text.cues import Cue, cues_in, plain, pole
 from ._facts import PROBLEMS, ClaimFacts, Failure
 from ._scope import Scope
 from ._words import strict_terms
@@ -145,16 +145,12 @@ def roles_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
 
 def _converse(ours: str, theirs: str) -> bool:
     """Whether two stretches compare along the same dimension in opposite directions ("younger than" and "older
-    than", 小于 and 大于)."""
-    directions = [
-        {
-            (c.value.rstrip("0123456789")[:-1], c.value.rstrip("0123456789")[-1])
-            for c in cues_in(t)
-            if c.cls == "comparative"
-        }
+    than", 小于 and 大于; superlatives are no comparison of two sides)."""
+    sides = [
+        {(p[0], p[1]) for c in cues_in(t) if c.cls == "comparative" and (p := pole(c.value)) and not p[2]}
         for t in (ours, theirs)
     ]
-    return any(g == h and s != t for g, s in directions[0] for h, t in directions[1])
+    return any(g == h and s != t for g, s in sides[0] for h, t in sides[1])
 
 
 # Who acts stands after "by", or after "under the direction of" ("started in 2015 under the direction of Dr Rhys").

@@ -96,7 +96,7 @@ class Scope:
             holders = [i for i, t in enumerate(terms) if term in t and not _parted(written, clauses, i, core)]
             if holders:
                 chosen.add(min(holders, key=lambda i: min(abs(i - c) for c in chosen)))
-        return cls(sentence, clauses, frozenset(chosen), core, qe, qs)
+        return cls(sentence, clauses, frozenset(chosen), core, quote_end=qe, quote_start=qs)
 
     @property
     def first(self) -> int:
@@ -143,7 +143,7 @@ class Scope:
         by_clause: dict[int, list[Cue]] = {}
         quoted = self.text[self.quote_start : self.quote_end] if self.quote_start >= 0 else ""
         for cue, k in self._placed:
-            if cue.cls in _ATTRIBUTING and 0 <= self.quote_end <= cue.start and k in self.core:
+            if cue.cls in _ATTRIBUTING and self._speaker_quoted(cue) and k in self.core:
                 continue  # "the former harbour master Niels Grebe alleged that …": who speaks is not what is said
             if cue.cls == "conditional" and _opens_counterfactual(quoted):
                 continue  # "… would have been withdrawn had the islanders not raised £40,000": they raised it
@@ -160,6 +160,13 @@ class Scope:
                 if k in self.core or self._stands_over(k, cls, low, high):
                     out.setdefault(cls, words)
         return out
+
+    def _speaker_quoted(self, cue: Cue) -> bool:
+        """Whether the quote is who speaks: it ends right before the verb of saying ``cue`` ("the former harbour
+        master Niels Grebe| alleged that …", 清代藏书家沈观澜|声称), which is no source phrase ("according to")."""
+        if not 0 <= self.quote_end <= cue.start or self.text[self.quote_end : cue.start].strip(" ,，"):
+            return False
+        return not cue.text.casefold().startswith(("according", "as ", "据", "根据", "據", "根據"))
 
     def _stands_over(self, k: int, cls: str, low: int, high: int) -> bool:
         s, e = self.clauses[k]

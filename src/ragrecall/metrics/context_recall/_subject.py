@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ...text.anaphora import opens_with, words_of
+from ...text.cues import plain
 from ...text.locate import fold
 from ...text.names import Name, claim_names, fold_word, folded_words
 from ...text.segment import sentence_spans
@@ -46,9 +47,10 @@ _CJK_BACK = tuple(w for w in words_of("demonstrative", "pronoun", "generic") if 
 _CJK_LEAD_IN = re.compile(
     r"^(?:[\d〇零一二三四五六七八九十]+\s*[年月日]\s*[，,]?|[^，,。]{1,8}(?:指出|显示|表示|称)[，,])+"
 )
-# What opens a passage that goes on about a subject another passage names: a pronoun, a demonstrative (该厂,
-# "This"), a Chinese generic head noun (工厂, 公司); not "The <noun>", which as often names a thing of its own.
-_BACK = ("pronoun", "demonstrative", "generic")
+# What opens a passage that goes on about a subject another passage names: a subject pronoun ("It spans …", not
+# "Its rival …"), a demonstrative (该厂, "This"), a Chinese generic head noun (工厂, 公司); not "The <noun>", which
+# as often names a thing of its own.
+_BACK = ("subject pronoun", "demonstrative", "generic")
 _ANAPHORS = frozenset(["the", *(w for w in words_of("pronoun", "demonstrative") if w.isascii())])
 
 
@@ -57,13 +59,16 @@ def refers_back(
 ) -> bool:
     """True when another passage of the sample names ``name`` and an evidence sentence refers back to it (a
     pronoun, "The" and a noun of the claim, 该园, 寺中, 全省: :func:`_opens_anaphorically`; with ``pronoun``, only
-    a pronoun, a demonstrative or a Chinese generic head noun) while neither it nor its passage before it opens
-    with another name."""
+    a passage's first sentence opening on a subject pronoun, a demonstrative or a Chinese generic head noun) while
+    neither it nor its passage before it opens with another name."""
     for ev in evidence:
         others = [t for c, t in enumerate(contexts.texts) if c != ev.context]
         if not any(_written(name, t) for t in others):
             continue
-        opens = opens_with(ev.text, *_BACK) if pronoun else _opens_anaphorically(ev.text, facts)
+        # with ``pronoun``, only a passage's first sentence: later ones refer to what the passage named before them
+        opens = (
+            not ev.earlier.strip() and opens_with(ev.text, *_BACK) if pronoun else _opens_anaphorically(ev.text, facts)
+        )
         if opens and not _other_names(facts, ev, whole=False):
             return True
     return False
@@ -86,7 +91,7 @@ def _opens_anaphorically(sentence: str, facts: ClaimFacts) -> bool:
     if not words:
         return False
     if unicodedata.east_asian_width(words[0][0]) in "WF":
-        opening = _CJK_LEAD_IN.sub("", words[0])
+        opening = plain(_CJK_LEAD_IN.sub("", words[0]))
         return opening.startswith(_CJK_BACK) or (len(opening) > 1 and opening[1] in "中内里")
     first = _POSSESSIVE.sub("", words[0].lower().strip(",;:"))
     if first == "the":
@@ -144,7 +149,7 @@ def _subjects(sentence: str, *, whole: bool) -> list[Name]:
     if names:
         name = names[0]
         if name.cjk:
-            opening = _CJK_LEAD_IN.sub("", sentence.lstrip('“"《（('))
+            opening = plain(_CJK_LEAD_IN.sub("", sentence.lstrip('“"《（(')))
             back = opening.startswith(_CJK_BACK) or (len(opening) > 1 and opening[1] in "中内里上")
             out += [] if back or name.text not in opening else [name]
         else:
