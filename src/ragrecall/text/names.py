@@ -30,6 +30,8 @@ _NOT_A_NAME = re.compile(r"(?i).+(?:ing|ly|wards|ed)$")
 _PRONOUNS = tuple(w for w in words_of("pronoun", "first person") if not w.isascii())
 # 有人…, 有专家认为…, 没有史料…: "some people", "there are experts who", "no record": what exists, which is no name
 # (a name may start with 有 or 无: 有色金属研究院, 无锡大剧院).
+# 当地年均…, 当时…: "locally", "at the time" point at a place or time named elsewhere, and name nothing.
+_DEICTIC = ("当地", "本地", "此地", "当时", "那时", "该地")
 _EXISTENTIAL = tuple(
     lead + what
     for lead in ("有", "没有", "沒有")
@@ -208,7 +210,7 @@ def claim_names(claim: str) -> tuple[Name, ...]:
     # A claim led in by a date, a place or a source (2020年…, 在…, 据称…) is read as naming no subject: what
     # follows a lead-in is as often an adverbial (每年夏天, 被收购后, 之前) as a name.
     subject = None if _CJK_LEAD.match(norm) else _CJK_SUBJECT.match(norm)
-    if subject and not subject.group().startswith(_PRONOUNS + _EXISTENTIAL):
+    if subject and not subject.group().startswith(_PRONOUNS + _EXISTENTIAL + _DEICTIC):
         cut = _CJK_PREDICATE.search(subject.group(), 2)  # a subject has two characters at least: 长城 is no 长
         term = subject.group()[: cut.start() if cut else None]
         if term[:1] in "该這这那此本其":  # 这艘拖轮: the demonstrative and its measure word name nothing

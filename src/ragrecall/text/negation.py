@@ -75,6 +75,7 @@ _CUES = sections("negation.txt")
 _CLAUSE = _cues(_CUES["clause"] + _CUES["sentence"])
 _SENTENCE = _cues("sentence")
 _DENIAL = _cues("denial")
+_BEFORE = _cues("denial of the sentence before")
 _FALSE_FRIENDS = _cues(
     "not a negation",
     re.compile(
@@ -188,10 +189,12 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
         return False
     cleaned = _cleaned(text)
     elliptical = opening and _ELLIPTICAL.match(cleaned) is not None
-    if _DENIAL.absent(cleaned) and not elliptical:
+    if _DENIAL.absent(cleaned) and not elliptical and not (opening and not _BEFORE.absent(cleaned)):
         return False
     if elliptical:
         return True  # "… played at the coronation of 1911. It did not, as is sometimes written; …"
+    if opening and not _BEFORE.absent(cleaned) and _BEFORE.pattern.search(cleaned):
+        return True  # "… in 1851. The company's own history denies this, crediting a London firm instead."
     found = _DENIAL.pattern.search(cleaned)
     if found is None or (opening and found.start() > 12):
         return False

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ...text.cues import cues_in
 from ...text.negation import denied_after, endings, negates, negations, sentence_negated_before, unnegated
 from ...text.numbers import numbers_in, quantities
 from ...text.relative_years import derived_years
@@ -44,7 +45,7 @@ from ._predicate import held_terms, meanings, predicate_failure
 from ._quantities import is_year, numbers_failure, ranges_failure, units_failure
 from ._reading import reading_failure
 from ._roles import roles_failure
-from ._scope import Scope
+from ._scope import Scope, frames_of
 from ._speaker import speaker_failure
 from ._subject import named, refers_back, subject_failure
 from ._words import script_of, strict_terms, words
@@ -231,10 +232,12 @@ def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) 
     holds none of the claim's terms ("The ferry, which did not run in the war, carried …"; "Its white flowers,
     which open in July, have no leaves") is not read."""
     sentence = ev.text
+    # A claim that reports ("Critics claimed that …") is not denied by a denial of what was reported.
+    reported = "attribution" in frames_of(list(cues_in(facts.text)))
     if not negations(sentence) and not denied_after(sentence):
         # No cue of any kind in the sentence, so none in any of its clauses or after them: only the next
         # sentence can deny it.
-        return denied_after(ev.later, opening=True)
+        return not reported and denied_after(ev.later, opening=True)
     scope = scope or Scope.of(ev, facts)
     text, clauses = scope.text, scope.clauses
     # A sentence-wide cue reaches no further than a semicolon: "It is false that A; B".
@@ -243,7 +246,7 @@ def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) 
     negated = any(negates(text[clauses[i][0] : clauses[i][1]]) for i in scope.core) != sentence_negated_before(
         text[since:], scope.first - since
     )
-    denied = denied_after(text[scope.last :]) or denied_after(ev.later, opening=True)
+    denied = not reported and (denied_after(text[scope.last :]) or denied_after(ev.later, opening=True))
     return negated != denied  # "… have never been relegated, but this is a myth": denied, a negation is not
 
 

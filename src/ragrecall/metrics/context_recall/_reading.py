@@ -50,14 +50,25 @@ def reading_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
     core = scope.cues(core=True)
     evidence_cues = core or scope.cues()
     read = scope.clauses_text(core=bool(core))
+    # a comparison's other side may stand in a clause chosen for its name ("founded in 1891, after the Sailing Club"):
+    # its cues count where the clauses holding the quote compare along no such dimension
+    compared = {_dimension(c) for c in evidence_cues if c.cls in _POLAR}
+    polar = evidence_cues + [
+        c for c in scope.cues() if c.cls in _POLAR and c not in evidence_cues and _dimension(c) not in compared
+    ]
     return (
         _frames(facts, scope)
-        or _polar(facts, scope, claim_cues, evidence_cues)
+        or _polar(facts, scope, claim_cues, polar)
         or _exclusive(claim_cues, evidence_cues, facts.text, read, scope.text)
         or _status(claim_cues, evidence_cues)
         or _bounds(facts, scope)
         or _years(facts, scope)
     )
+
+
+def _dimension(cue: Cue) -> str | None:
+    read = pole(cue.value)
+    return None if read is None else read[0]
 
 
 def _fail(check: str, detail: str) -> Failure:

@@ -30,7 +30,8 @@ __all__ = ["roles_failure", "sides_swapped"]
 
 # "by" before a number gives a margin ("defeated Marta Seglin by 3 points"), not who acted.
 _MARGIN = (
-    r"(?!\s+(?:[\d¼½¾⅓]|(?:one|two|three|four|five|six|seven|eight|nine|ten|half|a\s+(?:single|narrow|wide|margin))"
+    r"(?!\s+(?:[\d¼½¾⅓]|(?:one|two|three|four|five|six|seven|eight|nine|ten|half|a\s+(?:single|narrow|wide|margin"
+    r"|length|head|neck|nose|goal|point|run|wicket|stroke|shot|mile|distance)|(?:lengths|goals|points|runs|wickets))"
     r"\b))"
 )
 _PASSIVE_AFTER = re.compile(
@@ -45,7 +46,10 @@ _PASSIVE_CJK = re.compile(r"[被由遭]")
 _PREPOSITION_AFTER = re.compile(r"^\s+(?:in|on|at|by|from|during|as|after|before|for|with|under)\b", re.IGNORECASE)
 _BE_BEFORE = re.compile(r"\b(?:was|were|is|are|been|being|be|got|get)\s+(?:[^\W\d_]+ly\s+)?$", re.IGNORECASE)
 _COPULA_CJK = re.compile(r"[是为乃]")
-_SYMMETRIC = re.compile(r"\b(?:and|with|versus|vs|against|met|married|between)\b|[与和同跟及]", re.IGNORECASE)
+_SYMMETRIC = re.compile(
+    r"\b(?:and|with|versus|vs|against|met|meets?|married|marries|borders?|bordered|adjoins?|between)\b|[与和同跟及]",
+    re.IGNORECASE,
+)
 
 
 def _weights(text: str, *, before: bool) -> dict[str, float]:

@@ -92,6 +92,9 @@ class Scope:
         core = frozenset(chosen)
         held = frozenset().union(*(terms[i] for i in chosen))
         missing = (claim_terms - held) and ((facts.bigrams - facts.name_terms) | facts.numbers) - held
+        if not missing and any(c.cls in ("comparative", "temporal") for c in cues_in(facts.text)):
+            # "founded in 1891, after the Carnbrae Sailing Club": the other side of a comparison is a name
+            missing = claim_terms - held
         for term in sorted(missing):
             holders = [i for i, t in enumerate(terms) if term in t and not _parted(written, clauses, i, core)]
             if holders:

@@ -181,7 +181,7 @@ def _cjknamed(term: str, upto: str, sentence: str) -> bool:
     """A Chinese subject is named when its first two characters are written, or half its bigrams and two at least
     are (its opening word may be a verb: 连接南屿岛的大桥), or the evidence sentence opens with its head noun, perhaps
     after 该, 本, 这: 学院最初… for 汀澜音乐学院; a noun in 子 is named by its first character after a demonstrative
-    (此亭 for 亭子)."""
+    (此亭 for 亭子), a person by surname and 氏 (邓氏 for 邓怀远)."""
     if any(head in upto for head in _heads(term)):
         return True
     bigrams = [term[i : i + 2] for i in range(len(term) - 1)]
@@ -190,6 +190,8 @@ def _cjknamed(term: str, upto: str, sentence: str) -> bool:
         return True
     if len(term) == 2 and term[1] == "子" and any(d + term[0] in upto for d in "该这此本其"):
         return True  # 此亭 for 亭子: the noun without its suffix, after a demonstrative
+    if 2 <= len(term) <= 3 and term[0] + "氏" in upto:
+        return True  # 邓氏 for 邓怀远: a person by surname and 氏
     head = term[-2:]
     return len(term) > 2 and sentence.lstrip("该本这此其").startswith(head)
 
