@@ -86,3 +86,17 @@ def checked(claim: str, contexts: Sequence[str], *quotes: tuple[int, str]) -> tu
         claim, True, [Support(context=c, quote=q) for c, q in quotes], Contexts(list(contexts)), threshold=0.9
     )
     return result.verification, result.problem
+
+
+def assert_verified(claim: str, contexts: Sequence[str], *quotes: tuple[int, str]) -> None:
+    """Assert code verifies a "supported" verdict on ``claim`` quoting ``quotes``."""
+    verification, problem = checked(claim, contexts, *quotes)
+    assert verification == "verified", problem
+
+
+def assert_caught(claim: str, contexts: Sequence[str], quotes: Sequence[tuple[int, str]], check: str) -> None:
+    """Assert code does not verify a "supported" verdict on ``claim`` quoting ``quotes``, with a problem that
+    starts with ``check``."""
+    verification, problem = checked(claim, contexts, *quotes)
+    assert verification != "verified"
+    assert problem is not None and problem.startswith(check), problem

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.claims import checked
+from helpers.claims import assert_caught, assert_verified
 
 TOLSEY = "By 1931 the Tolsey bridge had still not opened to traffic."
 CALLOWAY = "The Calloway was scuttled for the insurance money in 1903"
@@ -108,9 +108,7 @@ CALLOWAY = "The Calloway was scuttled for the insurance money in 1903"
 def test_a_constructed_lie_is_caught(
     claim: str, contexts: list[str], quotes: list[tuple[int, str]], check: str
 ) -> None:
-    verification, problem = checked(claim, contexts, *quotes)
-    assert verification != "verified"
-    assert problem is not None and problem.startswith(check), problem
+    assert_caught(claim, contexts, quotes, check)
 
 
 @pytest.mark.parametrize(
@@ -130,5 +128,4 @@ def test_a_constructed_lie_is_caught(
     ],
 )
 def test_the_honest_form_beside_them_verifies(claim: str, contexts: list[str], quotes: list[tuple[int, str]]) -> None:
-    verification, problem = checked(claim, contexts, *quotes)
-    assert verification == "verified", problem
+    assert_verified(claim, contexts, *quotes)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.claims import checked
+from helpers.claims import assert_caught, assert_verified
 
 BRIDGE = [
     "The Vellum Bridge was designed by Letitia Marsh and opened in 1846.",
@@ -44,8 +44,7 @@ BRIDGE = [
     ],
 )
 def test_a_name_referred_back_to_verifies(claim: str, contexts: list[str], quotes: list[tuple[int, str]]) -> None:
-    verification, problem = checked(claim, contexts, *quotes)
-    assert verification == "verified", problem
+    assert_verified(claim, contexts, *quotes)
 
 
 @pytest.mark.parametrize(
@@ -83,6 +82,4 @@ def test_a_name_referred_back_to_verifies(claim: str, contexts: list[str], quote
 def test_the_lie_beside_it_is_caught(
     claim: str, contexts: list[str], quotes: list[tuple[int, str]], check: str
 ) -> None:
-    verification, problem = checked(claim, contexts, *quotes)
-    assert verification != "verified"
-    assert problem is not None and problem.startswith(check), problem
+    assert_caught(claim, contexts, quotes, check)

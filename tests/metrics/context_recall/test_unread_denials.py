@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.claims import checked
+from helpers.claims import assert_caught, assert_verified, checked
 from ragrecall.metrics.context_recall._stated import contestable
 from ragrecall.metrics.context_recall._verify import Contexts
 
@@ -55,8 +55,7 @@ def test_not_every_reads_as_a_quantifier_of_part() -> None:
     ],
 )
 def test_a_denial_code_cannot_read_is_not_flagged(claim: str, contexts: list[str], quote: tuple[int, str]) -> None:
-    verification, problem = checked(claim, contexts, quote)
-    assert verification == "verified", problem
+    assert_verified(claim, contexts, quote)
 
 
 @pytest.mark.parametrize(
@@ -101,9 +100,7 @@ def test_a_denial_code_cannot_read_is_not_flagged(claim: str, contexts: list[str
     ],
 )
 def test_a_denial_code_reads_is_caught(claim: str, contexts: list[str], quote: tuple[int, str], check: str) -> None:
-    verification, problem = checked(claim, contexts, quote)
-    assert verification != "verified"
-    assert problem is not None and problem.startswith(check)
+    assert_caught(claim, contexts, [quote], check)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.claims import checked
+from helpers.claims import assert_caught, assert_verified
 
 MEMOIR = [
     "In his memoirs, the former harbour master Niels Grebe alleged that the steamer Calloway was deliberately "
@@ -48,8 +48,7 @@ TOWER = ["The tower was the work of the harbour engineer James Corley, after who
 def test_what_the_frame_or_negation_does_not_reach_verifies(
     claim: str, contexts: list[str], quote: tuple[int, str]
 ) -> None:
-    verification, problem = checked(claim, contexts, quote)
-    assert verification == "verified", problem
+    assert_verified(claim, contexts, quote)
 
 
 @pytest.mark.parametrize(
@@ -106,6 +105,4 @@ def test_what_the_frame_or_negation_does_not_reach_verifies(
     ],
 )
 def test_what_it_reaches_is_caught(claim: str, contexts: list[str], quote: tuple[int, str], check: str) -> None:
-    verification, problem = checked(claim, contexts, quote)
-    assert verification != "verified"
-    assert problem is not None and problem.startswith(check), problem
+    assert_caught(claim, contexts, [quote], check)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.claims import checked
+from helpers.claims import assert_caught, assert_verified
 from ragrecall.metrics.context_recall._stated import contestable
 from ragrecall.metrics.context_recall._verify import Contexts
 
@@ -52,8 +52,7 @@ ROWING = ["The Carnbrae Rowing Club was founded in 1891, after the Carnbrae Sail
     ],
 )
 def test_the_honest_form_verifies(claim: str, contexts: list[str], quotes: list[tuple[int, str]]) -> None:
-    verification, problem = checked(claim, contexts, *quotes)
-    assert verification == "verified", problem
+    assert_verified(claim, contexts, *quotes)
 
 
 @pytest.mark.parametrize(
@@ -94,9 +93,7 @@ def test_the_honest_form_verifies(claim: str, contexts: list[str], quotes: list[
 def test_the_lie_beside_it_is_caught(
     claim: str, contexts: list[str], quotes: list[tuple[int, str]], check: str
 ) -> None:
-    verification, problem = checked(claim, contexts, *quotes)
-    assert verification != "verified"
-    assert problem is not None and problem.startswith(check), problem
+    assert_caught(claim, contexts, quotes, check)
 
 
 def test_an_honest_unsupported_on_the_other_order_is_not_contested() -> None:
