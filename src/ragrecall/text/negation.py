@@ -145,10 +145,8 @@ def negates(text: str) -> bool:
     return bool(found)
 
 
-_WIDE = frozenset(_CUES["sentence"]) | {"并非", "并不是", "绝非"}
-# The negations of a verb a sentence-wide cue can turn round ("It is false that the well never froze"); not
-# "without a licence", which negates a phrase of its own.
-_VERBAL = frozenset(["not", "n't", "never", "no longer", "未", "没", "沒", "不", "从未", "從未", "没有", "沒有"])
+_WIDE = frozenset(_CUES["sentence"] + _CUES["turns round"])
+_VERBAL = frozenset(_CUES["verbal"])
 
 
 def unnegated(text: str) -> str:

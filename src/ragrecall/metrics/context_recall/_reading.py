@@ -89,15 +89,18 @@ def _frames(facts: ClaimFacts, scope: Scope) -> Failure | None:
     theirs = scope.frames()
     for cls, words in theirs.items():
         # "慧明禅师可能生于1150年前后" from "据寺志推测，慧明禅师可能生于…": the claim keeps the conjecture
-        if cls == "attribution" and "modality" in own and "modality" in theirs and _CONJECTURE.search(words):
+        if cls == "attribution" and "modality" in own and "modality" in theirs and _conjecture(scope):
             continue
         if cls not in own:
             return _fail(cls, f"“{words}” in the evidence")
     return None
 
 
-# A source's conjecture, which a claim keeping the hedge keeps ("据寺志推测，…可能生于…"); not an allegation.
-_CONJECTURE = re.compile(r"推测|推斷|推断|估计|估計|猜测|猜測|speculat|conjectur|surmis", re.IGNORECASE)
+def _conjecture(scope: Scope) -> bool:
+    """Whether the evidence sentence's source conjectures (the cue class ``conjecture``: 推测, "speculated")."""
+    return any(c.cls == "conjecture" for c in cues_in(scope.text))
+
+
 _HYPOTHETICAL = re.compile(r"would|could(?: have| be)?|might(?: have)?|may have", re.IGNORECASE)
 _KIND_OF_FICTION = re.compile(
     r"\b(?:novel|novella|film|movie|opera|play|poem|musical|series|episode|drama)s?\b"

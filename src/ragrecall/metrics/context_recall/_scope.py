@@ -48,7 +48,6 @@ _TRAILING_WORDS = 6
 _TRAILING_CJK = 12
 _SAYING = ("attribution source", "attribution verb")
 _ATTRIBUTING = ("attribution", *_SAYING)
-_PURPOSE = re.compile(r"\b(?:so that|so as to|in order to|in order that)\b|以便|以免|为了", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -150,11 +149,7 @@ class Scope:
                 continue  # "the former harbour master Niels Grebe alleged that …": who speaks is not what is said
             if cue.cls == "conditional" and _opens_counterfactual(quoted):
                 continue  # "… would have been withdrawn had the islanders not raised £40,000": they raised it
-            if (
-                cue.cls == "modality"
-                and 0 <= self.quote_end <= cue.start
-                and _PURPOSE.search(self.text, self.quote_end, cue.start)
-            ):
+            if cue.cls == "modality" and 0 <= self.quote_end <= cue.start and self._purpose_between(cue.start):
                 continue  # "painted with red bands in 1902 so that it could be told apart": the purpose is not the fact
             by_clause.setdefault(k, []).append(cue)
         low, high = min(self.core), max(self.core)
@@ -163,6 +158,10 @@ class Scope:
                 if k in self.core or self._stands_over(k, cls, low, high):
                     out.setdefault(cls, words)
         return out
+
+    def _purpose_between(self, at: int) -> bool:
+        """Whether a purpose cue ("so that", 以便) stands between the end of the quote and offset ``at``."""
+        return any(c.cls == "purpose" and self.quote_end <= c.start < at for c, _ in self._placed)
 
     def _speaker_quoted(self, cue: Cue) -> bool:
         """Whether the quote is who speaks: it ends right before the verb of saying ``cue`` ("the former harbour
