@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from helpers.claims import assert_caught, assert_verified
+from ragrecall.metrics.context_recall._stated import stated_support
+from ragrecall.metrics.context_recall._verify import Contexts
 
 TOLSEY = "By 1931 the Tolsey bridge had still not opened to traffic."
 CALLOWAY = "The Calloway was scuttled for the insurance money in 1903"
@@ -129,3 +131,30 @@ def test_a_constructed_lie_is_caught(
 )
 def test_the_honest_form_beside_them_verifies(claim: str, contexts: list[str], quotes: list[tuple[int, str]]) -> None:
     assert_verified(claim, contexts, *quotes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "stated"),
+    [
+        (
+            "The Osk icefield covers 12 km of the ridge.",
+            "The Osk icefield covers 12 km of the ridge. It is thinning.",
+            True,
+        ),
+        ("The Osk icefield covers 12 km² of the ridge.", "The Osk icefield covers 12 km of the ridge.", False),
+        (
+            "The Kelso Glass Company supplied the palace windows in 1851.",
+            "The Kelso Glass Company supplied the palace windows in 1851. The company's own history denies this.",
+            False,
+        ),
+        (
+            "Critics claimed that the Kelso Glass Company supplied the palace windows.",
+            "Critics claimed that the Kelso Glass Company supplied the palace windows. The company denies this.",
+            True,
+        ),
+    ],
+)
+def test_a_claim_that_is_its_sentence_is_stated_unless_written_otherwise_or_denied(
+    claim: str, passage: str, stated: bool
+) -> None:
+    assert (stated_support(claim, Contexts([passage])) is not None) is stated

@@ -33,6 +33,7 @@ from ...text.terms import content_terms
 from ._checks import check_evidence
 from ._evidence import QUOTE_WINDOW, Quote
 from ._facts import ClaimFacts, Evidence, claim_facts, failed
+from ._scope import frames_of
 from ._verify import Contexts
 from ._words import words
 
@@ -58,10 +59,29 @@ def stated_support(claim: str, contexts: Contexts) -> Quote | None:
         evidence = Evidence.of(quote, contexts)
         if not _whole_sentence(evidence) or _set_apart(evidence):
             continue  # part of a sentence ("Critics claimed that …", "In the novel …, …"), or one framed around it
-        if check_evidence(claim, [quote], [evidence], contexts) is not None:  # a note of what is unread too
+        if _same_text(evidence.text, claim):
+            # The claim is its sentence: each check compares the claim with itself, but the sentence after it.
+            if denied_after(evidence.later, opening=True) and not _reports_itself(claim):
+                continue  # "… in 1851. The company's own history denies this."
+        elif check_evidence(claim, [quote], [evidence], contexts) is not None:  # a note of what is unread too
             continue  # written, not asserted: "Critics claimed that …", "…, which was later disproven"
         return quote.model_copy(update={"sentence": evidence.text})
     return None
+
+
+def _reports_itself(claim: str) -> bool:
+    """Whether ``claim`` itself reports ("Critics claimed that …"): a denial of the report does not deny it."""
+    return "attribution" in frames_of(list(cues_in(claim)))
+
+
+def _same_text(sentence: str, claim: str) -> bool:
+    """Whether ``sentence`` is ``claim`` as written, but for case, spacing and closing marks ("12 km" is not
+    "12 km²", though they fold alike)."""
+    return _as_written(sentence) == _as_written(claim)
+
+
+def _as_written(text: str) -> str:
+    return " ".join(text.split()).rstrip(" .。!！?？;；").casefold()
 
 
 _CITATION = re.compile(r"\[\d+(?:[,–-]\s*\d+)*\]")
