@@ -5,7 +5,9 @@
   *asserts* — as evidence it passes every check of :mod:`._checks`: no negation, denial, hedge, condition,
   attribution, fiction or question stands over it that the claim does not write itself — is *stated*:
   supported by code, its support the located span, and the judge is not asked about it. Written inside a
-  frame ("Critics claimed that …", "…, which was later disproven", 据传…), it goes to the judge.
+  frame ("Critics claimed that …", "…, which was later disproven", 据传…), it goes to the judge. A claim that is
+  its whole sentence as written is read only against the sentence after it (a denial there: "The company's own
+  history denies this"); every other check would compare the claim with itself.
 - An "unsupported" verdict is *contestable* when one sentence of one passage says the claim: it holds every
   content term (stemmed words; CJK characters) and number of the claim, and as the claim's evidence it passes
   every check (the same polarity, frames, cue values, roles, numbers in the same clauses). The judge is asked
