@@ -33,7 +33,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ...text.cues import cues_in
 from ...text.negation import denied_after, endings, negates, negations, sentence_negated_before, unnegated
 from ...text.numbers import numbers_in, quantities
 from ...text.relative_years import derived_years
@@ -45,7 +44,7 @@ from ._predicate import held_terms, meanings, predicate_failure
 from ._quantities import is_year, numbers_failure, ranges_failure, units_failure
 from ._reading import reading_failure
 from ._roles import roles_failure
-from ._scope import Scope, frames_of
+from ._scope import Scope, reports_itself
 from ._speaker import speaker_failure
 from ._subject import named, refers_back, subject_failure
 from ._words import script_of, strict_terms, words
@@ -165,10 +164,9 @@ def _denies_what_it_says(facts: ClaimFacts, ev: Evidence) -> bool:
     """Whether code can read that the evidence sentence says the opposite of the negated claim: it writes the verb
     the claim's negation governs ("did not win the cup" against "won the cup", "never formally approved" against
     "approved", 青石大桥没有通车 against 青石大桥已经通车), or every word of the claim but its negations and names.
-    A claim
-    that denies in words the evidence does not write ("does not freeze" against "stays ice-free", "No lighthouse is
-    as tall as Kells Point" against "Kells Point is the tallest lighthouse") is the judge's reading, and said so in a
-    note."""
+    A claim that denies in words the evidence does not write ("does not freeze" against "stays ice-free", "No
+    lighthouse is as tall as Kells Point" against "Kells Point is the tallest lighthouse") is the judge's reading,
+    and said so in a note."""
     held = strict_terms(_base_forms(ev.text))
     governed = _governed(facts.text)
     if governed is not None and governed in held:
@@ -184,7 +182,7 @@ def _governed(claim: str) -> str | None:
         return None
     rest = claim[found.end() :]
     if has_cjk(found.group()):
-        rest = rest.lstrip("曾能再会被得有正式完全")
+        rest = _CJK_BEFORE_VERB.sub("", rest)
         return rest[:2] if len(rest) >= 2 and has_cjk(rest[:2]) else None
     for word in _LATIN_WORD.findall(rest.lower()):
         if word in _AUXILIARIES or word.endswith("ly"):
@@ -194,6 +192,8 @@ def _governed(claim: str) -> str | None:
     return None
 
 
+# What may stand between a Chinese negation and its verb: 没有曾经…, 未能…, 没有被…, 没有正式…
+_CJK_BEFORE_VERB = re.compile(r"^(?:曾经|曾|能够|能|再|会|被|得到|得|有|正式|完全)+")
 _VERBAL_NEGATION = re.compile(r"\b(?:not|never|no longer)\b|n['’]t\b|从未|從未|[没沒]有|[没沒未不]", re.IGNORECASE)
 _AUXILIARIES = frozenset(
     [
@@ -233,7 +233,7 @@ def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) 
     which open in July, have no leaves") is not read."""
     sentence = ev.text
     # A claim that reports ("Critics claimed that …") is not denied by a denial of what was reported.
-    reported = "attribution" in frames_of(list(cues_in(facts.text)))
+    reported = reports_itself(facts.text)
     if not negations(sentence) and not denied_after(sentence):
         # No cue of any kind in the sentence, so none in any of its clauses or after them: only the next
         # sentence can deny it.
@@ -278,7 +278,7 @@ def _several(
             # "It spans 92 metres": a passage that opens on a pronoun and names nothing else refers back to the
             # subject another passage names (:func:`._subject.refers_back`)
             if not any(named(subject, ev, contexts.texts[c]) for ev in here) and not refers_back(
-                subject, facts, here, contexts, pronoun=True
+                subject, facts, here, contexts, passage_opening=True
             ):
                 return Failure("unrelated", f"{PROBLEMS['unrelated']}: passage {c + 1} does not name {subject.text}")
     wanted = facts.terms | facts.numbers

@@ -33,7 +33,7 @@ from ...text.segment import has_cjk
 from ._facts import ClaimFacts, Evidence
 from ._words import strict_terms
 
-__all__ = ["Scope", "frames_of"]
+__all__ = ["Scope", "frames_of", "reports_itself"]
 
 _OWN_STATEMENT = re.compile(
     r"^\W*(?:which|who|whom|whose|where|when|while|whereas|although|though|but|and|yet|however|despite|"
@@ -207,6 +207,12 @@ def _parted(text: str, clauses: tuple[tuple[int, int], ...], i: int, core: froze
 @lru_cache(maxsize=4096)
 def _scope(ev: Evidence, facts: ClaimFacts) -> Scope:
     return Scope.read(ev, facts)
+
+
+@lru_cache(maxsize=4096)
+def reports_itself(claim: str) -> bool:
+    """Whether ``claim`` itself reports ("Critics claimed that …"): a denial of the report does not deny it."""
+    return "attribution" in frames_of(list(cues_in(claim)))
 
 
 def frames_of(cues: list[Cue]) -> dict[str, str]:

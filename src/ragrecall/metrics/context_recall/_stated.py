@@ -35,7 +35,7 @@ from ...text.terms import content_terms
 from ._checks import check_evidence
 from ._evidence import QUOTE_WINDOW, Quote
 from ._facts import ClaimFacts, Evidence, claim_facts, failed
-from ._scope import frames_of
+from ._scope import reports_itself
 from ._verify import Contexts
 from ._words import words
 
@@ -63,17 +63,12 @@ def stated_support(claim: str, contexts: Contexts) -> Quote | None:
             continue  # part of a sentence ("Critics claimed that …", "In the novel …, …"), or one framed around it
         if _same_text(evidence.text, claim):
             # The claim is its sentence: each check compares the claim with itself, but the sentence after it.
-            if denied_after(evidence.later, opening=True) and not _reports_itself(claim):
+            if denied_after(evidence.later, opening=True) and not reports_itself(claim):
                 continue  # "… in 1851. The company's own history denies this."
         elif check_evidence(claim, [quote], [evidence], contexts) is not None:  # a note of what is unread too
             continue  # written, not asserted: "Critics claimed that …", "…, which was later disproven"
         return quote.model_copy(update={"sentence": evidence.text})
     return None
-
-
-def _reports_itself(claim: str) -> bool:
-    """Whether ``claim`` itself reports ("Critics claimed that …"): a denial of the report does not deny it."""
-    return "attribution" in frames_of(list(cues_in(claim)))
 
 
 def _same_text(sentence: str, claim: str) -> bool:

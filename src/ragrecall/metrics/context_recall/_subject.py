@@ -55,19 +55,21 @@ _ANAPHORS = frozenset(["the", *(w for w in words_of("pronoun", "demonstrative") 
 
 
 def refers_back(
-    name: Name, facts: ClaimFacts, evidence: list[Evidence], contexts: SentenceSource, *, pronoun: bool = False
+    name: Name, facts: ClaimFacts, evidence: list[Evidence], contexts: SentenceSource, *, passage_opening: bool = False
 ) -> bool:
     """True when another passage of the sample names ``name`` and an evidence sentence refers back to it (a
-    pronoun, "The" and a noun of the claim, 该园, 寺中, 全省: :func:`_opens_anaphorically`; with ``pronoun``, only
-    a passage's first sentence opening on a subject pronoun, a demonstrative or a Chinese generic head noun) while
-    neither it nor its passage before it opens with another name."""
+    pronoun, "The" and a noun of the claim, 该园, 寺中, 全省: :func:`_opens_anaphorically`; with
+    ``passage_opening``, only a passage's first sentence opening on a subject pronoun, a demonstrative or a Chinese
+    generic head noun) while neither it nor its passage before it opens with another name."""
     for ev in evidence:
         others = [t for c, t in enumerate(contexts.texts) if c != ev.context]
         if not any(_written(name, t) for t in others):
             continue
-        # with ``pronoun``, only a passage's first sentence: later ones refer to what the passage named before them
+        # with ``passage_opening``, only a passage's first sentence: later ones refer to what their passage named
         opens = (
-            not ev.earlier.strip() and opens_with(ev.text, *_BACK) if pronoun else _opens_anaphorically(ev.text, facts)
+            not ev.earlier.strip() and opens_with(ev.text, *_BACK)
+            if passage_opening
+            else _opens_anaphorically(ev.text, facts)
         )
         if opens and not _other_names(facts, ev, whole=False):
             return True
