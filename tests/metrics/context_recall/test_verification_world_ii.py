@@ -96,6 +96,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_xi_heldout.json", 102, 1, 4),
         ("verification_world_xii_heldout.json", 99, 2, 8),
         ("verification_world_xiii_heldout.json", 102, 0, 1),
+        ("verification_world_xiv_heldout.json", 105, 4, 6),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
@@ -127,6 +128,7 @@ PROBES = {
     "verification_world_xii_heldout": (0, 0, 10, 0),
     # its writer swapped the bad and the fixed claim of three English decompositions: 8 of the 9 well-formed caught
     "verification_world_xiii_heldout": (0, 0, 8, 0),
+    "verification_world_xiv_heldout": (2, 0, 11, 0),
 }
 
 
