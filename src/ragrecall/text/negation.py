@@ -17,7 +17,16 @@ from .chinese import simplified
 from .datafile import sections
 from .letters import letter_runs
 
-__all__ = ["counterfactual", "denied_after", "endings", "negates", "negations", "sentence_negated_before", "unnegated"]
+__all__ = [
+    "counterfactual",
+    "denied_after",
+    "endings",
+    "negates",
+    "negations",
+    "sentence_negated_before",
+    "unnegated",
+    "verbal_negation",
+]
 
 
 def _pattern(cues: list[str]) -> re.Pattern[str]:
@@ -147,6 +156,13 @@ def negates(text: str) -> bool:
 
 _WIDE = frozenset(_CUES["sentence"] + _CUES["turns round"])
 _VERBAL = frozenset(_CUES["verbal"])
+_VERBAL_CUES = _pattern(_CUES["verbal"])
+
+
+def verbal_negation(text: str) -> re.Match[str] | None:
+    """The first negation of a verb in ``text`` (the section ``verbal`` of the data: "not", "never", 没有, 未), at
+    its offsets in ``text``, or None."""
+    return _VERBAL_CUES.search(text.replace("’", "'"))  # the same length: offsets hold
 
 
 def unnegated(text: str) -> str:
@@ -186,13 +202,11 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
     if not text:
         return False
     cleaned = _cleaned(text)
-    elliptical = opening and _ELLIPTICAL.match(cleaned) is not None
-    if _DENIAL.absent(cleaned) and not elliptical and not (opening and not _BEFORE.absent(cleaned)):
+    # "… of 1911. It did not, as is sometimes written; …", "… in 1851. The company's own history denies this."
+    if opening and (_ELLIPTICAL.match(cleaned) or (not _BEFORE.absent(cleaned) and _BEFORE.pattern.search(cleaned))):
+        return True
+    if _DENIAL.absent(cleaned):
         return False
-    if elliptical:
-        return True  # "… played at the coronation of 1911. It did not, as is sometimes written; …"
-    if opening and not _BEFORE.absent(cleaned) and _BEFORE.pattern.search(cleaned):
-        return True  # "… in 1851. The company's own history denies this, crediting a London firm instead."
     found = _DENIAL.pattern.search(cleaned)
     if found is None or (opening and found.start() > 12):
         return False

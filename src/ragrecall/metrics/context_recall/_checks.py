@@ -33,7 +33,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ...text.negation import denied_after, endings, negates, negations, sentence_negated_before, unnegated
+from ...text.negation import (
+    denied_after,
+    endings,
+    negates,
+    negations,
+    sentence_negated_before,
+    unnegated,
+    verbal_negation,
+)
 from ...text.numbers import numbers_in, quantities
 from ...text.relative_years import derived_years
 from ...text.segment import has_cjk
@@ -177,7 +185,7 @@ def _denies_what_it_says(facts: ClaimFacts, ev: Evidence) -> bool:
 def _governed(claim: str) -> str | None:
     """The term of the verb a negation of ``claim`` governs, past auxiliaries and adverbs ("did not formally
     approve" → approve; 没有正式通车 → 通车), or None when no verbal negation stands in it ("No lighthouse …")."""
-    found = _VERBAL_NEGATION.search(claim)
+    found = verbal_negation(claim)
     if found is None:
         return None
     rest = claim[found.end() :]
@@ -194,7 +202,6 @@ def _governed(claim: str) -> str | None:
 
 # What may stand between a Chinese negation and its verb: 没有曾经…, 未能…, 没有被…, 没有正式…
 _CJK_BEFORE_VERB = re.compile(r"^(?:曾经|曾|能够|能|再|会|被|得到|得|有|正式|完全)+")
-_VERBAL_NEGATION = re.compile(r"\b(?:not|never|no longer)\b|n['’]t\b|从未|從未|[没沒]有|[没沒未不]", re.IGNORECASE)
 _AUXILIARIES = frozenset(
     [
         "be", "been", "being", "is", "was", "were", "are", "am", "have", "has", "had", "do", "does", "did", "yet",
