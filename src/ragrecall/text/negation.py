@@ -102,9 +102,12 @@ def _cleaned(text: str) -> str:
     norm = text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
     if "until" in norm:  # "was not climbed until 1957": it was, in 1957
         norm = _NOT_UNTIL.sub(lambda m: " " * len(m.group()), norm)
+    # Same length, so offsets still hold: each false friend becomes spaces, and so does a denial of the sentence
+    # before ("林可欣对此予以否认"), which denies nothing of its own sentence.
+    if not _BEFORE.absent(norm):
+        norm = _BEFORE.pattern.sub(lambda m: " " * len(m.group()), norm)
     if _FALSE_FRIENDS.absent(norm):
         return norm
-    # Same length, so offsets still hold: each false friend becomes spaces.
     return _FALSE_FRIENDS.pattern.sub(lambda m: " " * len(m.group()), norm)
 
 
@@ -203,7 +206,9 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
         return False
     cleaned = _cleaned(text)
     # "… of 1911. It did not, as is sometimes written; …", "… in 1851. The company's own history denies this."
-    if opening and (_ELLIPTICAL.match(cleaned) or (not _BEFORE.absent(cleaned) and _BEFORE.pattern.search(cleaned))):
+    if opening and (_ELLIPTICAL.match(cleaned) or _denies_before(text)):
+        return True
+    if _denied_as(cleaned):
         return True
     if _DENIAL.absent(cleaned):
         return False
@@ -212,6 +217,34 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
         return False
     # "It is false that X": a statement of its own about X, not a denial of what came before.
     return not (opening and _OPENS_STATEMENT.match(cleaned, found.start()))
+
+
+def _denies_before(text: str) -> bool:
+    norm = text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
+    return not _BEFORE.absent(norm) and _BEFORE.pattern.search(norm) is not None
+
+
+def _denied_as(text: str) -> bool:
+    """Whether ``text`` opens, after a connective if any, on words that refer back to a statement ("This story",
+    这) with a word that calls it false close after them, in the same sentence ("This story, however, is
+    untrue", "…，这只是一个流传甚广的谣言")."""
+    at = len(text) - len(text.lstrip(_MARKS))
+    while (joined := _CONNECTIVE.match(text, at)) is not None:  # "but in fact this …"
+        at = joined.end() + len(text[joined.end() :]) - len(text[joined.end() :].lstrip(_MARKS))
+    opening = _REFERS.match(text, at)
+    if opening is None:
+        return False
+    rest = _SENTENCE_END.split(text[opening.end() :], maxsplit=1)[0]
+    window = rest[:_WINDOW] if rest.isascii() else rest[:_CJK_WINDOW]
+    return not _DENIED_AS.absent(window) and _DENIED_AS.pattern.search(window) is not None
+
+
+_MARKS = " \t\n,;:—–-\"“”'‘’()（），、；：「」"
+_CONNECTIVE = _pattern(_CUES["connective"])
+_REFERS = _pattern(_CUES["refers back"])
+_DENIED_AS = _cues("denied as")
+_SENTENCE_END = re.compile(r"[.!?。！？;；]")
+_WINDOW, _CJK_WINDOW = 60, 16  # how far after "This story" / 这 the word that calls it false may stand
 
 
 # A next sentence that denies the one before in three words: "It did not, as is sometimes written; …", "It was not."

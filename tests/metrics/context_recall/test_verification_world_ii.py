@@ -84,19 +84,19 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
 @pytest.mark.parametrize(
     ("world", "lies", "honest_samples", "background"),
     [
-        ("verification_world_ii_heldout.json", 100, 4, 4),
+        ("verification_world_ii_heldout.json", 100, 3, 3),
         ("verification_world_iii_heldout.json", 95, 3, 5),
         ("verification_world_iv_heldout.json", 90, 7, 9),
         ("verification_world_v_heldout.json", 102, 2, 11),
-        ("verification_world_vi_heldout.json", 110, 4, 10),
+        ("verification_world_vi_heldout.json", 110, 3, 10),
         ("verification_world_vii_heldout.json", 98, 1, 7),
-        ("verification_world_viii_heldout.json", 104, 10, 24),
-        ("verification_world_ix_heldout.json", 104, 18, 74),
-        ("verification_world_x_heldout.json", 103, 3, 16),
+        ("verification_world_viii_heldout.json", 104, 10, 22),
+        ("verification_world_ix_heldout.json", 104, 17, 71),
+        ("verification_world_x_heldout.json", 103, 3, 15),
         ("verification_world_xi_heldout.json", 102, 1, 4),
-        ("verification_world_xii_heldout.json", 99, 2, 8),
+        ("verification_world_xii_heldout.json", 99, 0, 6),
         ("verification_world_xiii_heldout.json", 102, 0, 1),
-        ("verification_world_xiv_heldout.json", 105, 4, 6),
+        ("verification_world_xiv_heldout.json", 105, 1, 0),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
@@ -128,7 +128,7 @@ PROBES = {
     "verification_world_xii_heldout": (0, 0, 10, 0),
     # its writer swapped the bad and the fixed claim of three English decompositions: 8 of the 9 well-formed caught
     "verification_world_xiii_heldout": (0, 0, 8, 0),
-    "verification_world_xiv_heldout": (2, 0, 11, 0),
+    "verification_world_xiv_heldout": (1, 0, 11, 0),
 }
 
 

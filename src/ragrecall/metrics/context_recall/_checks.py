@@ -54,7 +54,7 @@ from ._reading import reading_failure
 from ._roles import roles_failure
 from ._scope import Scope, reports_itself
 from ._speaker import speaker_failure
-from ._subject import named, refers_back, subject_failure
+from ._subject import named, refers_back, shortened, subject_failure
 from ._words import script_of, strict_terms, words
 
 __all__ = ["check_evidence", "negated_around"]
@@ -284,9 +284,9 @@ def _several(
             here = [ev for ev in evidence if ev.context == c]
             # "It spans 92 metres": a passage that opens on a pronoun and names nothing else refers back to the
             # subject another passage names (:func:`._subject.refers_back`)
-            if not any(named(subject, ev, contexts.texts[c]) for ev in here) and not refers_back(
-                subject, facts, here, contexts, passage_opening=True
-            ):
+            if not any(
+                named(subject, ev, contexts.texts[c]) or shortened(subject, ev, contexts) for ev in here
+            ) and not refers_back(subject, facts, here, contexts, passage_opening=True):
                 return Failure("unrelated", f"{PROBLEMS['unrelated']}: passage {c + 1} does not name {subject.text}")
     wanted = facts.terms | facts.numbers
     parts = {c: wanted & frozenset().union(*(held_terms(ev) for ev in evidence if ev.context == c)) for c in passages}

@@ -57,7 +57,7 @@ def _predicate_missing(facts: ClaimFacts, evidence: list[Evidence], text: str) -
         if "cjk" in facts.scripts:  # the thing may be named in the sentence before ("…红豆杉。保护区内现存约1,300棵")
             before = " ".join(s for ev in evidence for s in sentences_of(ev.earlier)[-1:])
             said |= strict_terms(before) | words(before)
-        if not rest & said:
+        if not rest & said and not {_root(t) for t in rest} & {_root(t) for t in said}:
             return True
     held = frozenset().union(*(held_terms(ev) for ev in evidence))
     # A sentence opening with a pronoun says what it is about in the sentence before ("… the mail route between
@@ -66,7 +66,7 @@ def _predicate_missing(facts: ClaimFacts, evidence: list[Evidence], text: str) -
         *(
             words(s)
             for ev in evidence
-            if opens_with(ev.text, "pronoun", "demonstrative")
+            if "cjk" in facts.scripts or opens_with(ev.text, "pronoun", "demonstrative")
             for s in sentences_of(ev.earlier)[-1:]
         )
     )
@@ -104,6 +104,15 @@ def meanings(text: str) -> frozenset[str]:
         elif cue.cls in ("comparative", "temporal", "direction"):
             out.add("pol:" + cue.value.rstrip("0123456789").rstrip("+-"))
     return frozenset(out)
+
+
+def _root(term: str) -> str:
+    """A stemmed English term without an agent ending: "manages" and "manager", "edits" and "editor", "founded" and
+    "founder" share one (a verb and the one who does it)."""
+    return _AGENT.sub("", term) if len(term) > 4 and term.isascii() else term
+
+
+_AGENT = re.compile(r"(?:e?r|or|e)$")
 
 
 def _functional(term: str) -> bool:

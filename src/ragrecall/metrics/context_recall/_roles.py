@@ -23,6 +23,7 @@ import re
 
 from ...text.cues import Cue, cues_in, plain, pole
 from ._facts import PROBLEMS, ClaimFacts, Failure
+from ._predicate import meanings
 from ._scope import Scope
 from ._words import strict_terms
 
@@ -157,6 +158,13 @@ def _converse(ours: str, theirs: str) -> bool:
     return any(g == h and s != t for g, s in sides[0] for h, t in sides[1])
 
 
+def _other_dimension(ours: str, theirs: str) -> bool:
+    """Whether two stretches each compare or place along a dimension, and along none the same ("south of" and
+    "larger than")."""
+    dims = [{m for m in meanings(t) if m.startswith("pol:")} for t in (ours, theirs)]
+    return bool(dims[0]) and bool(dims[1]) and dims[0].isdisjoint(dims[1])
+
+
 # Who acts stands after "by", or after "under the direction of" ("started in 2015 under the direction of Dr Rhys").
 _BY = re.compile(r"\bby\b|\bunder\s+the\s+(?:direction|leadership|command|guidance|supervision)\s+of\b", re.I)
 _EITHER_WAY = re.compile(r"\b(?:before|after)\s+(?:or|and)\s+(?:before|after)\b", re.IGNORECASE)
@@ -195,6 +203,8 @@ def _named(facts: ClaimFacts, claim: str, scope: Scope) -> Failure | None:
             continue
         if _converse(between, near):
             continue  # "B is younger than A" for "A is older than B": the comparison check reads it
+        if _other_dimension(between, near):
+            continue  # "B lies south of A" and "A is larger than B": two statements, each read by its own check
         reversed_ = eb < ea
         passive = bool(_BY.search(between)) != bool(_BY.search(near))
         if reversed_ != passive:

@@ -211,8 +211,11 @@ def _scope(ev: Evidence, facts: ClaimFacts) -> Scope:
 
 @lru_cache(maxsize=4096)
 def reports_itself(claim: str) -> bool:
-    """Whether ``claim`` itself reports ("Critics claimed that …"): a denial of the report does not deny it."""
-    return "attribution" in frames_of(list(cues_in(claim)))
+    """Whether ``claim`` itself reports ("Critics claimed that …", "The mayor said that …", 有观众认为): a denial
+    of the report does not deny it. A verb of saying of one character (称, 说) writes other words too (名称,
+    说明) and is not read alone."""
+    cues = list(cues_in(claim))
+    return "attribution" in frames_of(cues) or any(c.cls == "attribution verb" and len(c.text) > 1 for c in cues)
 
 
 def frames_of(cues: list[Cue]) -> dict[str, str]:

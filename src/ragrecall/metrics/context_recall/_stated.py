@@ -117,7 +117,11 @@ _AFFIRMED = re.compile(
     r"|(?:although|though|while|虽然|尽管)[^,，;；]{0,80}[,，]\s*(?:but|但是|但|却)?"
     r"|事实上|实际上|的确|确实|经考证|事实证明|可以确定的是|可以肯定的是|经核实|经证实|经查证|经调查"
     r"|毫无疑问|无疑|显然|与[\u4e00-\u9fff]{1,8}相反"
-    r"|[\u4e00-\u9fff]{0,10}(?:证实|确认|查明|表明|显示|证明)(?:了)?)[\s,，:：]*",
+    r"|(?:[\u4e00-\u9fff]{1,12}[，,])?[\u4e00-\u9fff]{0,10}(?:证实|确认|查明|表明|显示|证明)(?:了)?"
+    # "Many believed the ferry would replace it, but in fact …": what came before is contradicted, not a frame
+    r"|[^.!?。！？]*[,，;；]\s*(?:but|yet|但|但是|然而|不过)\s*[,，]?\s*"
+    r"(?:in fact|actually|in reality|事实上|实际上|其实))"
+    r"[\s,，:：]*",
     re.IGNORECASE,
 )
 _ADDED = re.compile(r"^\s*[,，;；]\s*\S")

@@ -24,7 +24,7 @@ from ...text.terms import STOPWORDS
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource
 
-__all__ = ["named", "refers_back", "sentences_of", "subject_failure"]
+__all__ = ["named", "refers_back", "sentences_of", "shortened", "subject_failure"]
 
 
 def subject_failure(
@@ -33,7 +33,7 @@ def subject_failure(
     """Each name of the claim is in an evidence sentence or earlier in its passage, unless that passage names
     nothing else there (a manual's chunk about "the router" need not name the router)."""
     for name in facts.names:
-        if any(named(name, ev, contexts.texts[ev.context]) for ev in evidence):
+        if any(named(name, ev, contexts.texts[ev.context]) or shortened(name, ev, contexts) for ev in evidence):
             continue
         if any(_other_names(facts, ev) for ev in evidence) and not refers_back(name, facts, evidence, contexts):
             return Failure("subject", f"{PROBLEMS['subject']}: {name.text}")
@@ -74,6 +74,46 @@ def refers_back(
         if opens and not _other_names(facts, ev, whole=False):
             return True
     return False
+
+
+def shortened(name: Name, ev: Evidence, contexts: SentenceSource) -> bool:
+    """True when a passage of the sample writes the whole of an English ``name`` of two words or more and the
+    evidence, or its passage before it, writes the name's first or last word on its own: "Corley was founded in
+    1889" for the Corley Chess Club, "Mercer later became a magistrate" for Owen Mercer.
+
+    On its own: capitalised, with no capitalised word right before it (but at a sentence's opening) or after it,
+    and the passage never writes it in lower case ("club") nor beside a capitalised word not of the name ("Maria
+    Ost was a painter. Ost lived in Bergen": that Ost is Maria). A short name another passage would read as
+    something else (a town Corley beside the Corley Chess Club) is read as the name; the judge and the confirmer
+    see it."""
+    if name.cjk or len(name.words) < 2 or not any(_written(name, t) for t in contexts.texts):
+        return False
+    passage = contexts.texts[ev.context]
+    upto = len(ev.earlier) + len(ev.text)
+    lower = _lower_words(passage)
+    for word in {name.words[0], name.words[-1]} - STOPWORDS - lower:
+        alone = False
+        for m in _word_at(word).finditer(passage):
+            before = _CAPITALISED_END.search(passage[: m.start()].rstrip())
+            after = _CAPITALISED_START.match(passage[m.end() :].lstrip())
+            beside = [w for w in (before, after) if w is not None and w.group().casefold() not in STOPWORDS]
+            if any(fold_word(w.group()) not in name.words for w in beside):
+                alone = False
+                break
+            alone = alone or (not beside and m.start() < upto and m.group()[0].isupper())
+        if alone:
+            return True
+    return False
+
+
+@lru_cache(maxsize=1024)
+def _word_at(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![^\W\d_]){re.escape(word)}(?:['’]s)?(?![^\W\d_])", re.IGNORECASE)
+
+
+# A capitalised word right before (not one opening a sentence) or right after a word.
+_CAPITALISED_END = re.compile(r"(?<![.!?:;]\s)(?<![^\W\d_])[A-Z][^\W\d_]*$")
+_CAPITALISED_START = re.compile(r"[A-Z][^\W\d_]*")
 
 
 def _written(name: Name, text: str) -> bool:

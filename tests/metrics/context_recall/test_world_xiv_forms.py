@@ -1,0 +1,116 @@
+"""Forms of the fourteenth held-out world, after its blind scoring: a surname, or a name's distinctive first word,
+names the whole name another passage writes; an agent noun says its verb ("Its manager is" for "manages"); two
+names around predicates of two dimensions ("north of", "older than") are no swapped roles; a Chinese role noun
+opening a sentence takes its team from the sentence before; 对此予以否认 denies the sentence before, not the
+speaker of its own; "This story, however, is untrue" and 这只是…谣言 deny what they refer back to; an opening
+that contradicts a belief ("…, but in fact") or a finding after a lead-in (经过检测，研究人员证实，) asserts.
+The lie beside each is caught."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers.claims import assert_caught, assert_verified
+from ragrecall.metrics.context_recall._stated import stated_support
+from ragrecall.metrics.context_recall._verify import Contexts
+
+DAIRY = ["The Selham dairy's first director was Lydia Varga.", "Varga later sat on the county council."]
+ROWING = [
+    "The Hollin Rowing Club won the county cup in 1902.",
+    "Hollin was founded in 1874 and rowed from a boathouse on the Ouse.",
+]
+DEPOT = ["The Holm Street depot employs 80 people. Its manager is Petra Lund."]
+CAMPS = ["The Ashby Hill fort is older than the camp at Cray.", "Cray camp lies three miles to the north."]
+THEATRE = ["有观众认为，青枫剧院今年的票价过高。剧院院长周明对此予以否认。"]
+CLUB = ["上赛季，东岭足球俱乐部青年队险些降级。主教练赵立赛后表示，球队将重建。"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes"),
+    [
+        (
+            "Lydia Varga later sat on the county council.",
+            DAIRY,
+            [(1, "The Selham dairy's first director was Lydia Varga"), (2, "Varga later sat on the county council")],
+        ),
+        ("The Hollin Rowing Club was founded in 1874.", ROWING, [(2, "Hollin was founded in 1874")]),
+        ("Petra Lund manages the depot.", DEPOT, [(1, "Its manager is Petra Lund")]),
+        (
+            "Cray camp lies three miles north of Ashby Hill.",
+            CAMPS,
+            [(1, "The Ashby Hill fort is older than the camp at Cray"), (2, "Cray camp lies three miles to the north")],
+        ),
+        ("周明是青枫剧院的院长。", THEATRE, [(1, "剧院院长周明对此予以否认")]),
+        ("有观众认为青枫剧院今年的票价过高。", THEATRE, [(1, "有观众认为，青枫剧院今年的票价过高")]),
+        ("赵立是东岭足球俱乐部青年队的主教练。", CLUB, [(1, "主教练赵立赛后表示")]),
+    ],
+)
+def test_the_honest_form_verifies(claim: str, contexts: list[str], quotes: list[tuple[int, str]]) -> None:
+    assert_verified(claim, contexts, *quotes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes", "check"),
+    [
+        (
+            "Lydia Varga later sat on the county council.",
+            [DAIRY[0], "Tomas Varga was her brother. Varga later sat on the county council."],
+            [(1, "The Selham dairy's first director was Lydia Varga"), (2, "Varga later sat on the county council")],
+            "quotes do not add up",
+        ),
+        (
+            "The Hollin Rowing Club was founded in 1874.",
+            [ROWING[0], "Hollin Grammar School was founded in 1874."],
+            [(2, "Hollin Grammar School was founded in 1874")],
+            "subject not in evidence",
+        ),
+        ("Petra Lund owns the depot.", DEPOT, [(1, "Its manager is Petra Lund")], "evidence states something else"),
+        (
+            "Cray camp lies three miles north of Ashby Hill.",
+            ["Ashby Hill lies three miles north of Cray camp."],
+            [(1, "Ashby Hill lies three miles north of Cray camp")],
+            "roles differ",
+        ),
+        (
+            "The Brindle Mill was built in 1790.",
+            ["The Brindle Mill was built in 1790. This story, however, is untrue; the mill dates from 1822."],
+            [(1, "The Brindle Mill was built in 1790")],
+            "negation differs",
+        ),
+        (
+            "青龙桥建于1650年。",
+            ["青龙桥建于1650年，这只是一个流传甚广的谣言。桥身碑刻记载的年份是1712年。"],
+            [(1, "青龙桥建于1650年")],
+            "negation differs",
+        ),
+        (
+            "青枫剧院今年的票价过高。",
+            THEATRE,
+            [(1, "青枫剧院今年的票价过高")],
+            "negation differs",  # denied by the next sentence, and reported
+        ),
+    ],
+)
+def test_the_lie_beside_it_is_caught(
+    claim: str, contexts: list[str], quotes: list[tuple[int, str]], check: str
+) -> None:
+    assert_caught(claim, contexts, quotes, check)
+
+
+@pytest.mark.parametrize(
+    ("claim", "context", "stated"),
+    [
+        ("the Tolley Canal stayed open to barges until 1961", "Many believed the railway would close it, but in "
+         "fact the Tolley Canal stayed open to barges until 1961.", True),
+        ("the Tolley Canal stayed open to barges until 1961", "Many believed that the Tolley Canal stayed open to "
+         "barges until 1961.", False),
+        ("石门茶场的古茶树树龄约为三百年", "经过年轮取样，研究人员证实，石门茶场的古茶树树龄约为三百年。", True),
+        ("石门茶场的古茶树树龄约为三百年", "经过年轮取样，有人声称，石门茶场的古茶树树龄约为三百年。", False),
+        ("The Brindle Mill was built in the year 1790", "The Brindle Mill was built in the year 1790. This story, "
+         "however, is untrue.", False),
+        ("The Brindle Mill was built in the year 1790", "The Brindle Mill was built in the year 1790. That year, "
+         "however, the river flooded.", True),
+    ],
+)  # fmt: skip
+def test_stated_only_where_asserted(claim: str, context: str, stated: bool) -> None:
+    assert (stated_support(claim, Contexts([context])) is not None) == stated
