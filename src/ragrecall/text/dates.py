@@ -51,7 +51,8 @@ _DECADES = [
     (re.compile(r"(?<![\w-])(?:the\s+)?(?:early|mid|late)?[\s-]?(?P<y>1\d|20)(?P<d>\d)0s\b", re.IGNORECASE), "en"),
     (re.compile(r"(?P<c>\d{2}|[二十一九]{2,3})\s*世纪\s*(?P<d>\d0|[一二三四五六七八九]十)\s*年代"), "zh-century"),
     (re.compile(r"(?P<y>1\d|20)(?P<d>\d)0\s*年代"), "zh-digits"),
-    (re.compile(r"(?<![\d世纪])(?P<d>[一二三四五六七八九]十)\s*年代"), "zh-bare"),
+    # 八十年代, 上世纪八十年代 ("of the last century"): the twentieth century's
+    (re.compile(r"(?:(?<=上世纪)|(?<![\d世纪]))(?P<d>[一二三四五六七八九]十)\s*年代"), "zh-bare"),
     (re.compile(r"(?P<c>\d{1,2})(?:st|nd|rd|th)[\s-]+century", re.IGNORECASE), "en-century"),
     (re.compile(rf"(?P<w>{'|'.join(_ORDINALS)})[\s-]+century", re.IGNORECASE), "en-century-word"),
     (re.compile(r"(?P<c>\d{2}|[一二十]{2,3})\s*世纪(?!\s*(?:\d0|[一二三四五六七八九]十)\s*年代)"), "zh-century-only"),

@@ -114,3 +114,55 @@ def test_the_lie_beside_it_is_caught(
 )  # fmt: skip
 def test_stated_only_where_asserted(claim: str, context: str, stated: bool) -> None:
     assert (stated_support(claim, Contexts([context])) is not None) == stated
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes"),
+    [
+        (
+            "Mira Osei won the men's 5,000 m final in 13:41.",
+            ["Wind troubled the men's 5,000 m final at Elmford. Mira Osei won in 13:41."],
+            [(1, "Mira Osei won in 13:41")],
+        ),
+        ("溪城地铁3号线一期工程2021年开工。", ["溪城地铁3号线一期工程全长18公里。工程于2021年开工。"],
+         [(1, "工程于2021年开工")]),
+        ("四月换届选举的投票率是58%。", ["四月换届选举后，联盟占多数席位。投票率为58%。"], [(1, "投票率为58%")]),
+        ("小说的故事发生在七十年代的矿区。", ["小说以上世纪七十年代的矿区为背景。"],
+         [(1, "小说以上世纪七十年代的矿区为背景")]),
+        ("Harlan Foods makes Tessivar in Ghent.", ["Tessivar is made at Harlan Foods's plant in Ghent."],
+         [(1, "Tessivar is made at Harlan Foods's plant in Ghent")]),
+    ],
+)  # fmt: skip
+def test_a_number_or_party_told_around_it_verifies(
+    claim: str, contexts: list[str], quotes: list[tuple[int, str]]
+) -> None:
+    assert_verified(claim, contexts, *quotes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes", "check"),
+    [
+        (
+            "溪城地铁3号线2014年开通。",
+            ["溪城地铁3号线预计2027年开通。1号线于2014年开通。"],
+            [(1, "1号线于2014年开通")],
+            "number not in evidence",
+        ),
+        (
+            "该厂2010年产量为400吨。",
+            ["该厂2010年产量为250吨。2018年产量为400吨。"],
+            [(1, "2018年产量为400吨")],
+            "year differs",
+        ),
+        (
+            "Dunmore Rovers beat Kestrel Town 3–1 in the final.",
+            ["Dunmore Rovers were beaten 3–1 by Kestrel Town in the final."],
+            [(1, "Dunmore Rovers were beaten 3–1 by Kestrel Town in the final")],
+            "roles differ",
+        ),
+    ],
+)
+def test_the_number_or_party_of_another_is_caught(
+    claim: str, contexts: list[str], quotes: list[tuple[int, str]], check: str
+) -> None:
+    assert_caught(claim, contexts, quotes, check)

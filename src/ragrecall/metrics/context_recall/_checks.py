@@ -55,7 +55,7 @@ from ._roles import roles_failure
 from ._scope import Scope, reports_itself
 from ._speaker import speaker_failure
 from ._subject import named, refers_back, shortened, subject_failure
-from ._words import script_of, strict_terms, words
+from ._words import base_forms, script_of, strict_terms, words
 
 __all__ = ["check_evidence", "negated_around"]
 
@@ -175,11 +175,11 @@ def _denies_what_it_says(facts: ClaimFacts, ev: Evidence) -> bool:
     A claim that denies in words the evidence does not write ("does not freeze" against "stays ice-free", "No
     lighthouse is as tall as Kells Point" against "Kells Point is the tallest lighthouse") is the judge's reading,
     and said so in a note."""
-    held = strict_terms(_base_forms(ev.text))
+    held = strict_terms(base_forms(ev.text))
     governed = _governed(facts.text)
     if governed is not None and governed in held:
         return True
-    return strict_terms(_base_forms(unnegated(facts.text))) - facts.name_terms <= held
+    return strict_terms(base_forms(unnegated(facts.text))) - facts.name_terms <= held
 
 
 def _governed(claim: str) -> str | None:
@@ -209,11 +209,6 @@ _AUXILIARIES = frozenset(
         "entirely", "completely",
     ]
 )  # fmt: skip
-
-
-def _base_forms(text: str) -> str:
-    """``text`` with its irregular verb forms in their base form ("won" → "win")."""
-    return _LATIN_WORD.sub(lambda m: base_form(m.group().lower()) if m.group().islower() else m.group(), text)
 
 
 _LATIN_WORD = re.compile(r"[A-Za-z]+")

@@ -14,7 +14,7 @@ from ...text.anaphora import opens_with
 from ...text.chinese import simplified
 from ...text.clauses import clause_spans
 from ...text.cues import cues_in, plain
-from ...text.names import folded_words
+from ...text.names import fold_word, folded_words
 from ...text.number_words import measure_word_at, parse_chinese
 from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
 from ...text.relative_years import count_of, derived_years, spans_in_years
@@ -133,13 +133,57 @@ _DECADES = re.compile(r"\bdecades?\b|十年", re.IGNORECASE)
 
 
 def _named_before(n: str, claim: str, evidence: list[Evidence]) -> bool:
-    """Whether ``n`` is part of a name of the claim ("Korrin 4") that its evidence's passage writes, before the
-    evidence sentence or in it."""
-    name = re.search(rf"\b([A-Z][^\W\d_]+)\s+{re.escape(n)}\b", claim)
-    if name is None:
-        return False
-    written = re.compile(rf"\b{re.escape(name.group(1))}\s+{re.escape(n)}\b")
-    return any(written.search(ev.earlier + ev.text) for ev in evidence)
+    """Whether ``n`` names a thing in the claim (:func:`_names_a_thing`: "Korrin 4", "the women's 10,000 m final",
+    5号线, 总决赛第五场, 三月换届选举, "the 2023 festival"; not a count, "40 engineers") and the evidence's passage,
+    before the evidence sentence or in it, writes it with a word the claim writes beside it ("The 2023 Oszby
+    Lantern Festival": the word three words on at most); while the evidence sentence writes no other number
+    beside that word (not 2018年产量 for 2010年产量)."""
+    for q in quantities(claim):
+        if q.value != n or not _names_a_thing(claim, q):
+            continue
+        ours = _beside(claim, q)
+        for ev in evidence:
+            if any(o.value != n and _shares(ours, _beside(ev.text, o)) for o in quantities(ev.text)):
+                continue
+            upto = ev.earlier + ev.text
+            if any(p.value == n and _shares(ours, _beside(upto, p, reach=3)) for p in quantities(ev.earlier)):
+                return True
+    return False
+
+
+def _names_a_thing(claim: str, q: Quantity) -> bool:
+    """Whether a quantity of ``claim`` is part of what names a thing rather than a count of it: a year or a month,
+    an ordinal (第五场) or a number (5号线), a measure with a noun after it ("the 10,000 m final"), or a number
+    after a capitalised word ("Korrin 4")."""
+    if is_year(q.value) or q.value.startswith("month:") or claim[q.start - 1 : q.start] == "第":
+        return True
+    if has_cjk(claim[q.end : q.end + 1]):
+        return claim[q.end : q.end + 1] == "号"
+    before = _WORD_BEFORE.search(claim[: q.start])
+    return bool(q.units and _WORDS_AFTER.match(claim, q.end)) or bool(before and before.group(1)[0].isupper())
+
+
+def _beside(text: str, q: Quantity, reach: int = 1) -> tuple[str, tuple[str, ...]]:
+    """The word right before a quantity of ``text`` and the ``reach`` words after it (two characters in Chinese),
+    folded; none for a function word, or where a mark or the text's end stands between."""
+    before, after = text[: q.start], text[q.end :]
+    if has_cjk(before[-1:]) or has_cjk(after[:1]):
+        return (before[-2:] if has_cjk(before[-2:]) else "", (after[:2],) if has_cjk(after[:2]) else ())
+    left = _WORD_BEFORE.search(before)
+    right = _WORDS_AFTER.match(after)
+    word = fold_word(left.group(1)) if left else ""
+    following = [fold_word(w) for w in right.group().split()[:reach]] if right else []
+    return ("" if word in STOPWORDS else word, tuple(w for w in following if w not in STOPWORDS))
+
+
+_WORD_BEFORE = re.compile(r"([^\W\d_]+(?:['’]s)?)\s+$")
+_WORDS_AFTER = re.compile(r"(?:\s+[^\W\d_]+)+")
+
+
+def _shares(ours: tuple[str, tuple[str, ...]], theirs: tuple[str, tuple[str, ...]]) -> bool:
+    """Whether two quantities have the same word before them, or the first word after one is among the words
+    after the other."""
+    return bool(ours[0] and ours[0] == theirs[0]) or bool(ours[1] and ours[1][0] in theirs[1])
 
 
 def _small_in_words(n: str, claim: str, written: frozenset[str], evidence: list[Evidence]) -> bool:

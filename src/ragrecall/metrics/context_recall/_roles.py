@@ -25,7 +25,7 @@ from ...text.cues import Cue, cues_in, plain, pole
 from ._facts import PROBLEMS, ClaimFacts, Failure
 from ._predicate import meanings
 from ._scope import Scope
-from ._words import strict_terms
+from ._words import base_forms, strict_terms
 
 __all__ = ["roles_failure", "sides_swapped"]
 
@@ -167,6 +167,7 @@ def _other_dimension(ours: str, theirs: str) -> bool:
 
 # Who acts stands after "by", or after "under the direction of" ("started in 2015 under the direction of Dr Rhys").
 _BY = re.compile(r"\bby\b|\bunder\s+the\s+(?:direction|leadership|command|guidance|supervision)\s+of\b", re.I)
+_POSSESSIVE = re.compile(r"['’]s\b")
 _EITHER_WAY = re.compile(r"\b(?:before|after)\s+(?:or|and)\s+(?:before|after)\b", re.IGNORECASE)
 
 
@@ -192,14 +193,20 @@ def _named(facts: ClaimFacts, claim: str, scope: Scope) -> Failure | None:
         if min(ca, cb, ea, eb) < 0 or cb <= ca:
             continue
         between = claim[ca + len(a.text) : cb]
-        predicate = strict_terms(between)
+        predicate = strict_terms(base_forms(between))  # "beat" and "were beaten by" share their verb
         if not predicate or _SYMMETRIC.search(between):
             continue
         if _AGENTLESS.match(between) and not re.search(r"\bby\b", between, re.IGNORECASE):
             continue  # "Fenwick Row was built in 1853 for workers of the Arden Ironworks": no one said who built it
         lo, hi = sorted((ea, eb))
         near = text[lo + len((a if ea < eb else b).text) : hi]
-        if not predicate & strict_terms(near) or _SYMMETRIC.search(near) or near.lstrip().startswith(("'s", "’s")):
+        if _POSSESSIVE.match(text, hi + len((b if ea < eb else a).text)):
+            continue  # "Corvatan is made at Medivale's plant": the second name holds a thing, it is no party
+        if (
+            not predicate & strict_terms(base_forms(near))
+            or _SYMMETRIC.search(near)
+            or near.lstrip().startswith(("'s", "’s"))
+        ):
             continue
         if _converse(between, near):
             continue  # "B is younger than A" for "A is older than B": the comparison check reads it

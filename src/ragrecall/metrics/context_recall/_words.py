@@ -8,9 +8,9 @@ from functools import lru_cache
 
 from ...text.numbers import quantities
 from ...text.segment import CJK_RANGES
-from ...text.terms import content_terms
+from ...text.terms import base_form, content_terms
 
-__all__ = ["script_of", "strict_terms", "words"]
+__all__ = ["base_forms", "script_of", "strict_terms", "words"]
 
 
 @lru_cache(maxsize=4096)
@@ -25,6 +25,15 @@ def strict_terms(text: str) -> frozenset[str]:
     """The content terms of ``text`` (stemmed; CJK as bigrams), numbers and their scale words left out
     (三千五百册 and 3500册 both hold 册; 1.2亿元 and 12000万元 both hold 元)."""
     return frozenset(t for t in content_terms(_wordy(text), stem=True, cjk="bigrams") if not t[0].isdigit())
+
+
+def base_forms(text: str) -> str:
+    """``text`` with its irregular verb forms, in lower case, in their base form ("won" → "win", "beaten" →
+    "beat")."""
+    return _LATIN_WORD.sub(lambda m: base_form(m.group().lower()) if m.group().islower() else m.group(), text)
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
 def _wordy(text: str) -> str:
