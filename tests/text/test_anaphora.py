@@ -52,6 +52,8 @@ def test_the_sections_are_the_data_s() -> None:
         "same time",
         "generic",
         "not an opening",
+        "time lead-in",
+        "a work",
     )
     assert "its" in words_of("pronoun") and "其" in words_of("pronoun")
     with pytest.raises(KeyError):

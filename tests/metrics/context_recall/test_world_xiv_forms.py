@@ -166,3 +166,50 @@ def test_the_number_or_party_of_another_is_caught(
     claim: str, contexts: list[str], quotes: list[tuple[int, str]], check: str
 ) -> None:
     assert_caught(claim, contexts, quotes, check)
+
+
+# World XV, after its blind scoring: a passive read past "in fact", a span of years in other units, "The centre"
+# naming what the sentence before named, Chinese time words before a subject, 厂方, a shortened word, 该书.
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes"),
+    [
+        ("The Pell Rowing Club was founded in 1871 by three curates.",
+         ["The Pell Rowing Club was in fact founded in 1871 by three curates."],
+         [(1, "The Pell Rowing Club was in fact founded in 1871 by three curates")]),
+        ("Ida Marr ran the dispensary for four decades.", ["Ida Marr ran the Quay Dispensary for forty years."],
+         [(1, "Ida Marr ran the Quay Dispensary for forty years")]),
+        ("The two towns held a joint fair for over a hundred years.",
+         ["Tarn and Hexley held a joint fair for more than a century."],
+         [(1, "Tarn and Hexley held a joint fair for more than a century")]),
+        ("The eye unit has four consulting rooms.",
+         ["Ashby General opened a new eye unit in 2019. The unit has four consulting rooms and a laser suite."],
+         [(1, "The unit has four consulting rooms and a laser suite")]),
+        ("永丰纱厂目前每天生产棉纱约18吨。", ["永丰纱厂是沅江最老的纱厂。", "厂方表示将扩产。目前该厂日产棉纱约18吨。"],
+         [(2, "目前该厂日产棉纱约18吨")]),
+        ("首航的目的地是海州。", ["澄江航空的首个航班于2009年起飞，目的地是海州。"], [(1, "目的地是海州")]),
+        ("《雪线》出版于2001年。",
+         ["长篇小说《雪线》写的是高原铁路。", "作者韩冬曾是一名铁路工人。该书2001年出版后广受好评。"],
+         [(2, "该书2001年出版后广受好评")]),
+    ],
+)  # fmt: skip
+def test_world_xv_honest_forms_verify(claim: str, contexts: list[str], quotes: list[tuple[int, str]]) -> None:
+    assert_verified(claim, contexts, *quotes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes", "check"),
+    [
+        ("Ida Marr ran the dispensary for four decades.", ["Ida Marr ran the Quay Dispensary for four years."],
+         [(1, "Ida Marr ran the Quay Dispensary for four years")], "unit differs"),
+        ("The Pell Rowing Club founded three curates in 1871.",
+         ["The Pell Rowing Club was in fact founded in 1871 by three curates."],
+         [(1, "The Pell Rowing Club was in fact founded in 1871 by three curates")], "roles differ"),
+        ("《雪线》出版于2001年。",
+         ["长篇小说《雪线》写的是高原铁路。", "同年出版的《冰河》是其续作。该书2001年出版后广受好评。"],
+         [(2, "该书2001年出版后广受好评")], "subject not in evidence"),
+    ],
+)  # fmt: skip
+def test_world_xv_lies_beside_are_caught(
+    claim: str, contexts: list[str], quotes: list[tuple[int, str]], check: str
+) -> None:
+    assert_caught(claim, contexts, quotes, check)

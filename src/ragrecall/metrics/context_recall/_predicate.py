@@ -60,20 +60,29 @@ def _predicate_missing(facts: ClaimFacts, evidence: list[Evidence], text: str) -
         if not rest & said and not {_root(t) for t in rest} & {_root(t) for t in said}:
             return True
     held = frozenset().union(*(held_terms(ev) for ev in evidence))
-    # A sentence opening with a pronoun says what it is about in the sentence before ("… the mail route between
-    # Vienna and Budapest. She flew it for six years without an accident.")
+    # A sentence opening with a pronoun, or with "The" and a noun of the sentence before, says what it is about
+    # there ("… the mail route between Vienna and Budapest. She flew it for six years …"; "… opened a new day
+    # surgery centre. The centre has six operating theatres")
     held = held.union(
         *(
             words(s)
             for ev in evidence
-            if "cjk" in facts.scripts or opens_with(ev.text, "pronoun", "demonstrative")
             for s in sentences_of(ev.earlier)[-1:]
+            if "cjk" in facts.scripts or opens_with(ev.text, "pronoun", "demonstrative") or _definite(ev.text, s)
         )
     )
     named = frozenset().union(*(words(n.text) for n in facts.names))
     return len(facts.terms & (held | named)) / len(facts.terms) < _MIN_COVERAGE
 
 
+def _definite(sentence: str, before: str) -> bool:
+    """Whether ``sentence`` opens with "The" and a noun ``before`` writes ("The centre" after "a new day surgery
+    centre")."""
+    found = _THE_NOUN.match(sentence)
+    return found is not None and bool(words(found.group(1)) & words(before))
+
+
+_THE_NOUN = re.compile(r"\W*the\s+([^\W\d_]+)\b", re.IGNORECASE)
 _LIFE_DATES = re.compile(
     r"\(\s*(?:b\.\s*|born\s+)?\d{4}(?:[-./]\d{1,2}[-./]\d{1,2})?\s*[–—-]+\s*(?:d\.\s*)?\d{4}(?:[-./]\d{1,2}[-./]\d{1,2})?\s*\)"
 )

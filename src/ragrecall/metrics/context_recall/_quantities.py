@@ -100,8 +100,9 @@ _MORE_THAN_YEARS = re.compile(
 
 
 def _said_as_fraction(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
-    """Whether the claim's ``n`` is a fraction, a multiplier or a count of decades the evidence writes in words:
-    ``25`` per cent as "a quarter" (四分之一), ``2`` times as "doubled" (翻了一番), ``20`` years as "two decades"."""
+    """Whether the claim's ``n`` is a fraction, a multiplier or a span of years the evidence writes otherwise:
+    ``25`` per cent as "a quarter" (四分之一), ``2`` times as "doubled" (翻了一番), ``20`` years as "two decades",
+    "three decades" as "thirty years"."""
     try:
         value = float(n)
     except ValueError:
@@ -113,9 +114,27 @@ def _said_as_fraction(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bo
         return any(abs(share * 100 - value) < 1 for share in shares)
     if re.search(rf"(?<![\d.]){re.escape(n)}\s*(?:times|倍)|两倍|二倍|翻一番|doubled|twice", claim):
         return f"x{n}" in fractions
-    if value % 10 == 0 and value > 0 and any(count_of(m.group(1)) == value for m in _N_YEARS.finditer(claim)):
-        return any(_DECADES.search(ev.text) and str(int(value) // 10) in numbers_in(ev.text) for ev in evidence)
-    return False
+    # "three decades" for "thirty years", "20 years" for "two decades", "over a hundred years" for "more than a
+    # century"
+    ours = {years for count, years in _spans_of_years(claim) if count == value}
+    return bool(ours & {years for ev in evidence for _, years in _spans_of_years(ev.text)})
+
+
+def _spans_of_years(text: str) -> list[tuple[float, float]]:
+    """The spans of time ``text`` writes in English as (the count written, the years it comes to): "thirty
+    years" (30, 30), "three decades" (3, 30), "a century" (1, 100)."""
+    out = []
+    for m in _SPAN.finditer(text):
+        count = 1 if m.group(1).casefold() in ("a", "an", "one") else count_of(m.group(1))
+        if count is not None:
+            out.append((float(count), float(count * _YEARS_IN[m.group(2).casefold().rstrip("s")])))
+    return out
+
+
+_SPAN = re.compile(
+    r"\b((?:a|an|one)\s+[a-z]+|\d+|[a-z]+(?:-[a-z]+)?)\s+(years?|decades?|century|centuries)\b", re.IGNORECASE
+)
+_YEARS_IN = {"year": 1, "decade": 10, "century": 100, "centurie": 100}
 
 
 def _share(value: str) -> float | None:
@@ -124,12 +143,6 @@ def _share(value: str) -> float | None:
     if not slash or not top.isdigit() or not bottom.isdigit() or bottom == "0":
         return None
     return int(top) / int(bottom)
-
-
-_N_YEARS = re.compile(r"\b(\d+|[a-z]+(?:-[a-z]+)?)\s+years\b", re.IGNORECASE)
-
-
-_DECADES = re.compile(r"\bdecades?\b|十年", re.IGNORECASE)
 
 
 def _named_before(n: str, claim: str, evidence: list[Evidence]) -> bool:

@@ -36,7 +36,7 @@ _MARGIN = (
     r"\b))"
 )
 _PASSIVE_AFTER = re.compile(
-    rf"^\s*(?:[^\W\d_]+\s+){{0,2}}?by\b{_MARGIN}|^\s*(?:[^\W\d_]+\s+){{0,3}}?under\b", re.IGNORECASE
+    rf"^\s*(?:[^\W_]+\s+){{0,2}}?by\b{_MARGIN}|^\s*(?:[^\W_]+\s+){{0,3}}?under\b", re.IGNORECASE
 )
 # A passive with no agent, followed by an adjunct: "was built in 1853 for …" says nothing of who built it.
 _AGENTLESS = re.compile(
@@ -45,7 +45,12 @@ _AGENTLESS = re.compile(
 _RELATIVE = re.compile(r"\W*(?:which|who|whom|that)\b", re.IGNORECASE)
 _PASSIVE_CJK = re.compile(r"[被由遭]")
 _PREPOSITION_AFTER = re.compile(r"^\s+(?:in|on|at|by|from|during|as|after|before|for|with|under)\b", re.IGNORECASE)
-_BE_BEFORE = re.compile(r"\b(?:was|were|is|are|been|being|be|got|get)\s+(?:[^\W\d_]+ly\s+)?$", re.IGNORECASE)
+# "was founded", "was formally founded", "was in fact founded", "was later jointly founded"
+_BE_BEFORE = re.compile(
+    r"\b(?:was|were|is|are|been|being|be|got|get)\s+"
+    r"(?:(?:[^\W\d_]+ly|in fact|indeed|also|later|then|first|once|never|not|still|soon|since)\s+){0,2}$",
+    re.IGNORECASE,
+)
 _COPULA_CJK = re.compile(r"[是为乃]")
 _SYMMETRIC = re.compile(
     r"\b(?:and|with|versus|vs|against|met|meets?|married|marries|borders?|bordered|adjoins?|between)\b|[与和同跟及]",

@@ -44,8 +44,11 @@ def subject_failure(
 # or a generic head noun (公司, 学校, 全省 "the whole province", 市教育局 "the city's education bureau").
 _CJK_BACK = tuple(w for w in words_of("demonstrative", "pronoun", "generic") if not w.isascii())
 # A date or a source leading a Chinese sentence in: "2023年", "公报指出，".
+# A word of time, with what it dates as far as a comma: "目前", "全盛时期的1980年代末，".
+_CJK_TIME = "|".join(re.escape(w) for w in words_of("time lead-in"))
 _CJK_LEAD_IN = re.compile(
-    r"^(?:[\d〇零一二三四五六七八九十]+\s*[年月日]\s*[，,]?|[^，,。]{1,8}(?:指出|显示|表示|称)[，,])+"
+    r"^(?:[\d〇零一二三四五六七八九十]+\s*[年月日]\s*[，,]?|[^，,。]{1,8}(?:指出|显示|表示|称)[，,]"
+    rf"|(?:{_CJK_TIME})(?:的?[^，,。；]{{0,10}}?(?:年代末|年代初|年代|年间|时期|期间|以来|时)[，,])?[，,]?)+"
 )
 # What opens a passage that goes on about a subject another passage names: a subject pronoun ("It spans …", not
 # "Its rival …"), a demonstrative (该厂, "This"), a Chinese generic head noun (工厂, 公司); not "The <noun>", which
@@ -71,9 +74,16 @@ def refers_back(
             if passage_opening
             else _opens_anaphorically(ev.text, facts)
         )
-        if opens and not _other_names(facts, ev, whole=False):
+        if opens and (not _other_names(facts, ev, whole=False) or _a_work_named_before(name, facts, ev)):
             return True
     return False
+
+
+def _a_work_named_before(name: Name, facts: ClaimFacts, ev: Evidence) -> bool:
+    """Whether ``name`` is a title (《云上航线》) and the evidence sentence opens with words that refer back to a
+    work (该书, 该片) while its passage before it names no title: the other names there are a person or a place,
+    not what 该书 refers to."""
+    return name.cjk and f"《{name.text}》" in facts.text and opens_with(ev.text, "a work") and "《" not in ev.earlier
 
 
 def shortened(name: Name, ev: Evidence, contexts: SentenceSource) -> bool:
@@ -223,7 +233,8 @@ def _cjknamed(term: str, upto: str, sentence: str) -> bool:
     """A Chinese subject is named when its first two characters are written, or half its bigrams and two at least
     are (its opening word may be a verb: 连接南屿岛的大桥), or the evidence sentence opens with its head noun, perhaps
     after 该, 本, 这: 学院最初… for 汀澜音乐学院; a noun in 子 is named by its first character after a demonstrative
-    (此亭 for 亭子), a person by surname and 氏 (邓氏 for 邓怀远)."""
+    (此亭 for 亭子), a person by surname and 氏 (邓氏 for 邓怀远); a word of two characters by the longer word it
+    shortens, its characters in order one or two apart in the evidence sentence (首航 for 首个航班)."""
     if any(head in upto for head in _heads(term)):
         return True
     bigrams = [term[i : i + 2] for i in range(len(term) - 1)]
@@ -234,6 +245,8 @@ def _cjknamed(term: str, upto: str, sentence: str) -> bool:
         return True  # 此亭 for 亭子: the noun without its suffix, after a demonstrative
     if 2 <= len(term) <= 3 and term[0] + "氏" in upto:
         return True  # 邓氏 for 邓怀远: a person by surname and 氏
+    if len(term) == 2 and re.search(f"{re.escape(term[0])}.{{1,2}}{re.escape(term[1])}", sentence):
+        return True  # 首航 for 首个航班, 北大 for 北京大学: a word shortened to its first characters
     head = term[-2:]
     return len(term) > 2 and sentence.lstrip("该本这此其").startswith(head)
 
