@@ -300,13 +300,16 @@ def _years(facts: ClaimFacts, scope: Scope) -> Failure | None:
     claimed = quantities(claim)
     found = quantities(scope.text)
     years = {q.value for q in claimed if _is_year(q, claim)}
-    clause_numbers = [[e for e in found if s <= e.start < t] for s, t in scope.clauses]
+    if not years:
+        return None
+    written: dict[int, set[str]] = {}  # the years each clause writes
+    for e in found:
+        if _is_year(e, scope.text):
+            written.setdefault(scope.clause_of(e.start), set()).add(e.value)
     for q in claimed:
         places = [scope.clause_of(e.start) for e in found if e.value == q.value]
-        if not places:
-            continue
-        if years and not _is_year(q, claim):
-            clause_years = [{y.value for y in clause_numbers[k] if _is_year(y, scope.text)} for k in places]
+        if places and not _is_year(q, claim):
+            clause_years = [written.get(k, set()) for k in places]
             if all(ys and not ys & years for ys in clause_years):
                 other = sorted(set().union(*clause_years))[0]
                 return _fail(
