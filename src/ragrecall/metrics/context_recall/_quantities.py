@@ -13,16 +13,24 @@ from collections.abc import Sequence
 from ...text.anaphora import opens_with
 from ...text.chinese import simplified
 from ...text.clauses import clause_spans
-from ...text.cues import cues_in, plain
-from ...text.names import fold_word, folded_words
-from ...text.number_words import measure_word_at, parse_chinese
+from ...text.names import folded_words
+from ...text.number_words import measure_word_at
 from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
-from ...text.relative_years import count_of, derived_years, spans_in_years
+from ...text.relative_years import derived_years, spans_in_years
 from ...text.segment import has_cjk
 from ...text.terms import STOPWORDS, stem
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource
 from ._predicate import meanings
+from ._said_otherwise import (
+    about,
+    centuries,
+    decades,
+    is_year,
+    named_before,
+    said_as_fraction,
+    small_in_words,
+)
 from ._subject import sentences_of
 from ._words import strict_terms
 
@@ -63,18 +71,18 @@ def numbers_failure(
         spans = {str(b - a) for a in years for b in years if b > a}
         lasting = spans_in_years(facts.text)
         missing = {
-            n for n in facts.numbers - written if not ((n in lasting and n in spans) or _about(n, facts.text, spans))
+            n for n in facts.numbers - written if not ((n in lasting and n in spans) or about(n, facts.text, spans))
         }
     # "Korrin 4", "Apollo 11": a number that is part of a name the passage wrote before
-    missing = {n for n in missing if not _named_before(n, facts.text, evidence)}
+    missing = {n for n in missing if not named_before(n, facts.text, evidence)}
     # 25% for "a quarter", 2 for "doubled" (两倍, 翻了一番), 20 years for "two decades"
-    missing = {n for n in missing if not _said_as_fraction(n, facts, evidence)}
+    missing = {n for n in missing if not said_as_fraction(n, facts, evidence)}
     # "one route", 两个学科, "both": one and two in words are said in too many ways ("a single", 神学和法学) to ask for
-    missing = {n for n in missing if not _small_in_words(n, facts.text, own, evidence)}
+    missing = {n for n in missing if not small_in_words(n, facts.text, own, evidence)}
     # a century the claim names ("the mid-1800s") is the century of a year or decade the evidence writes
-    missing = {n for n in missing if not (n.startswith("century:") and n in _centuries(written))}
+    missing = {n for n in missing if not (n.startswith("century:") and n in centuries(written))}
     # a decade the claim names ("in the 1870s") holds a year the evidence writes ("between 1871 and 1874")
-    missing = {n for n in missing if not (n.startswith("decade:") and n in _decades(written))}
+    missing = {n for n in missing if not (n.startswith("decade:") and n in decades(written))}
     if missing and not {n for n in written if is_year(n)} - facts.numbers:
         earlier = frozenset().union(*(numbers_in(ev.earlier) for ev in evidence))
         missing = {n for n in missing if not _set_by_passage(n, written, earlier)}
@@ -83,149 +91,6 @@ def numbers_failure(
     if missing:
         return Failure("number", f"{PROBLEMS['number']}: {', '.join(sorted(missing))}")
     return None
-
-
-def _about(n: str, claim: str, spans: set[str]) -> bool:
-    """Whether the claim says "more than n years" (三十多年, "over 30 years") and a span of the evidence's years
-    is from n to n + 9."""
-    said = [m.group(1) or m.group(2) for m in _MORE_THAN_YEARS.finditer(claim)]
-    if not any(c == n or (not c.isdigit() and parse_chinese(c) == n) for c in said):
-        return False
-    return any(int(n) <= int(s) < int(n) + 10 for s in spans)
-
-
-_MORE_THAN_YEARS = re.compile(
-    r"(?:more than|over)\s+(\d+)\s+years|([\d〇零一二两三四五六七八九十百]+)\s*(?:多|余|餘)\s*年", re.IGNORECASE
-)
-
-
-def _said_as_fraction(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
-    """Whether the claim's ``n`` is a fraction, a multiplier or a span of years the evidence writes otherwise:
-    ``25`` per cent as "a quarter" (四分之一), ``2`` times as "doubled" (翻了一番), ``20`` years as "two decades",
-    "three decades" as "thirty years"."""
-    try:
-        value = float(n)
-    except ValueError:
-        return False
-    claim = plain(facts.text)
-    fractions = [c.value for ev in evidence for c in cues_in(ev.text) if c.cls == "fraction"]
-    if re.search(rf"(?<![\d.]){re.escape(n)}\s*(?:%|percent|per cent|％)", claim):
-        shares = [share for v in fractions if (share := _share(v)) is not None]
-        return any(abs(share * 100 - value) < 1 for share in shares)
-    if re.search(rf"(?<![\d.]){re.escape(n)}\s*(?:times|倍)|两倍|二倍|翻一番|doubled|twice", claim):
-        return f"x{n}" in fractions
-    # "three decades" for "thirty years", "20 years" for "two decades", "over a hundred years" for "more than a
-    # century"
-    ours = {years for count, years in _spans_of_years(claim) if count == value}
-    return bool(ours & {years for ev in evidence for _, years in _spans_of_years(ev.text)})
-
-
-def _spans_of_years(text: str) -> list[tuple[float, float]]:
-    """The spans of time ``text`` writes in English as (the count written, the years it comes to): "thirty
-    years" (30, 30), "three decades" (3, 30), "a century" (1, 100)."""
-    out = []
-    for m in _SPAN.finditer(text):
-        count = 1 if m.group(1).casefold() in ("a", "an", "one") else count_of(m.group(1))
-        if count is not None:
-            out.append((float(count), float(count * _YEARS_IN[m.group(2).casefold().rstrip("s")])))
-    return out
-
-
-_SPAN = re.compile(
-    r"\b((?:a|an|one)\s+[a-z]+|\d+|[a-z]+(?:-[a-z]+)?)\s+(years?|decades?|century|centuries)\b", re.IGNORECASE
-)
-_YEARS_IN = {"year": 1, "decade": 10, "century": 100, "centurie": 100}
-
-
-def _share(value: str) -> float | None:
-    """A fraction cue's value as a share ("1/4" → 0.25), or None for a multiplier ("x2")."""
-    top, slash, bottom = value.partition("/")
-    if not slash or not top.isdigit() or not bottom.isdigit() or bottom == "0":
-        return None
-    return int(top) / int(bottom)
-
-
-def _named_before(n: str, claim: str, evidence: list[Evidence]) -> bool:
-    """Whether ``n`` names a thing in the claim (:func:`_names_a_thing`: "Korrin 4", "the women's 10,000 m final",
-    5号线, 总决赛第五场, 三月换届选举, "the 2023 festival"; not a count, "40 engineers") and the evidence's passage,
-    before the evidence sentence or in it, writes it with a word the claim writes beside it ("The 2023 Oszby
-    Lantern Festival": the word three words on at most); while the evidence sentence writes no other number
-    beside that word (not 2018年产量 for 2010年产量)."""
-    for q in quantities(claim):
-        if q.value != n or not _names_a_thing(claim, q):
-            continue
-        ours = _beside(claim, q)
-        for ev in evidence:
-            if any(o.value != n and _shares(ours, _beside(ev.text, o)) for o in quantities(ev.text)):
-                continue
-            upto = ev.earlier + ev.text
-            if any(p.value == n and _shares(ours, _beside(upto, p, reach=3)) for p in quantities(ev.earlier)):
-                return True
-    return False
-
-
-def _names_a_thing(claim: str, q: Quantity) -> bool:
-    """Whether a quantity of ``claim`` is part of what names a thing rather than a count of it: a year or a month,
-    an ordinal (第五场) or a number (5号线), a measure with a noun after it ("the 10,000 m final"), or a number
-    after a capitalised word ("Korrin 4")."""
-    if is_year(q.value) or q.value.startswith("month:") or claim[q.start - 1 : q.start] == "第":
-        return True
-    if has_cjk(claim[q.end : q.end + 1]):
-        return claim[q.end : q.end + 1] == "号"
-    before = _WORD_BEFORE.search(claim[: q.start])
-    return bool(q.units and _WORDS_AFTER.match(claim, q.end)) or bool(before and before.group(1)[0].isupper())
-
-
-def _beside(text: str, q: Quantity, reach: int = 1) -> tuple[str, tuple[str, ...]]:
-    """The word right before a quantity of ``text`` and the ``reach`` words after it (two characters in Chinese),
-    folded; none for a function word, or where a mark or the text's end stands between."""
-    before, after = text[: q.start], text[q.end :]
-    if has_cjk(before[-1:]) or has_cjk(after[:1]):
-        return (before[-2:] if has_cjk(before[-2:]) else "", (after[:2],) if has_cjk(after[:2]) else ())
-    left = _WORD_BEFORE.search(before)
-    right = _WORDS_AFTER.match(after)
-    word = fold_word(left.group(1)) if left else ""
-    following = [fold_word(w) for w in right.group().split()[:reach]] if right else []
-    return ("" if word in STOPWORDS else word, tuple(w for w in following if w not in STOPWORDS))
-
-
-_WORD_BEFORE = re.compile(r"([^\W\d_]+(?:['’]s)?)\s+$")
-_WORDS_AFTER = re.compile(r"(?:\s+[^\W\d_]+)+")
-
-
-def _shares(ours: tuple[str, tuple[str, ...]], theirs: tuple[str, tuple[str, ...]]) -> bool:
-    """Whether two quantities have the same word before them, or the first word after one is among the words
-    after the other."""
-    return bool(ours[0] and ours[0] == theirs[0]) or bool(ours[1] and ours[1][0] in theirs[1])
-
-
-def _small_in_words(n: str, claim: str, written: frozenset[str], evidence: list[Evidence]) -> bool:
-    """One is said in too many ways to ask for; two too ("both", 双塔), where the evidence writes no other small
-    count."""
-    if n == "1":
-        return True
-    if n != "2" or "2" in claim:
-        return False
-    small = {w for w in written if w.isdigit() and 3 <= int(w) <= 10}
-    return not small
-
-
-def _centuries(written: frozenset[str]) -> set[str]:
-    out = set()
-    for n in written:
-        year = n.removeprefix("decade:")
-        if is_year(year):
-            out.add(f"century:{int(year) // 100 + 1}")
-    return out
-
-
-def _decades(written: frozenset[str]) -> set[str]:
-    return {f"decade:{int(n) // 10 * 10}" for n in written if is_year(n)}
-
-
-def is_year(n: str) -> bool:
-    """Whether ``n`` is a year (four digits, 1000–2100)."""
-    return len(n) == 4 and n.isdigit() and 1000 <= int(n) <= 2100
 
 
 def _year_before(ev: Evidence, evidence: list[Evidence]) -> str:
