@@ -24,7 +24,9 @@ from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource
 from ._predicate import meanings
 from ._said_otherwise import (
     about,
+    by_arithmetic,
     centuries,
+    converted,
     decades,
     is_year,
     named_before,
@@ -77,6 +79,10 @@ def numbers_failure(
     missing = {n for n in missing if not named_before(n, facts.text, evidence)}
     # 25% for "a quarter", 2 for "doubled" (两倍, 翻了一番), 20 years for "two decades"
     missing = {n for n in missing if not said_as_fraction(n, facts, evidence)}
+    # "won by 35 points" from "by 310 points to 275"; "led it until 2009" from "in 1988 … for 21 years"
+    missing = {n for n in missing if not by_arithmetic(n, facts, evidence)}
+    # "0.4 m" for "40 centimetres"
+    missing = {n for n in missing if not converted(n, facts, evidence)}
     # "one route", 两个学科, "both": one and two in words are said in too many ways ("a single", 神学和法学) to ask for
     missing = {n for n in missing if not small_in_words(n, facts.text, own, evidence)}
     # a century the claim names ("the mid-1800s") is the century of a year or decade the evidence writes
@@ -238,13 +244,19 @@ def ranges_failure(
 ) -> Failure | None:
     """A range the claim states is a range of the evidence (or of the sentence before one that refers back to it,
     "Over the same period …"): two numbers joined as a range, or a start and an end in one sentence ("from 2009
-    …, until 2014", "自2009年起…，至2014年")."""
+    …, until 2014", "自2009年起…，至2014年"), or, for a change ("grew by 150 between 2010 and 2018"), both ends
+    written."""
     texts = [ev.text for ev in evidence]
     texts += [t for ev in evidence if opens_with(ev.text, *_REFERS_BACK) for t in sentences_of(ev.earlier)[-1:]]
     written = frozenset().union(*(ranges_in(t) for t in texts))
     missing = sorted(
         r for r in facts.ranges - written if not any(_spans(t, *r) or _opens_and_closes(t, *r) for t in texts)
     )
+    if missing and any(m.startswith("con:change:") for m in meanings(facts.text)):
+        # "grew by 150 between 2010 and 2018" from "250 staff in 2010 and 400 in 2018": a change between the
+        # figures of two years both written
+        numbers = frozenset().union(*(numbers_in(t) for t in texts))
+        missing = [r for r in missing if not set(r) <= numbers]
     if missing:
         shown = ", ".join(f"{low}–{high}" for low, high in missing)
         return Failure("range", f"{PROBLEMS['range']}: {shown}")

@@ -4,18 +4,30 @@ small count in words, the century of a year. Deterministic, no LLM call."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 
 from ...text.cues import cues_in, plain
 from ...text.names import fold_word
 from ...text.number_words import parse_chinese
 from ...text.numbers import Quantity, quantities
-from ...text.relative_years import count_of
+from ...text.relative_years import count_of, spans_in_years
 from ...text.segment import has_cjk
 from ...text.terms import STOPWORDS
 from ._facts import ClaimFacts, Evidence
 
-__all__ = ["about", "centuries", "decades", "is_year", "named_before", "said_as_fraction", "small_in_words"]
+__all__ = [
+    "about",
+    "by_arithmetic",
+    "centuries",
+    "converted",
+    "decades",
+    "is_year",
+    "named_before",
+    "said_as_fraction",
+    "small_in_words",
+]
 
 
 def about(n: str, claim: str, spans: set[str]) -> bool:
@@ -159,3 +171,80 @@ def decades(written: frozenset[str]) -> set[str]:
 def is_year(n: str) -> bool:
     """Whether ``n`` is a year (four digits, 1000–2100)."""
     return len(n) == 4 and n.isdigit() and 1000 <= int(n) <= 2100
+
+
+def by_arithmetic(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
+    """Whether the claim's ``n`` is what two numbers of its evidence come to: their difference, where the claim
+    reads it as a change, a comparison or a margin ("won by 35 points" from "by 310 points to 275", "grew by 150"
+    from "250 staff in 2010 and 400 in 2018", 下降了5个百分点 from 58% and 63%), in the units of both (a change
+    in per cent is not one of two counts); or the year a span of years ends ("led it until 2009" from "took over
+    in 1988 … led it for 21 years")."""
+    ours = [q for q in quantities(facts.text) if q.value == n]
+    if not ours or not _number(n):
+        return False
+    value = float(n)
+    found = [q for ev in evidence for q in quantities(ev.text) if _number(q.value)]
+    if is_year(n):
+        spans = {int(s) for ev in evidence for s in spans_in_years(ev.text)}
+        return any(is_year(q.value) and int(q.value) + s == value for q in found for s in spans)
+    if not _reads_a_difference(facts.text, ours[0]):
+        return False
+    units = ours[0].units
+    return any(
+        a.units == b.units
+        and (not units or units & a.units or (units == {"pp"} and a.units == {"%"}))
+        and not ("%" in units and "%" not in a.units)
+        and abs(abs(float(a.value) - float(b.value)) - value) < 1e-9
+        for a, b in itertools.combinations(found, 2)
+    )
+
+
+def _number(value: str) -> bool:
+    return bool(_PLAIN_NUMBER.fullmatch(value))
+
+
+def _reads_a_difference(claim: str, q: Quantity) -> bool:
+    """Whether ``claim`` reads its quantity ``q`` as a change, a comparison or a margin: a cue of change or of
+    comparison ("grew", 下降, 比…多), or "by" right before it ("by 35 points"), or 相差/领先/落后."""
+    if any(c.cls == "comparative" or c.value.startswith("change:") for c in cues_in(claim)):
+        return True
+    return bool(_MARGIN.search(claim[: q.start]))
+
+
+_PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_MARGIN = re.compile(r"\bby\s+(?:a\s+(?:majority|margin)\s+of\s+)?$|(?:相差|领先|落后|多出|少了|多了)\s*$", re.I)
+
+
+def converted(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
+    """Whether the claim's ``n``, with its unit, is a number of the evidence in another unit of the same measure
+    ("0.4 m" for "40 centimetres", "2.5 t" for "2,500 kg", "90 minutes" for "1.5 hours")."""
+    ours = [
+        (float(q.value), b) for q in quantities(facts.text) if q.value == n and _number(n) and (b := _base(q.units))
+    ]
+    theirs = [
+        (float(q.value), b)
+        for ev in evidence
+        for q in quantities(ev.text)
+        if _number(q.value) and (b := _base(q.units))
+    ]
+    return any(
+        measure == their_measure and scale != their_scale and math.isclose(v * scale, w * their_scale, rel_tol=1e-6)
+        for v, (measure, scale) in ours
+        for w, (their_measure, their_scale) in theirs
+    )
+
+
+def _base(units: frozenset[str]) -> tuple[str, float] | None:
+    """The measure of a unit and its size in that measure's base unit, for one unit of :data:`_SCALES`."""
+    known = [_SCALES[u] for u in units if u in _SCALES]
+    return known[0] if len(known) == 1 else None
+
+
+_SCALES = {
+    "km": ("length", 1000.0), "m": ("length", 1.0), "cm": ("length", 0.01), "mm": ("length", 0.001),
+    "t": ("mass", 1000.0), "kg": ("mass", 1.0), "g": ("mass", 0.001),
+    "km2": ("area", 1_000_000.0), "ha": ("area", 10_000.0), "m2": ("area", 1.0),
+    "GW": ("power", 1000.0), "MW": ("power", 1.0),
+    "week": ("time", 604_800.0), "day": ("time", 86_400.0), "hour": ("time", 3600.0),
+    "minute": ("time", 60.0), "second": ("time", 1.0), "year": ("months", 12.0), "month": ("months", 1.0),
+}  # fmt: skip
