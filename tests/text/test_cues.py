@@ -84,3 +84,19 @@ def test_traditional_chinese_is_read_as_simplified_with_its_length() -> None:
     assert simplified("國家圖書館於1876年開放") == "国家图书馆于1876年开放"
     assert simplified("plain English") == "plain English"
     assert ("attribution", "attribution") in classes("據傳，該橋由羅馬人建造。")
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs"),
+    [
+        ("became part of", "joined"),
+        ("shows", "depicts"),
+        ("link", "connection"),
+        ("ascents", "climbed"),
+        ("a year", "annually"),
+        ("valued at", "worth"),
+    ],
+)
+def test_words_of_one_meaning_share_a_synonym_group(ours: str, theirs: str) -> None:
+    groups = [{c.value for c in cues_in(f"It {w} the hall.") if c.cls == "synonym"} for w in (ours, theirs)]
+    assert groups[0] and groups[0] == groups[1]
