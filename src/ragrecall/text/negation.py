@@ -20,6 +20,7 @@ from .letters import letter_runs
 __all__ = [
     "counterfactual",
     "denied_after",
+    "denies_the_sentence_before",
     "endings",
     "negates",
     "negations",
@@ -206,7 +207,7 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
         return False
     cleaned = _cleaned(text)
     # "… of 1911. It did not, as is sometimes written; …", "… in 1851. The company's own history denies this."
-    if opening and (_ELLIPTICAL.match(cleaned) or _denies_before(text)):
+    if opening and (_ELLIPTICAL.match(cleaned) or denies_the_sentence_before(text)):
         return True
     if _denied_as(cleaned):
         return True
@@ -219,7 +220,9 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
     return not (opening and _OPENS_STATEMENT.match(cleaned, found.start()))
 
 
-def _denies_before(text: str) -> bool:
+def denies_the_sentence_before(text: str) -> bool:
+    """Whether ``text`` holds words that deny the sentence before it ("The company denies this", 对此予以否认):
+    they negate nothing of their own sentence (:func:`negations` leaves them out)."""
     norm = text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
     return not _BEFORE.absent(norm) and _BEFORE.pattern.search(norm) is not None
 

@@ -6,8 +6,8 @@ predicates, hedged claims, honest unsupported verdicts). Through the judge path 
 real passage text), the ``stated`` path (frames probes) and the decomposition (claims swapping their reference
 sentence's roles). Definitions in :mod:`helpers.verification_world`.
 
-``verification_world_ii.json`` was written for this round's tuning; ``…_ii_heldout`` to ``…_xv_heldout`` were
-each measured once blind before this code was tuned on them (the first blind figures are in
+``verification_world_ii.json`` was written for this round's tuning; ``…_ii_heldout`` to ``…_xv_heldout`` and
+``…_xvii_heldout`` were each measured once blind before this code was tuned on them (the first blind figures are in
 ``benchmarks/results/verification_world_heldout_*_first_blind.txt``): here they pin what the code now does on them.
 """
 
@@ -97,6 +97,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_xiii_heldout.json", 102, 0, 1),
         ("verification_world_xiv_heldout.json", 105, 1, 0),
         ("verification_world_xv_heldout.json", 105, 1, 1),
+        ("verification_world_xvii_heldout.json", 106, 2, 8),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
@@ -130,6 +131,8 @@ PROBES = {
     "verification_world_xiii_heldout": (0, 0, 8, 0),
     "verification_world_xiv_heldout": (1, 0, 11, 0),
     "verification_world_xv_heldout": (1, 0, 11, 0),
+    # two honest decompositions name an event ("The succession took place in 1998") code does not read as the verb
+    "verification_world_xvii_heldout": (1, 0, 11, 2),
 }
 
 

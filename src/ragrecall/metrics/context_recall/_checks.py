@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 
 from ...text.negation import (
     denied_after,
+    denies_the_sentence_before,
     endings,
     negates,
     negations,
@@ -158,6 +159,11 @@ def _polarity(
     facts: ClaimFacts, quotes: Sequence[Quote], evidence: list[Evidence], _: SentenceSource
 ) -> Failure | None:
     note: Failure | None = None
+    if denies_the_sentence_before(facts.text) and not any(
+        denies_the_sentence_before(ev.text) or negations(ev.text) for ev in evidence
+    ):
+        # "安和药业否认了这一说法" against "安和药业承认了这一说法": a denial the evidence does not write
+        return Failure("polarity", f"{PROBLEMS['polarity']}: the claim denies, its evidence does not")
     for ev in evidence:
         if negated_around(ev, facts) != facts.negated and not _ceasing(facts, ev, negated=facts.negated):
             if facts.negated and not _denies_what_it_says(facts, ev):
@@ -245,11 +251,23 @@ def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) 
     # A sentence-wide cue reaches no further than a semicolon: "It is false that A; B".
     since = max(text.rfind(";", 0, scope.first), text.rfind("；", 0, scope.first)) + 1
     # "It is false that the well never froze": a sentence-wide cue over a negated clause asserts it froze.
-    negated = any(negates(text[clauses[i][0] : clauses[i][1]]) for i in scope.core) != sentence_negated_before(
-        text[since:], scope.first - since
-    )
+    negated = any(
+        negates(_aside(text[clauses[i][0] : clauses[i][1]], facts)) for i in scope.core
+    ) != sentence_negated_before(text[since:], scope.first - since)
     denied = not reported and (denied_after(text[scope.last :]) or denied_after(ev.later, opening=True))
     return negated != denied  # "… have never been relegated, but this is a myth": denied, a negation is not
+
+
+def _aside(clause: str, facts: ClaimFacts) -> str:
+    """``clause`` without a "without …" phrase that holds none of the claim's terms: "approved quenbimab in 2020
+    without requiring further trials" negates the trials, not the approval."""
+    found = _WITHOUT.search(clause)
+    if found is None or strict_terms(found.group()) & facts.terms:
+        return clause
+    return clause[: found.start()] + clause[found.end() :]
+
+
+_WITHOUT = re.compile(r"\bwithout\b[^,;:—–]*", re.IGNORECASE)
 
 
 def _asserted(

@@ -100,8 +100,8 @@ def _evidence_speaker(scope: Scope) -> str | None:
     who = _CJK_PARTICLES.sub("", text[start : verb.start()].rstrip())
     if not who.strip() or opens_with(who, *_PRONOUNS):
         return None
-    if not has_cjk(who) and not _CAPITALISED.search(who):
-        return None  # "the court said": no name to compare
+    if not has_cjk(who) and not any(w.casefold() not in STOPWORDS for w in _CAPITALISED.findall(who)):
+        return None  # "the court said", "The company said": no name to compare
     return who
 
 

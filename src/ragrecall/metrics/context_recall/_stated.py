@@ -99,8 +99,8 @@ def _whole_sentence(evidence: Evidence) -> bool:
     while end > 0 and evidence.text[end - 1] in ",;，；":  # the claim's full stop matched the clause's comma
         end -= 1
     after = _CITATION.sub("", evidence.text[end:])
-    if fold(before) and not _AFFIRMED.fullmatch(before.strip()):
-        return False
+    if fold(before) and (not _AFFIRMED.fullmatch(before.strip()) or negations(before)):
+        return False  # not an affirming opening, or a negated one: "没有任何证据表明，", "No study shows that"
     if not fold(after):
         return True
     return bool(_ADDED.match(after)) and not (
@@ -111,8 +111,11 @@ def _whole_sentence(evidence: Evidence) -> bool:
 _AFFIRMED = re.compile(
     r"(?:in fact|indeed|actually|in reality|it is true that|it is certain that|it is confirmed that"
     r"|(?:[\w'’ -]{0,40}\s)?(?:records?|documents?|tests?|studies|surveys?|analysis|research|researchers|experts?"
-    r"|archives?|excavations?) (?:show|showed|shows|confirm|confirmed|confirms|establish|established|prove|proved"
-    r"|proves) that|as (?:the )?[\w ]{0,40} (?:confirmed|established|showed|proved)"
+    r"|archives?|excavations?|inquiry|inquiries|investigations?|investigators|audits?|the court|reviews?)"
+    r"(?:\s+(?:from|at|of)\s+[\w'’ -]{1,40}?)?"
+    r" (?:show|showed|shows|confirm|confirmed|confirms|establish|established|prove|proved"
+    r"|proves) that|as (?:the )?[\w ]{0,40} (?:confirmed|confirms?|established|establish(?:es)?|showed|shows?|proved"
+    r"|proves?)"
     r"|undoubtedly|without (?:a )?doubt|certainly|contrary to [\w ]{1,30}"
     r"|(?:although|though|while|虽然|尽管)[^,，;；]{0,80}[,，]\s*(?:but|但是|但|却)?"
     r"|事实上|实际上|的确|确实|经考证|事实证明|可以确定的是|可以肯定的是|经核实|经证实|经查证|经调查"
