@@ -66,3 +66,26 @@ ZH = "永泰药业曾在2015年向监管官员行贿三百万元"
 )
 def test_stated_only_where_asserted(claim: str, context: str, stated: bool) -> None:
     assert (stated_support(claim, Contexts([context])) is not None) == stated
+
+
+CLUBS = ["The Penhallow Chess Club was founded in 1851, earlier than the Quayside Chess Circle."]
+RIVERS = ["清漪河是沅桑江的一条支流，全长80公里。"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quote", "verified"),
+    [
+        ("The Penhallow Chess Club was founded later than the Quayside Chess Circle.", CLUBS, CLUBS[0][:-1], False),
+        ("The Quayside Chess Circle was founded later than the Penhallow Chess Club.", CLUBS, CLUBS[0][:-1], True),
+        ("The Penhallow Chess Club was founded earlier than the Quayside Chess Circle.", CLUBS, CLUBS[0][:-1], True),
+        ("沅桑江是清漪河的一条支流。", RIVERS, "清漪河是沅桑江的一条支流", False),
+        ("清漪河是沅桑江的一条支流。", RIVERS, "清漪河是沅桑江的一条支流", True),
+    ],
+)
+def test_a_comparison_after_a_comma_and_a_classifier_are_read(
+    claim: str, contexts: list[str], quote: str, verified: bool
+) -> None:
+    if verified:
+        assert_verified(claim, contexts, (1, quote))
+    else:
+        assert_caught(claim, contexts, [(1, quote)], "")

@@ -142,6 +142,8 @@ def roles_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
         ours = [c for c in ours if c.cls != "temporal"]  # "within 30 days before or after the sale": no order
     if any(c.value == "sym" for c in ours + theirs):
         return None
+    if _converse(claim, scope.stated):
+        return None  # "B was founded later than A" for "A was founded earlier than B": the comparison check reads it
     read = False
     for cue in ours:
         for other in (t for t in theirs if _key(t) == _key(cue)):

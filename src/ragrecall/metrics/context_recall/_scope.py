@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from ...text.clauses import clause_spans
-from ...text.cues import FRAMES, Cue, cues_in, plain
+from ...text.cues import FRAMES, Cue, cues_in, plain, pole
 from ...text.negation import counterfactual
 from ...text.numbers import numbers_in
 from ...text.segment import has_cjk
@@ -91,9 +91,9 @@ class Scope:
         core = frozenset(chosen)
         held = frozenset().union(*(terms[i] for i in chosen))
         missing = (claim_terms - held) and ((facts.bigrams - facts.name_terms) | facts.numbers) - held
-        if not missing and any(c.cls in ("comparative", "temporal") for c in cues_in(facts.text)):
-            # "founded in 1891, after the Carnbrae Sailing Club": the other side of a comparison is a name
-            missing = claim_terms - held
+        if _compared_elsewhere(facts.text, [sentence[clauses[i][0] : clauses[i][1]] for i in chosen]):
+            # "founded in 1851, earlier than the Quayside Chess Circle": the other side of a comparison is a name
+            missing = missing | (claim_terms - held)
         for term in sorted(missing):
             holders = [i for i, t in enumerate(terms) if term in t and not _parted(written, clauses, i, core)]
             if holders:
@@ -207,6 +207,18 @@ def _parted(text: str, clauses: tuple[tuple[int, int], ...], i: int, core: froze
 @lru_cache(maxsize=4096)
 def _scope(ev: Evidence, facts: ClaimFacts) -> Scope:
     return Scope.read(ev, facts)
+
+
+def _compared_elsewhere(claim: str, clauses: list[str]) -> bool:
+    """Whether ``claim`` compares or orders ("later than", 以后) along a dimension none of the ``clauses`` (those
+    holding what it says) compares along: the comparison, with its other side, stands in another clause."""
+    dims = {p[0] for c in cues_in(claim) if c.cls in ("comparative", "temporal") and (p := pole(c.value))}
+    if not dims:
+        return False
+    written = {
+        p[0] for t in clauses for c in cues_in(t) if c.cls in ("comparative", "temporal") and (p := pole(c.value))
+    }
+    return not dims <= written
 
 
 @lru_cache(maxsize=4096)
