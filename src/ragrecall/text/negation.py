@@ -24,6 +24,7 @@ __all__ = [
     "endings",
     "negates",
     "negations",
+    "sentence_cues",
     "sentence_negated_before",
     "unnegated",
     "verbal_negation",
@@ -103,6 +104,8 @@ def _cleaned(text: str) -> str:
     norm = text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
     if "until" in norm:  # "was not climbed until 1957": it was, in 1957
         norm = _NOT_UNTIL.sub(lambda m: " " * len(m.group()), norm)
+    if "o." in norm:  # "Engine No. 9": a number sign
+        norm = _NUMBER_SIGN.sub(lambda m: " " * len(m.group()), norm)
     # Same length, so offsets still hold: each false friend becomes spaces, and so does a denial of the sentence
     # before ("林可欣对此予以否认"), which denies nothing of its own sentence.
     if not _BEFORE.absent(norm):
@@ -112,6 +115,7 @@ def _cleaned(text: str) -> str:
     return _FALSE_FRIENDS.pattern.sub(lambda m: " " * len(m.group()), norm)
 
 
+_NUMBER_SIGN = re.compile(r"\b[Nn]o\.(?=\s?\d)")
 _NOT_UNTIL = re.compile(r"\bnot\b(?=(?:\s+[^\W\d_]+){0,3}\s+until\b)", re.IGNORECASE)
 
 
@@ -141,6 +145,14 @@ _COUNTERFACTUAL = re.compile(
     r"|\bif\s+(?:[^\s,;.]+\s+){1,6}?(?:had\s+not|hadn['’]t)\b|要不是|若不是|如果不是",
     re.IGNORECASE,
 )
+
+
+def sentence_cues(text: str) -> tuple[str, ...]:
+    """The sentence-wide cues of ``text`` ("it is not true that", 并非), case-folded, in order."""
+    cleaned = _cleaned(text)
+    if _SENTENCE.absent(cleaned):
+        return ()
+    return tuple(" ".join(m.group().casefold().split()) for m in _SENTENCE.pattern.finditer(cleaned))
 
 
 def negates(text: str) -> bool:

@@ -151,8 +151,35 @@ def _number_spans(text: str) -> tuple[str, tuple[tuple[str, int, int], ...]]:
         spans = [sp for sp in spans if not any(d.start <= sp[1] < d.end for d in decades)]
         spans += [(d.token, d.start, d.end) for d in decades]
     spans = [_signed(norm, span) for span in spans]
+    if "半" in norm:
+        spans = _and_a_half(norm, spans)
     spans.sort(key=lambda span: span[1])
     return norm, tuple(spans)
+
+
+def _and_a_half(norm: str, spans: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """The numbers with a half after their measure word: 两年半 is 2.5 years, 一吨半 1.5 t, 一个半小时 1.5 hours
+    (一半 alone is a half, no number); after 个 the unit follows 半, so the number's span takes it in."""
+    taken = {s for _, s, _ in spans}
+    spans = spans + [("1", m.start(), m.start() + 1) for m in _ONE_AND_A_HALF.finditer(norm) if m.start() not in taken]
+    out = []
+    for value, start, end in spans:
+        half = _AND_A_HALF.match(norm, end)
+        if half is None or not value.isdigit() or norm[start - 1 : start] == "第":
+            out.append((value, start, end))
+        else:
+            out.append((f"{value}.5", start, half.end() if half.group(1) else end))
+    return out
+
+
+# 两年半, 一吨半, 三个半月: a measure word (or 个 and the unit after 半) between a whole number and 半 (一大半 "most
+# of it" is none)
+# (not 半决赛 "semi-final", 半场 "half-time", 半岛 "peninsula": a word of its own; not after 第, an ordinal)
+_NOT_A_HALF = "(?![决場场岛島导導径徑数數身夜球壁程])"
+_AND_A_HALF = re.compile(rf"\s*(?:([个個])半{_NOT_A_HALF}|[^\W\d_个個半大小多](?=半{_NOT_A_HALF}))")
+_ONE_AND_A_HALF = re.compile(
+    rf"(?<![一二三四五六七八九十百千万亿两〇零第\d])一(?=[个個]半{_NOT_A_HALF}|[^\W\d_个個半大小多]半{_NOT_A_HALF})"
+)
 
 
 _MAY_BE_DECADE = re.compile(r"\d0s\b|年代|世纪|century", re.IGNORECASE)

@@ -6,9 +6,10 @@ predicates, hedged claims, honest unsupported verdicts). Through the judge path 
 real passage text), the ``stated`` path (frames probes) and the decomposition (claims swapping their reference
 sentence's roles). Definitions in :mod:`helpers.verification_world`.
 
-``verification_world_ii.json`` was written for this round's tuning; ``…_ii_heldout`` to ``…_xv_heldout`` and
-``…_xvii_heldout`` were each measured once blind before this code was tuned on them (the first blind figures are in
-``benchmarks/results/verification_world_heldout_*_first_blind.txt``): here they pin what the code now does on them.
+``verification_world_ii.json`` was written for this round's tuning; ``…_ii_heldout`` to ``…_xv_heldout``,
+``…_xvii_heldout`` and ``…_xviii_heldout`` were each measured once blind before this code was tuned on them (the
+first blind figures are in ``benchmarks/results/verification_world_heldout_*_first_blind.txt``): here they pin
+what the code now does on them.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_vi_heldout.json", 110, 3, 9),
         ("verification_world_vii_heldout.json", 99, 1, 5),
         ("verification_world_viii_heldout.json", 105, 7, 15),
-        ("verification_world_ix_heldout.json", 105, 17, 62),
+        ("verification_world_ix_heldout.json", 105, 16, 62),
         ("verification_world_x_heldout.json", 104, 3, 14),
         ("verification_world_xi_heldout.json", 102, 1, 4),
         ("verification_world_xii_heldout.json", 99, 0, 6),
@@ -98,6 +99,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_xiv_heldout.json", 107, 1, 0),
         ("verification_world_xv_heldout.json", 105, 1, 1),
         ("verification_world_xvii_heldout.json", 107, 2, 8),
+        ("verification_world_xviii_heldout.json", 107, 0, 2),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
@@ -133,6 +135,7 @@ PROBES = {
     "verification_world_xv_heldout": (1, 0, 11, 0),
     # two honest decompositions name an event ("The succession took place in 1998") code does not read as the verb
     "verification_world_xvii_heldout": (1, 0, 11, 2),
+    "verification_world_xviii_heldout": (2, 0, 10, 1),
 }
 
 

@@ -39,6 +39,7 @@ from ...text.negation import (
     endings,
     negates,
     negations,
+    sentence_cues,
     sentence_negated_before,
     unnegated,
     verbal_negation,
@@ -165,6 +166,10 @@ def _polarity(
         # "安和药业否认了这一说法" against "安和药业承认了这一说法": a denial the evidence does not write
         return Failure("polarity", f"{PROBLEMS['polarity']}: the claim denies, its evidence does not")
     for ev in evidence:
+        if facts.negated and set(sentence_cues(ev.text)) - set(sentence_cues(facts.text)) and negated_around(ev, facts):
+            # "It is not true that Hal Brook voted against the budget" for "Hal Brook voted against the budget": a
+            # sentence-wide cue over the claim's own negation (no verb's, which it would turn round) denies it
+            return Failure("polarity", f"{PROBLEMS['polarity']}: the evidence denies the claim")
         if negated_around(ev, facts) != facts.negated and not _ceasing(facts, ev, negated=facts.negated):
             if facts.negated and not _denies_what_it_says(facts, ev):
                 note = note or Failure("unread", f"{PROBLEMS['unread']}: the claim denies in other words", unread=True)

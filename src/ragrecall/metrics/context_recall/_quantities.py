@@ -18,7 +18,7 @@ from ...text.number_words import measure_word_at
 from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
 from ...text.relative_years import derived_years, spans_in_years
 from ...text.segment import has_cjk
-from ...text.terms import STOPWORDS, stem
+from ...text.terms import STOPWORDS, base_form, stem
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource
 from ._predicate import meanings
@@ -30,8 +30,10 @@ from ._said_otherwise import (
     decades,
     is_year,
     named_before,
+    part_of_a_name,
     said_as_fraction,
     small_in_words,
+    written_as_year,
 )
 from ._subject import sentences_of
 from ._words import strict_terms
@@ -77,6 +79,8 @@ def numbers_failure(
         }
     # "Korrin 4", "Apollo 11": a number that is part of a name the passage wrote before
     missing = {n for n in missing if not named_before(n, facts.text, evidence)}
+    # "Orvel-4 is designed to last seven years": a number inside a name a passage writes
+    missing = {n for n in missing if not part_of_a_name(n, facts, contexts.texts)}
     # 25% for "a quarter", 2 for "doubled" (两倍, 翻了一番), 20 years for "two decades"
     missing = {n for n in missing if not said_as_fraction(n, facts, evidence)}
     # "won by 35 points" from "by 310 points to 275"; "led it until 2009" from "in 1988 … for 21 years"
@@ -89,7 +93,11 @@ def numbers_failure(
     missing = {n for n in missing if not (n.startswith("century:") and n in centuries(written))}
     # a decade the claim names ("in the 1870s") holds a year the evidence writes ("between 1871 and 1874")
     missing = {n for n in missing if not (n.startswith("decade:") and n in decades(written))}
-    if missing and not {n for n in written if is_year(n)} - facts.numbers:
+    # "paid 2,000 voters" writes no year of its own
+    counts = {
+        q.value for ev in evidence for t in (ev.earlier, ev.text) for q in quantities(t) if not written_as_year(q, t)
+    }
+    if missing and not {n for n in written if is_year(n) and n not in counts} - facts.numbers:
         earlier = frozenset().union(*(numbers_in(ev.earlier) for ev in evidence))
         missing = {n for n in missing if not _set_by_passage(n, written, earlier)}
     if missing:  # a passage that writes no year leaves it to the other passages ("… a loss for the year")
@@ -236,6 +244,8 @@ def _after(text: str, end: int, n: int) -> list[str]:
     tokens = _TOKEN.findall(follow.lower())[:n]
     if not tokens or tokens[0] in STOPWORDS or not tokens[0].isalpha():
         return []
+    if tokens[0].endswith("ed") or base_form(tokens[0]) != tokens[0]:
+        return []  # "the team of six spent 40 days": a verb after a number counts nothing
     return [stem(t) for t in tokens]
 
 

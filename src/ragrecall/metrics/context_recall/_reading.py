@@ -31,6 +31,7 @@ from ...text.cues import Cue, cues_in, plain, pole
 from ...text.numbers import Quantity, quantities
 from ._facts import PROBLEMS, ClaimFacts, Failure
 from ._roles import sides_swapped
+from ._said_otherwise import written_as_year
 from ._scope import Scope, frames_of
 from ._words import strict_terms
 
@@ -40,7 +41,6 @@ _POLAR = ("comparative", "temporal", "direction")
 _EXCLUSIVE = ("quantifier", "membership", "outcome", "fraction", "contrast")
 _ORDINAL = re.compile(r"(?:\b(second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+)$", re.IGNORECASE)
 _RANKS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
-_YEAR_UNIT = frozenset({"year"})
 
 
 def reading_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
@@ -283,15 +283,6 @@ def _bounds(facts: ClaimFacts, scope: Scope) -> Failure | None:
     return None
 
 
-def _is_year(q: Quantity, text: str) -> bool:
-    """A year: written with 年 (or "year"), or four bare digits from 1000 to 2100 with no unit ("1,100人" is none);
-    a count of years ("two years later", 两年) is none."""
-    if q.units & _YEAR_UNIT:
-        return q.value.isdigit() and 1000 <= int(q.value) <= 2100
-    written = text[q.start : q.end]
-    return not q.units and written.isdigit() and len(written) == 4 and 1000 <= int(written) <= 2100
-
-
 def _years(facts: ClaimFacts, scope: Scope) -> Failure | None:
     """Each figure stands with the year the claim gives it: where the evidence writes the claim's figure in a
     clause with a year, that year is one of the claim's ("250 staff in 2010 and 400 in 2018" does not give 400
@@ -299,16 +290,16 @@ def _years(facts: ClaimFacts, scope: Scope) -> Failure | None:
     claim = plain(facts.text)
     claimed = quantities(claim)
     found = quantities(scope.text)
-    years = {q.value for q in claimed if _is_year(q, claim)}
+    years = {q.value for q in claimed if written_as_year(q, claim)}
     if not years:
         return None
     written: dict[int, set[str]] = {}  # the years each clause writes
     for e in found:
-        if _is_year(e, scope.text):
+        if written_as_year(e, scope.text):
             written.setdefault(scope.clause_of(e.start), set()).add(e.value)
     for q in claimed:
         places = [scope.clause_of(e.start) for e in found if e.value == q.value]
-        if places and not _is_year(q, claim):
+        if places and not written_as_year(q, claim):
             clause_years = [written.get(k, set()) for k in places]
             if all(ys and not ys & years for ys in clause_years):
                 other = sorted(set().union(*clause_years))[0]

@@ -62,13 +62,16 @@ def _weights(text: str, *, before: bool) -> dict[str, float]:
     """The terms of ``text`` (one side of a predicate), each weighted by its nearness to the predicate: 1 for
     the nearest, 1/2 for the next … (a party stands next to its predicate; a shared object further away)."""
     folded = text.casefold()
-    placed = sorted(strict_terms(text), key=lambda t: folded.find(t) if t in folded else len(folded))
+    terms = strict_terms(text) | {m.casefold() for m in _IDENTIFIER.findall(text)}  # "Vega-R" is not "Vega-S"
+    placed = sorted(terms, key=lambda t: folded.find(t) if t in folded else len(folded))
     if before:
         placed.reverse()
     return {t: 1 / (1 + i) for i, t in enumerate(placed)}
 
 
 Side = dict[str, float]
+# A name of letters and digits joined by hyphens ("Vega-R", "Orvel-4"), which terms would cut to its first word.
+_IDENTIFIER = re.compile(r"(?<![\w-])[A-Z][\w]*(?:-[\w]+)+")
 
 
 def _roles(text: str, cue: Cue, start: int, end: int) -> tuple[Side, Side]:
@@ -165,6 +168,24 @@ def _converse(ours: str, theirs: str) -> bool:
     return any(g == h and s != t for g, s in sides[0] for h, t in sides[1])
 
 
+def _shared_head(ours: str, theirs: str) -> bool:
+    """Whether two stretches after a name open on the same lower-case word followed by a form of "be" or "have"
+    (the word is the name's head noun, "finds" of "The Croyle finds are kept …", and the predicate follows it;
+    not "rammed the steamer …", whose first word is the predicate)."""
+    a, b = ours.split(maxsplit=2), theirs.split(maxsplit=2)
+    return (
+        len(a) == 3
+        and len(b) == 3
+        and a[0] == b[0]
+        and a[0].islower()
+        and a[1].casefold() in _AUXILIARY
+        and b[1].casefold() in _AUXILIARY
+    )
+
+
+_AUXILIARY = frozenset(["is", "are", "was", "were", "has", "have", "had", "will", "would"])
+
+
 def _other_dimension(ours: str, theirs: str) -> bool:
     """Whether two stretches each compare or place along a dimension, and along none the same ("south of" and
     "larger than")."""
@@ -209,6 +230,11 @@ def _named(facts: ClaimFacts, claim: str, scope: Scope) -> Failure | None:
         near = text[lo + len((a if ea < eb else b).text) : hi]
         if _POSSESSIVE.match(text, hi + len((b if ea < eb else a).text)):
             continue  # "Corvatan is made at Medivale's plant": the second name holds a thing, it is no party
+        if _shared_head(between, near):
+            # "The Croyle finds are kept at the Museum" and "… finds are held by the Museum": the word both open on
+            # is the first name's head noun, not their predicate
+            between, near = between.split(maxsplit=1)[1], near.split(maxsplit=1)[1]
+            predicate = strict_terms(base_forms(between))
         if (
             not predicate & strict_terms(base_forms(near))
             or _SYMMETRIC.search(near)

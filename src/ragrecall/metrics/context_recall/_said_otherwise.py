@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections.abc import Sequence
 
 from ...text.cues import cues_in, plain
 from ...text.names import fold_word
@@ -25,8 +26,10 @@ __all__ = [
     "decades",
     "is_year",
     "named_before",
+    "part_of_a_name",
     "said_as_fraction",
     "small_in_words",
+    "written_as_year",
 ]
 
 
@@ -248,3 +251,19 @@ _SCALES = {
     "week": ("time", 604_800.0), "day": ("time", 86_400.0), "hour": ("time", 3600.0),
     "minute": ("time", 60.0), "second": ("time", 1.0), "year": ("months", 12.0), "month": ("months", 1.0),
 }  # fmt: skip
+
+
+def written_as_year(q: Quantity, text: str) -> bool:
+    """A year: written with 年 (or "year"), or four bare digits from 1000 to 2100 with no unit ("1,100人" is none);
+    a count of years ("two years later", 两年) is none."""
+    if q.units & frozenset({"year"}):
+        return q.value.isdigit() and 1000 <= int(q.value) <= 2100
+    written = text[q.start : q.end]
+    return not q.units and written.isdigit() and len(written) == 4 and 1000 <= int(written) <= 2100
+
+
+def part_of_a_name(n: str, facts: ClaimFacts, texts: Sequence[str]) -> bool:
+    """Whether ``n`` is written inside a name of the claim ("Orvel-4", "Apollo 11") that a passage of the sample
+    writes: it names the thing, it counts nothing of it."""
+    inside = re.compile(rf"(?<![\d.,]){re.escape(n)}(?![\d.,]\d)")
+    return any(not name.cjk and inside.search(name.text) and any(name.text in t for t in texts) for name in facts.names)

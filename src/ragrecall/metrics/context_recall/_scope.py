@@ -149,8 +149,8 @@ class Scope:
                 continue  # "the former harbour master Niels Grebe alleged that …": who speaks is not what is said
             if cue.cls == "conditional" and _opens_counterfactual(quoted):
                 continue  # "… would have been withdrawn had the islanders not raised £40,000": they raised it
-            if cue.cls == "modality" and 0 <= self.quote_end <= cue.start and self._purpose_between(cue.start):
-                continue  # "painted with red bands in 1902 so that it could be told apart": the purpose is not the fact
+            if cue.cls == "modality" and 0 <= self.quote_end <= cue.start and self._aside_between(cue.start):
+                continue  # "painted … in 1902 so that it could be told apart", "by 24 growers who wanted to sell …"
             by_clause.setdefault(k, []).append(cue)
         low, high = min(self.core), max(self.core)
         for k, cues in by_clause.items():
@@ -159,8 +159,12 @@ class Scope:
                     out.setdefault(cls, words)
         return out
 
-    def _purpose_between(self, at: int) -> bool:
-        """Whether a purpose cue ("so that", 以便) stands between the end of the quote and offset ``at``."""
+    def _aside_between(self, at: int) -> bool:
+        """Whether a purpose cue ("so that", 以便) or a relative pronoun ("who", "which") stands between the end of
+        the quote and offset ``at``: what follows says what the quote's last noun is for or wanted, not that the
+        quote is hedged."""
+        if _RELATIVE_PRONOUN.search(self.text, self.quote_end, at):
+            return True
         return any(c.cls == "purpose" and self.quote_end <= c.start < at for c, _ in self._placed)
 
     def _speaker_quoted(self, cue: Cue) -> bool:
@@ -190,6 +194,7 @@ class Scope:
 
 
 # A Chinese clause ending on a verb of saying leads in to what follows, however long: "…的前鼓手李冬在回忆录中声称，".
+_RELATIVE_PRONOUN = re.compile(r"\b(?:who|whom|whose|which)\b", re.IGNORECASE)
 _SAYING_ENDS = re.compile(r"(?:声称|聲稱|宣称|宣稱|据称|據稱|写道|寫道|回忆道|回憶道)\s*[，,:：]\s*$")
 _CONTRAST = re.compile(r"^\W*(?:but|however|yet|whereas|although|though|但是|但|然而|却|可是|不过)", re.IGNORECASE)
 

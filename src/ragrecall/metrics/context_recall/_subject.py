@@ -19,7 +19,7 @@ from ...text.anaphora import opens_with, words_of
 from ...text.cues import plain
 from ...text.locate import fold
 from ...text.names import Name, claim_names, fold_word, folded_words
-from ...text.segment import sentence_spans
+from ...text.segment import has_cjk, sentence_spans
 from ...text.terms import STOPWORDS
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource
@@ -69,14 +69,27 @@ def refers_back(
         if not any(_written(name, t) for t in others):
             continue
         # with ``passage_opening``, only a passage's first sentence: later ones refer to what their passage named
-        opens = (
-            not ev.earlier.strip() and opens_with(ev.text, *_BACK)
-            if passage_opening
-            else _opens_anaphorically(ev.text, facts)
-        )
+        if passage_opening:
+            opens = not ev.earlier.strip() and opens_with(ev.text, *_BACK)
+        else:
+            opens = _opens_anaphorically(ev.text, facts)
+            if not opens and _opens_on_its_head(name, ev.text, others) and not ev.earlier.strip():
+                return True  # 卫星运行在… opening the passage, after 星河一号卫星: its head is no other name
         if opens and (not _other_names(facts, ev, whole=False) or _a_work_named_before(name, facts, ev)):
             return True
     return False
+
+
+def _opens_on_its_head(name: Name, sentence: str, others: list[str]) -> bool:
+    """Whether a Chinese ``sentence`` opens with the head noun another passage writes ``name`` with: 卫星运行在…
+    after 星河一号卫星 (the name's first two characters, then the head within six characters)."""
+    if not name.cjk:
+        return False
+    head = plain(_CJK_LEAD_IN.sub("", sentence.lstrip('“"《（(')))[:2]
+    if len(head) < 2 or not has_cjk(head):
+        return False
+    written = re.compile(f"{re.escape(fold(name.words[0])[:2])}[^，。；]{{0,6}}?{re.escape(head)}")
+    return any(written.search(fold(t)) for t in others)
 
 
 def _a_work_named_before(name: Name, facts: ClaimFacts, ev: Evidence) -> bool:
