@@ -196,7 +196,11 @@ _CJK_NAMED = re.compile(
 
 
 def _cjk_cues(norm: str) -> list[Cue]:
-    cleaned = _CJK_EXCLUDED.sub(lambda m: " " * len(m.group()), norm)
+    # A word that writes a cue but is none (小说 holds 说) is no cue, unless a longer cue opens with it (小说中).
+    longer = {m.start(): m.end() for m in _CJK_CUES.finditer(norm)}
+    cleaned = _CJK_EXCLUDED.sub(
+        lambda m: m.group() if longer.get(m.start(), 0) > m.end() else " " * len(m.group()), norm
+    )
     cleaned = _CJK_NAMED.sub(lambda m: " " * len(m.group()), cleaned)
     found = [
         c

@@ -18,6 +18,7 @@ from .datafile import sections
 from .letters import letter_runs
 
 __all__ = [
+    "admits",
     "counterfactual",
     "denied_after",
     "denies_the_sentence_before",
@@ -87,6 +88,7 @@ _CLAUSE = _cues(_CUES["clause"] + _CUES["sentence"])
 _SENTENCE = _cues("sentence")
 _DENIAL = _cues("denial")
 _BEFORE = _cues("denial of the sentence before")
+_ADMITS = _cues("admits")
 _FALSE_FRIENDS = _cues(
     "not a negation",
     re.compile(
@@ -239,6 +241,13 @@ def denies_the_sentence_before(text: str) -> bool:
     return not _BEFORE.absent(norm) and _BEFORE.pattern.search(norm) is not None
 
 
+def admits(text: str) -> bool:
+    """Whether ``text`` says someone granted what was said ("admitted", 承认): the opposite of a denial of the
+    sentence before (:func:`denies_the_sentence_before`)."""
+    norm = text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
+    return not _ADMITS.absent(norm) and _ADMITS.pattern.search(norm) is not None
+
+
 def _denied_as(text: str) -> bool:
     """Whether ``text`` opens, after a connective if any, on words that refer back to a statement ("This story",
     这) with a word that calls it false close after them, in the same sentence ("This story, however, is
@@ -251,7 +260,31 @@ def _denied_as(text: str) -> bool:
         return False
     rest = _SENTENCE_END.split(text[opening.end() :], maxsplit=1)[0]
     window = rest[:_WINDOW] if rest.isascii() else rest[:_CJK_WINDOW]
-    return not _DENIED_AS.absent(window) and _DENIED_AS.pattern.search(window) is not None
+    found = None if _DENIED_AS.absent(window) else _DENIED_AS.pattern.search(window)
+    if found is None:
+        return False
+    # the word is said of what the opening refers to: "This story, however, is untrue", 这只是…谣言, 此说并不属实;
+    # not "This corrects the false date", 这一年份纠正了旧志中的…
+    between = _ASIDE.sub(" ", window[: found.start()])
+    if not between.isascii():
+        return bool(_CJK_COPULA.search(between) or len(between) <= 2)
+    # "This story, however, is untrue"; "This is repeated in many histories, but it is untrue"
+    return bool(_COPULA.fullmatch(between) or _IT_IS.search(between))
+
+
+# What may stand between "This story" and the word that calls it false: a copula, "not", an article or an adverb.
+_ASIDE = re.compile(r",[^,]*,")
+_COPULA = re.compile(
+    r"\s*(?:is|was|are|were|has been|had been|proved|proved to be|turned out to be|remains|seems|appears to be)"
+    r"(?:\s+(?:not|a|an|entirely|completely|simply|only|just|pure|wholly|largely|probably|almost certainly))*\s*",
+    re.IGNORECASE,
+)
+_IT_IS = re.compile(
+    r"\b(?:it|this|that)\s+(?:is|was|has been|proved|proved to be|turned out to be)"
+    r"(?:\s+(?:not|a|an|simply|entirely))*\s*$",
+    re.IGNORECASE,
+)
+_CJK_COPULA = re.compile(r"[是属係系乃为]|[并純纯实完根]")
 
 
 _MARKS = " \t\n,;:—–-\"“”'‘’()（），、；：「」"

@@ -27,7 +27,8 @@ _RELATIVE = re.compile(
 _EVENT_AFTER = re.compile(r"\s+(?!and\b|but\b|when\b)[^\W\d_]")
 _DURATION = re.compile(
     r"\b(?:for|over|during|spanning|lasting)\s+(?:some\s+|about\s+|nearly\s+)?(?P<n>\d+|[a-z]+(?:-[a-z]+)?)\s+years\b"
-    r"|(?:长达|历时|歷時|前后|前後|共)(?P<zn>\d+|[一二两三四五六七八九十]+)\s*年",
+    r"|(?:长达|历时|歷時|前后|前後|共)(?P<zn>\d+|[一二两三四五六七八九十]+)\s*年"
+    r"|(?<![\d〇零一二两三四五六七八九十])(?P<zspan>\d+|[一二两三四五六七八九十]+)\s*年(?:间|間|来|來|里|裡)",
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)|([一二][〇零一二三四五六七八九]{3})(?=年)")
@@ -90,5 +91,5 @@ def spans_in_years(text: str) -> frozenset[str]:
     """The numbers of ``text`` that count years between two events ("three years after", 三年后) or how long
     something lasted ("for 35 years", 长达三十五年), which a pair of years of the evidence can bear out."""
     relative = (m.group("n") or m.group("zn") for m in _RELATIVE.finditer(text))
-    lasting = (m.group("n") or m.group("zn") for m in _DURATION.finditer(text))
+    lasting = (m.group("n") or m.group("zn") or m.group("zspan") for m in _DURATION.finditer(text))
     return frozenset(str(n) for count in (*relative, *lasting) if count and (n := count_of(count)) is not None)

@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ...text.negation import (
+    admits,
     denied_after,
     denies_the_sentence_before,
     endings,
@@ -165,6 +166,9 @@ def _polarity(
     ):
         # "安和药业否认了这一说法" against "安和药业承认了这一说法": a denial the evidence does not write
         return Failure("polarity", f"{PROBLEMS['polarity']}: the claim denies, its evidence does not")
+    if admits(facts.text) and any(denies_the_sentence_before(ev.text) for ev in evidence):
+        # "周明承认票价过高" against "周明对此予以否认"
+        return Failure("polarity", f"{PROBLEMS['polarity']}: the evidence denies what the claim says was granted")
     for ev in evidence:
         if facts.negated and set(sentence_cues(ev.text)) - set(sentence_cues(facts.text)) and negated_around(ev, facts):
             # "It is not true that Hal Brook voted against the budget" for "Hal Brook voted against the budget": a
@@ -246,7 +250,7 @@ def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) 
     which open in July, have no leaves") is not read."""
     sentence = ev.text
     # A claim that reports ("Critics claimed that …") is not denied by a denial of what was reported.
-    reported = reports_itself(facts.text)
+    reported = reports_itself(facts.text, ev.text)
     if not negations(sentence) and not denied_after(sentence):
         # No cue of any kind in the sentence, so none in any of its clauses or after them: only the next
         # sentence can deny it.
@@ -264,12 +268,14 @@ def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) 
 
 
 def _aside(clause: str, facts: ClaimFacts) -> str:
-    """``clause`` without a "without …" phrase that holds none of the claim's terms: "approved quenbimab in 2020
-    without requiring further trials" negates the trials, not the approval."""
+    """``clause`` without a "without …" phrase that holds none of the claim's terms, where the rest holds them
+    all: "approved quenbimab in 2020 without requiring further trials" negates the trials, not the approval."""
     found = _WITHOUT.search(clause)
     if found is None or strict_terms(found.group()) & facts.terms:
         return clause
-    return clause[: found.start()] + clause[found.end() :]
+    rest = clause[: found.start()] + clause[found.end() :]
+    # the claim says nothing the rest does not ("had an accident" against "ran its first year without incident")
+    return rest if facts.terms <= words(rest) else clause
 
 
 _WITHOUT = re.compile(r"\bwithout\b[^,;:—–]*", re.IGNORECASE)
@@ -282,7 +288,9 @@ def _asserted(
     (:mod:`._reading`), the same roles (:mod:`._roles`) and the same speaker (:mod:`._speaker`)."""
     for ev in evidence:
         scope = Scope.of(ev, facts)
-        failed = reading_failure(facts, scope) or roles_failure(facts, scope) or speaker_failure(facts, scope)
+        failed = (
+            reading_failure(facts, scope) or roles_failure(facts, scope) or speaker_failure(facts, scope, ev.earlier)
+        )
         if failed is not None:
             return failed
     return None

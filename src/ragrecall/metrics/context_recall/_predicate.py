@@ -57,7 +57,7 @@ def _predicate_missing(facts: ClaimFacts, evidence: list[Evidence], text: str) -
         if "cjk" in facts.scripts:  # the thing may be named in the sentence before ("…红豆杉。保护区内现存约1,300棵")
             before = " ".join(s for ev in evidence for s in sentences_of(ev.earlier)[-1:])
             said |= strict_terms(before) | words(before)
-        if not rest & said and not {_root(t) for t in rest} & {_root(t) for t in said}:
+        if not rest & said and not {_root(t) for t in rest} & _roles_held(text):
             return True
     held = frozenset().union(*(held_terms(ev) for ev in evidence))
     # A sentence opening with a pronoun, or with "The" and a noun of the sentence before, says what it is about
@@ -68,18 +68,22 @@ def _predicate_missing(facts: ClaimFacts, evidence: list[Evidence], text: str) -
             words(s)
             for ev in evidence
             for s in sentences_of(ev.earlier)[-1:]
-            if "cjk" in facts.scripts or opens_with(ev.text, "pronoun", "demonstrative") or _definite(ev.text, s)
+            if "cjk" in facts.scripts or opens_with(ev.text, "pronoun", "demonstrative") or _definite(ev.text, s, facts)
         )
     )
     named = frozenset().union(*(words(n.text) for n in facts.names))
     return len(facts.terms & (held | named)) / len(facts.terms) < _MIN_COVERAGE
 
 
-def _definite(sentence: str, before: str) -> bool:
-    """Whether ``sentence`` opens with "The" and a noun ``before`` writes ("The centre" after "a new day surgery
-    centre")."""
+def _definite(sentence: str, before: str, facts: ClaimFacts) -> bool:
+    """Whether ``sentence`` opens with "The" and a noun ``before`` writes after a word of the claim ("The centre"
+    after "a new day surgery centre" for the day surgery unit; not "The clinic" after "a dental clinic" for the
+    eye unit)."""
     found = _THE_NOUN.match(sentence)
-    return found is not None and bool(words(found.group(1)) & words(before))
+    if found is None:
+        return False
+    noun = re.compile(rf"([^\W\d_]+)\s+{re.escape(found.group(1))}\b", re.IGNORECASE)
+    return any(words(m.group(1)) & facts.terms for m in noun.finditer(before))
 
 
 _THE_NOUN = re.compile(r"\W*the\s+([^\W\d_]+)\b", re.IGNORECASE)
@@ -116,12 +120,23 @@ def meanings(text: str) -> frozenset[str]:
 
 
 def _root(term: str) -> str:
-    """A stemmed English term without an agent ending: "manages" and "manager", "edits" and "editor", "founded" and
-    "founder" share one (a verb and the one who does it)."""
-    return _AGENT.sub("", term) if len(term) > 4 and term.isascii() else term
+    """A stemmed English verb without its ending: "manages" and "manage" share "manag"."""
+    return _ENDING.sub("", term) if len(term) > 4 and term.isascii() else term
 
 
-_AGENT = re.compile(r"(?:e?r|or|e)$")
+_ENDING = re.compile(r"(?:e?r|or|e)$")
+
+
+def _roles_held(text: str) -> set[str]:
+    """The roots of the agent nouns ``text`` writes as someone's role ("Its manager is Imogen Walsh", "the
+    editor, Ann Cole", "Quillfire's founder"): they say the verb ("manages", "edits", "founded"); not "a founder
+    member", a kind of membership."""
+    return {_root(t) for m in _AGENT_ROLE.finditer(text) for t in strict_terms(m.group(1))}
+
+
+_AGENT_ROLE = re.compile(
+    r"(?:\b(?:its|the|his|her|their|whose)|['’]s)\s+([a-z]+(?:er|or))\b(?!\s+(?:member|members)\b)", re.I
+)
 
 
 def _functional(term: str) -> bool:

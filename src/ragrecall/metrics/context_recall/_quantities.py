@@ -27,11 +27,12 @@ from ._said_otherwise import (
     by_arithmetic,
     centuries,
     converted,
+    dated,
     decades,
     is_year,
     named_before,
     part_of_a_name,
-    said_as_fraction,
+    said_in_other_words,
     small_in_words,
     written_as_year,
 )
@@ -82,7 +83,7 @@ def numbers_failure(
     # "Orvel-4 is designed to last seven years": a number inside a name a passage writes
     missing = {n for n in missing if not part_of_a_name(n, facts, contexts.texts)}
     # 25% for "a quarter", 2 for "doubled" (两倍, 翻了一番), 20 years for "two decades"
-    missing = {n for n in missing if not said_as_fraction(n, facts, evidence)}
+    missing = {n for n in missing if not said_in_other_words(n, facts, evidence)}
     # "won by 35 points" from "by 310 points to 275"; "led it until 2009" from "in 1988 … for 21 years"
     missing = {n for n in missing if not by_arithmetic(n, facts, evidence)}
     # "0.4 m" for "40 centimetres"
@@ -265,8 +266,8 @@ def ranges_failure(
     if missing and any(m.startswith("con:change:") for m in meanings(facts.text)):
         # "grew by 150 between 2010 and 2018" from "250 staff in 2010 and 400 in 2018": a change between the
         # figures of two years both written
-        numbers = frozenset().union(*(numbers_in(t) for t in texts))
-        missing = [r for r in missing if not set(r) <= numbers]
+        years = {str(year) for t in texts for year, _ in dated(t)}  # each the year of a figure
+        missing = [r for r in missing if not set(r) <= years]
     if missing:
         shown = ", ".join(f"{low}–{high}" for low, high in missing)
         return Failure("range", f"{PROBLEMS['range']}: {shown}")

@@ -22,6 +22,7 @@ import itertools
 import re
 
 from ...text.cues import Cue, cues_in, plain, pole
+from ...text.terms import base_form
 from ._facts import PROBLEMS, ClaimFacts, Failure
 from ._predicate import meanings
 from ._scope import Scope
@@ -168,6 +169,13 @@ def _converse(ours: str, theirs: str) -> bool:
     return any(g == h and s != t for g, s in sides[0] for h, t in sides[1])
 
 
+def _passive_in(text: str) -> bool:
+    """Whether ``text`` holds a form of "be" and a participle ("is made", "was built", "were delivered")."""
+    found = _PASSIVE_NEAR.search(text)
+    word = found.group(1).lower() if found else ""
+    return bool(word) and (word.endswith(("ed", "en", "wn")) or base_form(word) != word)
+
+
 def _shared_head(ours: str, theirs: str) -> bool:
     """Whether two stretches after a name open on the same lower-case word followed by a form of "be" or "have"
     (the word is the name's head noun, "finds" of "The Croyle finds are kept …", and the predicate follows it;
@@ -187,15 +195,22 @@ _AUXILIARY = frozenset(["is", "are", "was", "were", "has", "have", "had", "will"
 
 
 def _other_dimension(ours: str, theirs: str) -> bool:
-    """Whether two stretches each compare or place along a dimension, and along none the same ("south of" and
-    "larger than")."""
+    """Whether one stretch places by a compass direction and the other compares along another dimension ("south
+    of" and "larger than")."""
     dims = [{m for m in meanings(t) if m.startswith("pol:")} for t in (ours, theirs)]
-    return bool(dims[0]) and bool(dims[1]) and dims[0].isdisjoint(dims[1])
+    if not (dims[0] and dims[1]) or not dims[0].isdisjoint(dims[1]):
+        return False
+    # only a compass direction against another dimension: "higher" and "above", "before" and "older" order alike
+    return any(d <= _COMPASS for d in dims) and not all(d & _COMPASS for d in dims)
+
+
+_COMPASS = frozenset({"pol:ns", "pol:ew"})
 
 
 # Who acts stands after "by", or after "under the direction of" ("started in 2015 under the direction of Dr Rhys").
 _BY = re.compile(r"\bby\b|\bunder\s+the\s+(?:direction|leadership|command|guidance|supervision)\s+of\b", re.I)
 _POSSESSIVE = re.compile(r"['’]s\b")
+_PASSIVE_NEAR = re.compile(r"\b(?:is|are|was|were|been)\s+(?:[^\W\d_]+ly\s+)?([^\W\d_]+)\b", re.I)
 _EITHER_WAY = re.compile(r"\b(?:before|after)\s+(?:or|and)\s+(?:before|after)\b", re.IGNORECASE)
 
 
@@ -228,8 +243,8 @@ def _named(facts: ClaimFacts, claim: str, scope: Scope) -> Failure | None:
             continue  # "Fenwick Row was built in 1853 for workers of the Arden Ironworks": no one said who built it
         lo, hi = sorted((ea, eb))
         near = text[lo + len((a if ea < eb else b).text) : hi]
-        if _POSSESSIVE.match(text, hi + len((b if ea < eb else a).text)):
-            continue  # "Corvatan is made at Medivale's plant": the second name holds a thing, it is no party
+        if _POSSESSIVE.match(text, hi + len((b if ea < eb else a).text)) and _passive_in(near):
+            continue  # "Corvatan is made at Medivale's plant": a passive, the second name holds a thing, no party
         if _shared_head(between, near):
             # "The Croyle finds are kept at the Museum" and "… finds are held by the Museum": the word both open on
             # is the first name's head noun, not their predicate

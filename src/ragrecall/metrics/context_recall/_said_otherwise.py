@@ -9,8 +9,10 @@ import math
 import re
 from collections.abc import Sequence
 
+from ...text.anaphora import opens_with
+from ...text.clauses import clause_spans
 from ...text.cues import cues_in, plain
-from ...text.names import fold_word
+from ...text.names import fold_word, folded_words
 from ...text.number_words import parse_chinese
 from ...text.numbers import Quantity, quantities
 from ...text.relative_years import count_of, spans_in_years
@@ -23,11 +25,12 @@ __all__ = [
     "by_arithmetic",
     "centuries",
     "converted",
+    "dated",
     "decades",
     "is_year",
     "named_before",
     "part_of_a_name",
-    "said_as_fraction",
+    "said_in_other_words",
     "small_in_words",
     "written_as_year",
 ]
@@ -47,7 +50,7 @@ _MORE_THAN_YEARS = re.compile(
 )
 
 
-def said_as_fraction(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
+def said_in_other_words(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
     """Whether the claim's ``n`` is a fraction, a multiplier or a span of years the evidence writes otherwise:
     ``25`` per cent as "a quarter" (四分之一), ``2`` times as "doubled" (翻了一番), ``20`` years as "two decades",
     "three decades" as "thirty years"."""
@@ -64,18 +67,35 @@ def said_as_fraction(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> boo
         return f"x{n}" in fractions
     # "three decades" for "thirty years", "20 years" for "two decades", "over a hundred years" for "more than a
     # century"
-    ours = {years for count, years in _spans_of_years(claim) if count == value}
-    return bool(ours & {years for ev in evidence for _, years in _spans_of_years(ev.text)})
+    # The evidence's one span, with the same bound before it ("over" and "more than", not "less than").
+    # The span in the clause naming the claim's subject ("stood for forty years; Ida Marr ran it for the last
+    # ten" gives the building's forty years, not Ida Marr's).
+    ours = {(years, bound) for count, years, bound in _spans_of_years(claim) if count == value}
+    subject = next((name for name in facts.names if not name.cjk), None)
+    theirs = [
+        (years, bound)
+        for ev in evidence
+        for clause in _clauses(ev.text)
+        for _, years, bound in _spans_of_years(clause)
+        if subject is None or set(subject.words) & folded_words(clause) or opens_with(clause, "subject pronoun")
+    ]
+    return len(theirs) == 1 and bool(ours & set(theirs))
 
 
-def _spans_of_years(text: str) -> list[tuple[float, float]]:
-    """The spans of time ``text`` writes in English as (the count written, the years it comes to): "thirty
-    years" (30, 30), "three decades" (3, 30), "a century" (1, 100)."""
+def _clauses(text: str) -> list[str]:
+    return [text[s:e] for s, e in clause_spans(text) or ((0, len(text)),)]
+
+
+def _spans_of_years(text: str) -> list[tuple[float, float, frozenset[str]]]:
+    """The spans of time ``text`` writes in English as (the count written, the years it comes to, the bound
+    before it): "thirty years" (30, 30, none), "over three decades" (3, 30, lower), "a century" (1, 100, none)."""
     out = []
     for m in _SPAN.finditer(text):
         count = 1 if m.group(1).casefold() in ("a", "an", "one") else count_of(m.group(1))
         if count is not None:
-            out.append((float(count), float(count * _YEARS_IN[m.group(2).casefold().rstrip("s")])))
+            before = " ".join(text[: m.start()].split()[-3:])
+            bound = frozenset(c.value for c in cues_in(before) if c.cls == "bound")
+            out.append((float(count), float(count * _YEARS_IN[m.group(2).casefold().rstrip("s")]), bound))
     return out
 
 
@@ -106,10 +126,24 @@ def named_before(n: str, claim: str, evidence: list[Evidence]) -> bool:
         for ev in evidence:
             if any(o.value != n and _shares(ours, _beside(ev.text, o)) for o in quantities(ev.text)):
                 continue
+            if _another_of_its_kind(ours, ev.text):
+                continue  # 上一场比赛, 已开通的线路, 上届选举: the evidence names a thing of that kind of its own
             upto = ev.earlier + ev.text
             if any(p.value == n and _shares(ours, _beside(upto, p, reach=3)) for p in quantities(ev.earlier)):
                 return True
     return False
+
+
+def _another_of_its_kind(ours: tuple[str, tuple[str, ...]], text: str) -> bool:
+    """Whether Chinese ``text`` writes a character of what the claim's number names (场 of 第五场中, 线 of 5号线)
+    after a word that points to another one (上一场, 已开通的线路, 上届)."""
+    after = ours[1][0] if ours[1] else ""
+    return any(
+        re.search(f"[{_OTHER_ONE}][^，。；]{{0,2}}{re.escape(c)}", text) for c in after if c not in "的之了中里上"
+    )
+
+
+_OTHER_ONE = "上下本前首另这那该已的"
 
 
 def _names_a_thing(claim: str, q: Quantity) -> bool:
@@ -159,6 +193,7 @@ def small_in_words(n: str, claim: str, written: frozenset[str], evidence: list[E
 
 
 def centuries(written: frozenset[str]) -> set[str]:
+    """The centuries of the years and decades in ``written`` (``century:19`` for 1871 or ``decade:1870``)."""
     out = set()
     for n in written:
         year = n.removeprefix("decade:")
@@ -168,6 +203,7 @@ def centuries(written: frozenset[str]) -> set[str]:
 
 
 def decades(written: frozenset[str]) -> set[str]:
+    """The decades of the years in ``written`` (``decade:1870`` for 1871)."""
     return {f"decade:{int(n) // 10 * 10}" for n in written if is_year(n)}
 
 
@@ -177,49 +213,96 @@ def is_year(n: str) -> bool:
 
 
 def by_arithmetic(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
-    """Whether the claim's ``n`` is what two numbers of its evidence come to: their difference, where the claim
-    reads it as a change, a comparison or a margin ("won by 35 points" from "by 310 points to 275", "grew by 150"
-    from "250 staff in 2010 and 400 in 2018", 下降了5个百分点 from 58% and 63%), in the units of both (a change
-    in per cent is not one of two counts); or the year a span of years ends ("led it until 2009" from "took over
-    in 1988 … led it for 21 years")."""
+    """Whether the claim's ``n`` is what two numbers of its evidence come to:
+    - a change the claim gives a direction ("grew by 150", 下降了5个百分点): the difference of two figures the
+      evidence gives for two years, the later less the earlier, with that sign ("250 staff in 2010 and 400 in
+      2018"; 2023年为58%，低于2022年的63%), in the units of both (a change in per cent is not one of two counts);
+    - a margin ("won by 35 points"): the difference of a score, two numbers joined by "to", 比 or a dash;
+    - the year a span of years ends ("led it until 2009" from "took over in 1988 … led it for 21 years"), where
+      the evidence writes that one span only."""
     ours = [q for q in quantities(facts.text) if q.value == n]
     if not ours or not _number(n):
         return False
-    value = float(n)
-    found = [q for ev in evidence for q in quantities(ev.text) if _number(q.value)]
+    value, units = float(n), ours[0].units
     if is_year(n):
         spans = {int(s) for ev in evidence for s in spans_in_years(ev.text)}
-        return any(is_year(q.value) and int(q.value) + s == value for q in found for s in spans)
-    if not _reads_a_difference(facts.text, ours[0]):
+        found = [q for ev in evidence for q in quantities(ev.text) if is_year(q.value)]
+        return len(spans) == 1 and any(int(q.value) + s == value for q in found for s in spans)
+    direction = {c.value for c in cues_in(facts.text) if c.value in ("change:up", "change:down")}
+    if len(direction) == 1:
+        sign = 1 if direction == {"change:up"} else -1
+        figures = [d for ev in evidence for d in dated(ev.text) if _same_measure(units, d[1].units)]
+        return any(
+            y1 < y2 and abs(sign * (float(q2.value) - float(q1.value)) - value) < 1e-9
+            for (y1, q1), (y2, q2) in itertools.permutations(figures, 2)
+        )
+    if _BY_A_MARGIN.search(facts.text[: ours[0].start]):
+        # the claim's subject is who won ("Dunmore School beat Harrow Academy by 320 points to 280" gives Harrow
+        # no margin); a majority is of the votes one clause counts ("Twelve … voted against and five in favour")
+        majority = "majority" in facts.text.casefold()
+        return any(
+            (majority or _won_by_subject(facts, ev.text)) and abs(abs(float(a) - float(b)) - value) < 1e-9
+            for ev in evidence
+            for a, b in (_votes(ev.text) if majority else _SCORE.findall(ev.text))
+        )
+    return False
+
+
+def _votes(text: str) -> list[tuple[str, str]]:
+    """The pairs of counts the sentence ``text`` writes with no unit and no year (votes for and against)."""
+    counts = [q for q in quantities(text) if _number(q.value) and not q.units and not written_as_year(q, text)]
+    return [(a.value, b.value) for a, b in itertools.combinations(counts, 2)]
+
+
+def _won_by_subject(facts: ClaimFacts, text: str) -> bool:
+    """Whether ``text`` writes the claim's first name right before a word of winning ("Dunmore Academy defeated
+    …", 青岚城队以3比1击败)."""
+    subject = next(iter(facts.names), None)
+    if subject is None:
         return False
-    units = ours[0].units
-    return any(
-        a.units == b.units
-        and (not units or units & a.units or (units == {"pp"} and a.units == {"%"}))
-        and not ("%" in units and "%" not in a.units)
-        and abs(abs(float(a.value) - float(b.value)) - value) < 1e-9
-        for a, b in itertools.combinations(found, 2)
-    )
+    won = _WON_CJK if subject.cjk else _WON
+    return re.search(re.escape(subject.text) + won, text, re.IGNORECASE) is not None
+
+
+_WON = r"[^.;:]{0,40}?\b(?:defeated|beat|won|overcame|edged|outscored)\b"
+_WON_CJK = r"[^。；]{0,12}?(?:击败|战胜|胜|赢)"
+
+
+def _same_measure(ours: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Whether a change in ``ours`` can be the difference of two figures in ``theirs``: the same unit, or none,
+    or percentage points of per cents; not per cent of counts."""
+    if "%" in ours and "%" not in theirs:
+        return False
+    return not ours or bool(ours & theirs) or (ours == {"pp"} and theirs == {"%"})
+
+
+def dated(text: str) -> list[tuple[int, Quantity]]:
+    """The figures of ``text`` with the year of their clause nearest to them ("250 staff in 2010 and 400 in
+    2018": 2010 and 2018), figures with no year in their clause left out."""
+    out = []
+    for s, e in clause_spans(text) or ((0, len(text)),):
+        found = quantities(text[s:e])
+        years = [q for q in found if written_as_year(q, text[s:e])]
+        for q in found:
+            if q in years or not _number(q.value) or not years:
+                continue
+            year = min(years, key=lambda y: abs(y.start - q.start))
+            out.append((int(year.value), q))
+    return out
 
 
 def _number(value: str) -> bool:
     return bool(_PLAIN_NUMBER.fullmatch(value))
 
 
-def _reads_a_difference(claim: str, q: Quantity) -> bool:
-    """Whether ``claim`` reads its quantity ``q`` as a change, a comparison or a margin: a cue of change or of
-    comparison ("grew", 下降, 比…多), or "by" right before it ("by 35 points"), or 相差/领先/落后."""
-    if any(c.cls == "comparative" or c.value.startswith("change:") for c in cues_in(claim)):
-        return True
-    return bool(_MARGIN.search(claim[: q.start]))
-
-
 _PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_MARGIN = re.compile(r"\bby\s+(?:a\s+(?:majority|margin)\s+of\s+)?$|(?:相差|领先|落后|多出|少了|多了)\s*$", re.I)
+_BY_A_MARGIN = re.compile(r"\bby\s+(?:a\s+(?:majority|margin)\s+of\s+)?$|(?:相差|领先|落后|净胜)\s*$", re.I)
+# A score: "310 points to 275", 3比1, 3–1.
+_SCORE = re.compile(r"(\d+(?:\.\d+)?)(?:\s+[a-z]+)?\s*(?:to|比|[–-])\s*(\d+(?:\.\d+)?)(?!\.?\d)", re.I)
 
 
 def converted(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
-    """Whether the claim's ``n``, with its unit, is a number of the evidence in another unit of the same measure
+    """Whether the claim's ``n``, with its unit, is the evidence's one figure of that measure in another unit
     ("0.4 m" for "40 centimetres", "2.5 t" for "2,500 kg", "90 minutes" for "1.5 hours")."""
     ours = [
         (float(q.value), b) for q in quantities(facts.text) if q.value == n and _number(n) and (b := _base(q.units))
@@ -230,8 +313,13 @@ def converted(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
         for q in quantities(ev.text)
         if _number(q.value) and (b := _base(q.units))
     ]
+    # the evidence writes one figure of that measure: "25 tonnes; its clapper alone weighs 2,500 kg" gives the
+    # bell's weight, not 2.5 t
     return any(
-        measure == their_measure and scale != their_scale and math.isclose(v * scale, w * their_scale, rel_tol=1e-6)
+        len([1 for _, (m, _) in theirs if m == measure]) == 1
+        and measure == their_measure
+        and scale != their_scale
+        and math.isclose(v * scale, w * their_scale, rel_tol=1e-6)
         for v, (measure, scale) in ours
         for w, (their_measure, their_scale) in theirs
     )

@@ -227,12 +227,30 @@ def _compared_elsewhere(claim: str, clauses: list[str]) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def reports_itself(claim: str) -> bool:
-    """Whether ``claim`` itself reports ("Critics claimed that …", "The mayor said that …", 有观众认为): a denial
-    of the report does not deny it. A verb of saying of one character (称, 说) writes other words too (名称,
-    说明) and is not read alone."""
-    cues = list(cues_in(claim))
-    return "attribution" in frames_of(cues) or any(c.cls == "attribution verb" and len(c.text) > 1 for c in cues)
+def reports_itself(claim: str, sentence: str) -> bool:
+    """Whether ``claim`` itself reports what the evidence ``sentence`` reports first ("Critics claimed that …",
+    有评论者认为…): a denial of what was reported ("The manager denied this") does not deny that it was reported.
+    A claim that reports something else than the sentence's first report ("the mayor announced that …" from
+    "Local papers reported that the mayor announced that …") is what that denial denies."""
+    text = plain(claim)
+    ours = {c.text.casefold() for c in cues_in(claim) if c.cls in _ATTRIBUTING and _reporting(c, text)}
+    if not ours:
+        return False
+    first = next((c for c in cues_in(sentence) if c.cls in _ATTRIBUTING and len(c.text) > 1), None)
+    return first is not None and first.text.casefold() in ours
+
+
+def _reporting(cue: Cue, text: str) -> bool:
+    """Whether a cue of saying in ``text`` reports what follows it: "claimed that …", "according to", 认为…; not
+    "wrote the charter", "recalled 30,000 cars" (a verb of one character, 称 or 说, writes other words too)."""
+    if len(cue.text) < 2:
+        return False
+    if not cue.text.isascii():
+        return has_cjk(text[cue.end : cue.end + 2].lstrip("，,：: "))
+    return cue.cls != "attribution verb" or bool(_THAT_AFTER.match(text, cue.end))
+
+
+_THAT_AFTER = re.compile(r"\s+(?:[\w'’]+\s+){0,3}?that\b", re.IGNORECASE)
 
 
 def frames_of(cues: list[Cue]) -> dict[str, str]:

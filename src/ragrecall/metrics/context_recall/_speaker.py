@@ -17,8 +17,8 @@ import re
 from ...text.anaphora import opens_with
 from ...text.cues import plain
 from ...text.locate import fold
-from ...text.names import folded_words
-from ...text.segment import has_cjk
+from ...text.names import claim_names, folded_words
+from ...text.segment import has_cjk, sentence_spans
 from ...text.terms import STOPWORDS
 from ._facts import PROBLEMS, ClaimFacts, Failure
 from ._scope import Scope
@@ -60,8 +60,10 @@ _TITLES = frozenset(
 )
 
 
-def speaker_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
-    """A failure when the claim's speaker is not the speaker of what the evidence's clauses say, or None."""
+def speaker_failure(facts: ClaimFacts, scope: Scope, earlier: str = "") -> Failure | None:
+    """A failure when the claim's speaker is not the speaker of what the evidence's clauses say, or None. A
+    speaker named by a noun ("The company said") is the last name the sentence before ``earlier`` (the passage
+    before the evidence) opens on or writes, when it writes one."""
     claim = plain(facts.text)
     said = _SAYING.search(claim)
     if said is None:
@@ -70,6 +72,8 @@ def speaker_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
     if speaker is None:
         return None
     theirs = _evidence_speaker(scope)
+    if theirs is None:
+        theirs = _named_before(scope, earlier)
     if theirs is None or _written(speaker, theirs):
         return None
     return Failure("speaker", f"{PROBLEMS['speaker']}: {speaker} in the claim, “{theirs.strip()}” in the evidence")
@@ -103,6 +107,25 @@ def _evidence_speaker(scope: Scope) -> str | None:
     if not has_cjk(who) and not any(w.casefold() not in STOPWORDS for w in _CAPITALISED.findall(who)):
         return None  # "the court said", "The company said": no name to compare
     return who
+
+
+def _named_before(scope: Scope, earlier: str) -> str | None:
+    """For a speaker written as "The company", "the council": the last name, not opening its sentence alone, of the
+    sentence before the evidence; None for any other speaker, or none named."""
+    text = scope.text
+    verbs = [m for m in _SAYING.finditer(text) if m.start() < scope.last]
+    if not verbs or not _DEFINITE.match(text[: verbs[-1].start()]):
+        return None
+    before = sentence_spans(earlier)
+    if not before:
+        return None
+    s, e = before[-1]
+    names = [n for n in claim_names(earlier[s:e]) if not n.initial and not n.cjk]
+    return names[-1].text if names else None
+
+
+# "The company said", "The firm's spokesman said": a noun standing for a name.
+_DEFINITE = re.compile(r"^\W*the\s+[a-z]+(?:['’]s\s+[a-z]+)?\s*$", re.IGNORECASE)
 
 
 def _written(speaker: str, words: str) -> bool:

@@ -63,7 +63,7 @@ def stated_support(claim: str, contexts: Contexts) -> Quote | None:
             continue  # part of a sentence ("Critics claimed that …", "In the novel …, …"), or one framed around it
         if _same_text(evidence.text, claim):
             # The claim is its sentence: each check compares the claim with itself, but the sentence after it.
-            if denied_after(evidence.later, opening=True) and not reports_itself(claim):
+            if denied_after(evidence.later, opening=True) and not reports_itself(claim, evidence.text):
                 continue  # "… in 1851. The company's own history denies this."
         elif check_evidence(claim, [quote], [evidence], contexts) is not None:  # a note of what is unread too
             continue  # written, not asserted: "Critics claimed that …", "…, which was later disproven"
@@ -99,8 +99,11 @@ def _whole_sentence(evidence: Evidence) -> bool:
     while end > 0 and evidence.text[end - 1] in ",;，；":  # the claim's full stop matched the clause's comma
         end -= 1
     after = _CITATION.sub("", evidence.text[end:])
-    if fold(before) and (not _AFFIRMED.fullmatch(before.strip()) or negations(before)):
-        return False  # not an affirming opening, or a negated one: "没有任何证据表明，", "No study shows that"
+    # what stands after "…, but in fact" opens the claim's statement; a belief before it is contradicted
+    contrasts = list(_IN_FACT.finditer(before))
+    opening = before[contrasts[-1].end() :] if contrasts else before
+    if fold(before) and (not _AFFIRMED.fullmatch(before.strip()) or negations(opening) or _reports(opening)):
+        return False  # not an affirming opening, or a negated or reported one: "没有任何证据表明，", "小说中，…证实，"
     if not fold(after):
         return True
     return bool(_ADDED.match(after)) and not (
@@ -126,6 +129,12 @@ _AFFIRMED = re.compile(
     r"(?:in fact|actually|in reality|事实上|实际上|其实))"
     r"[\s,，:：]*",
     re.IGNORECASE,
+)
+# A contrast that closes what came before ("Many believed …, but in fact", 虽然有人怀疑…，但): what follows it is
+# the statement, read on its own.
+_IN_FACT = re.compile(
+    r"[,，;；]\s*(?:but|yet|但是|但|然而|不过|却)(?:\s*[,，]?\s*(?:in fact|actually|in reality|事实上|实际上|其实))?",
+    re.I,
 )
 _ADDED = re.compile(r"^\s*[,，;；]\s*\S")
 

@@ -94,9 +94,19 @@ def _opens_on_its_head(name: Name, sentence: str, others: list[str]) -> bool:
 
 def _a_work_named_before(name: Name, facts: ClaimFacts, ev: Evidence) -> bool:
     """Whether ``name`` is a title (《云上航线》) and the evidence sentence opens with words that refer back to a
-    work (该书, 该片) while its passage before it names no title: the other names there are a person or a place,
-    not what 该书 refers to."""
-    return name.cjk and f"《{name.text}》" in facts.text and opens_with(ev.text, "a work") and "《" not in ev.earlier
+    work (该书, 该片) while its passage before it names no work, in a title or in words: the other names there
+    are a person or a place, not what 该书 refers to."""
+    return (
+        name.cjk
+        and f"《{name.text}》" in facts.text
+        and opens_with(ev.text, "a work")
+        and not _A_WORK.search(ev.earlier)
+    )
+
+
+# Another work named before in its passage, in a title or in words ("作者韩冬的第二部小说"; not 小说作者, the
+# author of the novel named).
+_A_WORK = re.compile(r"《|(?:第[一二三四五六七八九十\d]+|另一?|一|新)[部本]?(?:小说|书|作品|电影|影片|剧)")
 
 
 def shortened(name: Name, ev: Evidence, contexts: SentenceSource) -> bool:
@@ -104,11 +114,11 @@ def shortened(name: Name, ev: Evidence, contexts: SentenceSource) -> bool:
     evidence, or its passage before it, writes the name's first or last word on its own: "Corley was founded in
     1889" for the Corley Chess Club, "Mercer later became a magistrate" for Owen Mercer.
 
-    On its own: capitalised, with no capitalised word right before it (but at a sentence's opening) or after it,
-    and the passage never writes it in lower case ("club") nor beside a capitalised word not of the name ("Maria
-    Ost was a painter. Ost lived in Bergen": that Ost is Maria). A short name another passage would read as
-    something else (a town Corley beside the Corley Chess Club) is read as the name; the judge and the confirmer
-    see it."""
+    On its own: capitalised, opening its sentence with no capitalised word after it; and the passage never writes
+    it in lower case ("club"), beside a capitalised word not of the name ("Maria Ost was a painter. Ost lived in
+    Bergen": that Ost is Maria) or alone inside a sentence ("a shipwright called Mercer", "the Hollin school").
+    A short name another passage would read as something else (a town Corley beside the Corley Chess Club) is
+    read as the name; the judge and the confirmer see it."""
     if name.cjk or len(name.words) < 2 or not any(_written(name, t) for t in contexts.texts):
         return False
     passage = contexts.texts[ev.context]
@@ -120,8 +130,9 @@ def shortened(name: Name, ev: Evidence, contexts: SentenceSource) -> bool:
             before = _CAPITALISED_END.search(passage[: m.start()].rstrip())
             after = _CAPITALISED_START.match(passage[m.end() :].lstrip())
             beside = [w for w in (before, after) if w is not None and w.group().casefold() not in STOPWORDS]
-            if any(fold_word(w.group()) not in name.words for w in beside):
-                alone = False
+            opening = not passage[: m.start()].strip() or passage[: m.start()].rstrip().endswith((".", "!", "?"))
+            if any(fold_word(w.group()) not in name.words for w in beside) or not (beside or opening):
+                alone = False  # another's name, or the word inside a sentence ("a shipwright called Mercer")
                 break
             alone = alone or (not beside and m.start() < upto and m.group()[0].isupper())
         if alone:
@@ -211,12 +222,17 @@ def _subjects(sentence: str, *, whole: bool) -> list[Name]:
     of two words or more and its names with digits."""
     names = claim_names(sentence)
     out: list[Name] = []
+    if names and names[0].cjk and not _CJK_LEAD_IN.sub("", names[0].text):
+        names = claim_names(_CJK_LEAD_IN.sub("", sentence))  # "如今，红星纱厂…": the subject after the time word
     if names:
         name = names[0]
         if name.cjk:
             opening = plain(_CJK_LEAD_IN.sub("", sentence.lstrip('“"《（(')))
             back = opening.startswith(_CJK_BACK) or (len(opening) > 1 and opening[1] in "中内里上")
-            out += [] if back or name.text not in opening else [name]
+            # a time word before the name ("近年来红星纱厂…") is no part of it
+            text = _CJK_LEAD_IN.sub("", name.text)
+            named = Name(text, (fold(text),), cjk=True) if text != name.text else name
+            out += [] if back or not text or text not in opening else [named]
         else:
             at = sentence.find(name.text)
             out += [name] if at >= 0 and len(sentence[:at].split()) < _OPENING_WORDS else []
@@ -247,7 +263,7 @@ def _cjknamed(term: str, upto: str, sentence: str) -> bool:
     are (its opening word may be a verb: 连接南屿岛的大桥), or the evidence sentence opens with its head noun, perhaps
     after 该, 本, 这: 学院最初… for 汀澜音乐学院; a noun in 子 is named by its first character after a demonstrative
     (此亭 for 亭子), a person by surname and 氏 (邓氏 for 邓怀远); a word of two characters by the longer word it
-    shortens, its characters in order one or two apart in the evidence sentence (首航 for 首个航班)."""
+    shortens past its classifier (首航 for 首个航班)."""
     if any(head in upto for head in _heads(term)):
         return True
     bigrams = [term[i : i + 2] for i in range(len(term) - 1)]
@@ -258,8 +274,8 @@ def _cjknamed(term: str, upto: str, sentence: str) -> bool:
         return True  # 此亭 for 亭子: the noun without its suffix, after a demonstrative
     if 2 <= len(term) <= 3 and term[0] + "氏" in upto:
         return True  # 邓氏 for 邓怀远: a person by surname and 氏
-    if len(term) == 2 and re.search(f"{re.escape(term[0])}.{{1,2}}{re.escape(term[1])}", sentence):
-        return True  # 首航 for 首个航班, 北大 for 北京大学: a word shortened to its first characters
+    if len(term) == 2 and f"{term[0]}个{term[1]}" in sentence:
+        return True  # 首航 for 首个航班: a word shortened past its classifier (not 张伟 for 张小伟)
     head = term[-2:]
     return len(term) > 2 and sentence.lstrip("该本这此其").startswith(head)
 
