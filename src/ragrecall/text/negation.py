@@ -149,6 +149,7 @@ _COUNTERFACTUAL = re.compile(
 )
 
 
+@lru_cache(maxsize=1 << 14)
 def sentence_cues(text: str) -> tuple[str, ...]:
     """The sentence-wide cues of ``text`` ("it is not true that", 并非), case-folded, in order."""
     cleaned = _cleaned(text)
@@ -223,7 +224,7 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
     # "… of 1911. It did not, as is sometimes written; …", "… in 1851. The company's own history denies this."
     if opening and (_ELLIPTICAL.match(cleaned) or denies_the_sentence_before(text)):
         return True
-    if _denied_as(cleaned):
+    if not _DENIED_AS.absent(cleaned) and _denied_as(cleaned):
         return True
     if _DENIAL.absent(cleaned):
         return False
@@ -234,6 +235,7 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
     return not (opening and _OPENS_STATEMENT.match(cleaned, found.start()))
 
 
+@lru_cache(maxsize=1 << 14)
 def denies_the_sentence_before(text: str) -> bool:
     """Whether ``text`` holds words that deny the sentence before it ("The company denies this", 对此予以否认):
     they negate nothing of their own sentence (:func:`negations` leaves them out)."""
@@ -241,6 +243,7 @@ def denies_the_sentence_before(text: str) -> bool:
     return not _BEFORE.absent(norm) and _BEFORE.pattern.search(norm) is not None
 
 
+@lru_cache(maxsize=1 << 14)
 def admits(text: str) -> bool:
     """Whether ``text`` says someone granted what was said ("admitted", 承认): the opposite of a denial of the
     sentence before (:func:`denies_the_sentence_before`)."""

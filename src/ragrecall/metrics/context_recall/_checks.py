@@ -170,11 +170,12 @@ def _polarity(
         # "周明承认票价过高" against "周明对此予以否认"
         return Failure("polarity", f"{PROBLEMS['polarity']}: the evidence denies what the claim says was granted")
     for ev in evidence:
-        if facts.negated and set(sentence_cues(ev.text)) - set(sentence_cues(facts.text)) and negated_around(ev, facts):
+        around = negated_around(ev, facts)
+        if facts.negated and around and set(sentence_cues(ev.text)) - set(sentence_cues(facts.text)):
             # "It is not true that Hal Brook voted against the budget" for "Hal Brook voted against the budget": a
             # sentence-wide cue over the claim's own negation (no verb's, which it would turn round) denies it
             return Failure("polarity", f"{PROBLEMS['polarity']}: the evidence denies the claim")
-        if negated_around(ev, facts) != facts.negated and not _ceasing(facts, ev, negated=facts.negated):
+        if around != facts.negated and not _ceasing(facts, ev, negated=facts.negated):
             if facts.negated and not _denies_what_it_says(facts, ev):
                 note = note or Failure("unread", f"{PROBLEMS['unread']}: the claim denies in other words", unread=True)
                 continue

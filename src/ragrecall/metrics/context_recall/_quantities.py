@@ -94,11 +94,7 @@ def numbers_failure(
     missing = {n for n in missing if not (n.startswith("century:") and n in centuries(written))}
     # a decade the claim names ("in the 1870s") holds a year the evidence writes ("between 1871 and 1874")
     missing = {n for n in missing if not (n.startswith("decade:") and n in decades(written))}
-    # "paid 2,000 voters" writes no year of its own
-    counts = {
-        q.value for ev in evidence for t in (ev.earlier, ev.text) for q in quantities(t) if not written_as_year(q, t)
-    }
-    if missing and not {n for n in written if is_year(n) and n not in counts} - facts.numbers:
+    if missing and not {n for n in written if is_year(n)} - facts.numbers - _counts(evidence):
         earlier = frozenset().union(*(numbers_in(ev.earlier) for ev in evidence))
         missing = {n for n in missing if not _set_by_passage(n, written, earlier)}
     if missing:  # a passage that writes no year leaves it to the other passages ("… a loss for the year")
@@ -142,6 +138,13 @@ def _continues(before: str, sentence: str, facts: ClaimFacts) -> bool:
 
 
 _THE_NOUN = re.compile(r"\W*the\s+(?:\w+\s+)?(\w+)", re.I)
+
+
+def _counts(evidence: list[Evidence]) -> set[str]:
+    """The numbers the evidence's passages write as no year ("paid 2,000 voters" writes no year of its own)."""
+    return {
+        q.value for ev in evidence for t in (ev.earlier, ev.text) for q in quantities(t) if not written_as_year(q, t)
+    }
 
 
 def _set_by_passage(n: str, written: frozenset[str], earlier: frozenset[str]) -> bool:
