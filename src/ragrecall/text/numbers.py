@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from .dates import dates_in, decades_in
+from .dates import MONTHS, dates_in, decades_in
 from .number_words import chinese_numbers, english_numbers
 from .segment import CJK_RANGES, has_cjk
 from .units import units_after, units_before
@@ -183,7 +183,12 @@ _ONE_AND_A_HALF = re.compile(
 
 
 _MAY_BE_DECADE = re.compile(r"\d0s\b|年代|世纪|century", re.IGNORECASE)
-_MAY_BE_DATE = re.compile(r"\d[-/.]\d{1,2}[-/.]\d|月|[A-Z][a-z]{2}")
+# A date writes digits joined by dashes, slashes or dots, 月, or a month's name (capitalised: "May", "Sept.").
+_MAY_BE_DATE = re.compile(
+    r"\d[-/.]\d{1,2}[-/.]\d|月|\b(?:"
+    + "|".join(sorted((m.capitalize() for m in MONTHS), key=len, reverse=True))
+    + r")\b"
+)
 _BELOW_ZERO = re.compile(r"(?:零下|minus\s+|negative\s+)$", re.IGNORECASE)
 _BELOW_ZERO_AFTER = re.compile(
     r"^\s*(?:°\s*[CF]?|degrees?\s*(?:celsius|fahrenheit|C|F)?)?\s*below\s+zero", re.IGNORECASE
