@@ -183,12 +183,10 @@ _ONE_AND_A_HALF = re.compile(
 
 
 _MAY_BE_DECADE = re.compile(r"\d0s\b|年代|世纪|century", re.IGNORECASE)
-# A date writes digits joined by dashes, slashes or dots, 月, or a month's name (capitalised: "May", "Sept.").
-_MAY_BE_DATE = re.compile(
-    r"\d[-/.]\d{1,2}[-/.]\d|月|\b(?:"
-    + "|".join(sorted((m.capitalize() for m in MONTHS), key=len, reverse=True))
-    + r")\b"
-)
+# A date writes digits joined by dashes, slashes or dots, 月, or a month's name, capitalised ("May", "Sept."):
+# every one opens on one of these three letters.
+_MONTH_OPENINGS = "|".join(sorted({m[:3].capitalize() for m in MONTHS}))
+_MAY_BE_DATE = re.compile(rf"\d[-/.]\d{{1,2}}[-/.]\d|月|\b(?:{_MONTH_OPENINGS})")
 _BELOW_ZERO = re.compile(r"(?:零下|minus\s+|negative\s+)$", re.IGNORECASE)
 _BELOW_ZERO_AFTER = re.compile(
     r"^\s*(?:°\s*[CF]?|degrees?\s*(?:celsius|fahrenheit|C|F)?)?\s*below\s+zero", re.IGNORECASE
