@@ -344,6 +344,8 @@ def _normalised(text: str) -> str:
     text = _UNIT_POWER.sub(lambda m: m.group(1) + "^" + unicodedata.normalize("NFKC", m.group(2)), text)
     if "½" in text or "¼" in text or "¾" in text:  # 6½ is 6.5, not 6 1⁄2
         text = _VULGAR.sub(lambda m: m.group(1) + _VULGARS[m.group(2)], text)
+    # A Chinese comma separates (1876-04-11，1902年); NFKC would make it an ASCII comma that groups digits.
+    text = text.replace("，", " ")
     return unicodedata.normalize("NFKC", _GROUP_SPACE.sub("'", _SCRIPT_DIGITS.sub(" ", text)))
 
 

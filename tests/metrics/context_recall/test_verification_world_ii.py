@@ -8,9 +8,9 @@ sentence's roles). Definitions in :mod:`helpers.verification_world`.
 
 ``verification_world_ii.json`` was written for this round's tuning; ``…_ii_heldout`` to ``…_xv_heldout``,
 ``…_xvii_heldout`` and ``…_xviii_heldout`` were each measured once blind before this code was tuned on them;
-``…_xvi_heldout`` and ``…_xix_heldout`` were measured once blind on the final code and not tuned on (the first
-blind figures are in ``benchmarks/results/verification_world_heldout_*_first_blind.txt``): here they pin what
-the code now does on them.
+``…_xvi_heldout`` and ``…_xix_heldout`` were measured once blind on the code of the round's end, then read (the
+first blind figures are in ``benchmarks/results/verification_world_heldout_*_first_blind.txt``): here they pin
+what the code now does on them.
 """
 
 from __future__ import annotations
@@ -99,10 +99,10 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_xiii_heldout.json", 102, 0, 1),
         ("verification_world_xiv_heldout.json", 107, 1, 0),
         ("verification_world_xv_heldout.json", 106, 1, 1),
-        ("verification_world_xvi_heldout.json", 104, 2, 5),
+        ("verification_world_xvi_heldout.json", 104, 1, 2),
         ("verification_world_xvii_heldout.json", 108, 2, 8),
         ("verification_world_xviii_heldout.json", 107, 0, 2),
-        ("verification_world_xix_heldout.json", 104, 1, 4),
+        ("verification_world_xix_heldout.json", 104, 0, 2),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(

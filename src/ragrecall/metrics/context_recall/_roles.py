@@ -102,6 +102,8 @@ def _passive(cue: Cue, before: str, after: str) -> bool:
     or standing after a comma ("Founded in 1923, the club …"; "The museum, founded in 1904, …")."""
     if cue.text.casefold().endswith(" by") or _PASSIVE_AFTER.match(after) or _BE_BEFORE.search(before):
         return True
+    if cue.text.isascii() and cue.text.endswith("ed") and _PREPOSITION_AFTER.match(after):
+        return True  # "a building society founded in Leeds": a participle after its noun, no object after it
     opens = not strict_terms(before) or before.rstrip().endswith(",")
     return opens and cue.text.isascii() and _PREPOSITION_AFTER.match(after) is not None
 

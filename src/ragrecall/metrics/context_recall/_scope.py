@@ -149,8 +149,10 @@ class Scope:
                 continue  # "the former harbour master Niels Grebe alleged that …": who speaks is not what is said
             if cue.cls == "conditional" and _opens_counterfactual(quoted):
                 continue  # "… would have been withdrawn had the islanders not raised £40,000": they raised it
-            if cue.cls == "modality" and 0 <= self.quote_end <= cue.start and self._aside_between(cue.start):
-                continue  # "painted … in 1902 so that it could be told apart", "by 24 growers who wanted to sell …"
+            if cue.cls in FRAMES and 0 <= self.quote_end <= cue.start and self._aside_between(cue.start):
+                # "painted … in 1902 so that it could be told apart", "by 24 growers who wanted to sell …",
+                # "erected in 1888 to mark the legend": what the quote's thing is for is no frame over the quote
+                continue
             by_clause.setdefault(k, []).append(cue)
         low, high = min(self.core), max(self.core)
         for k, cues in by_clause.items():

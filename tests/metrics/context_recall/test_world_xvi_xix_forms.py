@@ -1,0 +1,57 @@
+"""Forms of the last two held-out worlds, read after their blind scoring on the final code (their figures stay
+those of that scoring): a Chinese comma after a date separates the year after it; 一百周年 counts years, not
+weeks; a negated claim against a word of closing (不开放, 闭馆); "to mark the legend" after the quote is what the
+thing is for, no frame over it; a participle after its noun ("a building society founded in Leeds") is a passive.
+The lie beside each is caught."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers.claims import assert_caught, assert_verified
+from ragrecall.text.numbers import numbers_in, quantities
+
+NURSERY = ["苗圃学家贺兰舟生于1876-04-11，1902年在龙首山下创办了龙首苗圃。"]
+LIBRARY = ["河阳区少儿图书馆2014年对外开放。", "该馆每周一闭馆。暑假期间馆方会组织夏令营。"]
+FOUNTAIN = ["The Tell fountain in the market square was erected in 1888 to mark the legend."]
+SOCIETY = ["Claremont Mutual was a building society founded in Leeds in 1868."]
+
+
+def test_a_chinese_comma_after_a_date_separates_the_next_year() -> None:
+    assert {"1876-04-11", "1902"} <= numbers_in(NURSERY[0])
+
+
+def test_an_anniversary_counts_years() -> None:
+    assert [("100", "year" in q.units) for q in quantities("建校一百周年")] == [("100", True)]
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes"),
+    [
+        ("贺兰舟在1902年创办了龙首苗圃。", NURSERY, [(1, "1902年在龙首山下创办了龙首苗圃")]),
+        ("该馆周一不开放。", LIBRARY, [(2, "该馆每周一闭馆")]),
+        ("The Tell fountain was erected in 1888.", FOUNTAIN,
+         [(1, "The Tell fountain in the market square was erected in 1888")]),
+        ("Claremont Mutual was founded in Leeds in 1868.", SOCIETY, [(1, SOCIETY[0][:-1])]),
+    ],
+)  # fmt: skip
+def test_the_honest_form_verifies(claim: str, contexts: list[str], quotes: list[tuple[int, str]]) -> None:
+    assert_verified(claim, contexts, *quotes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes", "check"),
+    [
+        ("贺兰舟在1903年创办了龙首苗圃。", NURSERY, [(1, "1902年在龙首山下创办了龙首苗圃")], "number not in evidence"),
+        ("该馆周一开放。", LIBRARY, [(2, "该馆每周一闭馆")], ""),
+        ("The Tell fountain was erected in 1888.",
+         ["According to a legend, the Tell fountain in the market square was erected in 1888."],
+         [(1, "the Tell fountain in the market square was erected in 1888")], "the evidence only reports it"),
+        ("Leeds founded Claremont Mutual in 1868.", ["Claremont Mutual founded Leeds in 1868."],
+         [(1, "Claremont Mutual founded Leeds in 1868")], "roles differ"),
+    ],
+)  # fmt: skip
+def test_the_lie_beside_it_is_caught(
+    claim: str, contexts: list[str], quotes: list[tuple[int, str]], check: str
+) -> None:
+    assert_caught(claim, contexts, quotes, check)
