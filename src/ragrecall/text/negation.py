@@ -21,6 +21,7 @@ __all__ = [
     "admits",
     "counterfactual",
     "denied_after",
+    "denies_the_next_sentence",
     "denies_the_sentence_before",
     "endings",
     "negates",
@@ -251,6 +252,15 @@ def admits(text: str) -> bool:
     return not _ADMITS.absent(norm) and _ADMITS.pattern.search(norm) is not None
 
 
+@lru_cache(maxsize=1 << 14)
+def denies_the_next_sentence(text: str) -> bool:
+    """Whether the sentence ``text`` opens on words about the sentence after it and calls it false ("The
+    following account, printed in the 1930 guidebook, is false.", 下面这个流传很广的说法是错误的。)."""
+    norm = text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
+    opening = _FORWARD.match(norm, len(norm) - len(norm.lstrip(_MARKS)))
+    return opening is not None and not _FORWARD_DENIAL.absent(norm) and bool(_FORWARD_DENIAL.pattern.search(norm))
+
+
 def _denied_as(text: str) -> bool:
     """Whether ``text`` opens, after a connective if any, on words that refer back to a statement ("This story",
     这) with a word that calls it false close after them, in the same sentence ("This story, however, is
@@ -287,13 +297,15 @@ _IT_IS = re.compile(
     r"(?:\s+(?:not|a|an|simply|entirely))*\s*$",
     re.IGNORECASE,
 )
-_CJK_COPULA = re.compile(r"[是属係系乃为]|[并純纯实完根]")
+_CJK_COPULA = re.compile(r"[是属係系乃为被]|[并純纯实完根]")
 
 
 _MARKS = " \t\n,;:—–-\"“”'‘’()（），、；：「」"
 _CONNECTIVE = _pattern(_CUES["connective"])
 _REFERS = _pattern(_CUES["refers back"])
 _DENIED_AS = _cues("denied as")
+_FORWARD = _pattern(_CUES["points forward"])
+_FORWARD_DENIAL = _cues(_CUES["denied as"] + ["错误", "是错误的", "wrong"])
 _SENTENCE_END = re.compile(r"[.!?。！？;；]")
 _WINDOW, _CJK_WINDOW = 60, 16  # how far after "This story" / 这 the word that calls it false may stand
 

@@ -1,14 +1,18 @@
 """Forms of the last two held-out worlds, read after their blind scoring on the final code (their figures stay
 those of that scoring): a Chinese comma after a date separates the year after it; 一百周年 counts years, not
 weeks; a negated claim against a word of closing (不开放, 闭馆); "to mark the legend" after the quote is what the
-thing is for, no frame over it; a participle after its noun ("a building society founded in Leeds") is a passive.
-The lie beside each is caught."""
+thing is for, no frame over it; a participle after its noun ("a building society founded in Leeds") is a passive;
+a sentence before that points to the next and calls it false ("The following account … is false.", 下面这个…说法是
+错误的), or one after that calls "that figure" untrue or says 这条消息…被…否认, denies it. The lie beside each is
+caught, and the same openings without a word of falsity deny nothing."""
 
 from __future__ import annotations
 
 import pytest
 
 from helpers.claims import assert_caught, assert_verified
+from ragrecall.metrics.context_recall._stated import stated_support
+from ragrecall.metrics.context_recall._verify import Contexts
 from ragrecall.text.numbers import numbers_in, quantities
 
 NURSERY = ["苗圃学家贺兰舟生于1876-04-11，1902年在龙首山下创办了龙首苗圃。"]
@@ -55,3 +59,33 @@ def test_the_lie_beside_it_is_caught(
     claim: str, contexts: list[str], quotes: list[tuple[int, str]], check: str
 ) -> None:
     assert_caught(claim, contexts, quotes, check)
+
+
+CEDAR = "Lord Arnley planted the great cedar at Harcliffe in 1760 with his own hands"
+TIN = "锁龙镇的锡矿开采始于唐代开元年间"
+
+
+@pytest.mark.parametrize(
+    ("context", "stated"),
+    [
+        (f"The following account, printed in the 1930 guidebook, is false. {CEDAR}.", False),
+        (f"The following year the gardens opened to visitors. {CEDAR}.", True),
+        (f"The following account, printed in the 1930 guidebook, is complete. {CEDAR}.", True),
+        (f"{CEDAR}. That figure, repeated in many guidebooks, is untrue.", False),
+        (f"{CEDAR}. That figure, repeated in many guidebooks, is exact.", True),
+    ],
+)
+def test_a_denial_around_a_sentence_that_points_to_it(context: str, stated: bool) -> None:
+    assert (stated_support(CEDAR, Contexts([context])) is not None) == stated
+
+
+@pytest.mark.parametrize(
+    ("context", "stated"),
+    [
+        (f"下面这个流传很广的说法是错误的。{TIN}。", False),
+        (f"下面介绍锁龙镇的历史。{TIN}。", True),
+        (f"{TIN}。这条消息当天就被镇政府否认。", False),
+    ],
+)
+def test_a_chinese_denial_around_a_sentence_that_points_to_it(context: str, stated: bool) -> None:
+    assert (stated_support(TIN, Contexts([context])) is not None) == stated

@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from ...text.negation import (
     admits,
     denied_after,
+    denies_the_next_sentence,
     denies_the_sentence_before,
     endings,
     negates,
@@ -47,7 +48,7 @@ from ...text.negation import (
 )
 from ...text.numbers import numbers_in, quantities
 from ...text.relative_years import derived_years
-from ...text.segment import has_cjk
+from ...text.segment import has_cjk, sentence_spans
 from ...text.terms import base_form
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource, claim_facts, failed
@@ -252,10 +253,12 @@ def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) 
     sentence = ev.text
     # A claim that reports ("Critics claimed that …") is not denied by a denial of what was reported.
     reported = reports_itself(facts.text, ev.text)
+    # "The following account … is false. <the claim's sentence>": the sentence before denies it
+    before = not reported and denies_the_next_sentence(_last_sentence(ev.earlier))
     if not negations(sentence) and not denied_after(sentence):
-        # No cue of any kind in the sentence, so none in any of its clauses or after them: only the next
-        # sentence can deny it.
-        return not reported and denied_after(ev.later, opening=True)
+        # No cue of any kind in the sentence, so none in any of its clauses or after them: only the sentences
+        # around it can deny it.
+        return not reported and (before or denied_after(ev.later, opening=True))
     scope = scope or Scope.of(ev, facts)
     text, clauses = scope.text, scope.clauses
     # A sentence-wide cue reaches no further than a semicolon: "It is false that A; B".
@@ -264,8 +267,13 @@ def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) 
     negated = any(
         negates(_aside(text[clauses[i][0] : clauses[i][1]], facts)) for i in scope.core
     ) != sentence_negated_before(text[since:], scope.first - since)
-    denied = not reported and (denied_after(text[scope.last :]) or denied_after(ev.later, opening=True))
+    denied = before or (not reported and (denied_after(text[scope.last :]) or denied_after(ev.later, opening=True)))
     return negated != denied  # "… have never been relegated, but this is a myth": denied, a negation is not
+
+
+def _last_sentence(text: str) -> str:
+    spans = sentence_spans(text)
+    return text[spans[-1][0] : spans[-1][1]] if spans else ""
 
 
 def _aside(clause: str, facts: ClaimFacts) -> str:

@@ -28,9 +28,9 @@ from ...text.clauses import clause_spans
 from ...text.cues import FRAMES, cues_in
 from ...text.locate import FUZZY_MIN_CHARS, FUZZY_MIN_CJK_CHARS, fold, locate
 from ...text.names import claim_names, folded_words
-from ...text.negation import denied_after, negations
+from ...text.negation import denied_after, denies_the_next_sentence, negations
 from ...text.numbers import numbers_in, quantities
-from ...text.segment import has_cjk
+from ...text.segment import has_cjk, sentence_spans
 from ...text.terms import content_terms
 from ._checks import check_evidence
 from ._evidence import QUOTE_WINDOW, Quote
@@ -144,10 +144,14 @@ def _reports(text: str) -> bool:
 
 
 def _set_apart(evidence: Evidence) -> bool:
-    """Whether the sentences around the claim's frame it: the one before ends in a colon ("The plaque reads:"),
+    """Whether the sentences around the claim's frame it: the one before ends in a colon ("The plaque reads:") or
+    calls the next false ("The following account … is false."),
     or the one after opens by correcting or reporting it ("In fact …", "So say the programmes", 事实上…)."""
     if evidence.earlier.rstrip().endswith((":", "：")):
         return True
+    spans = sentence_spans(evidence.earlier)
+    if spans and denies_the_next_sentence(evidence.earlier[spans[-1][0] : spans[-1][1]]):
+        return True  # "The following account, printed in the 1930 guidebook, is false."
     return _CORRECTION.match(evidence.later) is not None
 
 
