@@ -1,5 +1,4 @@
-"""Forms of the last two held-out worlds, read after their blind scoring on the final code (their figures stay
-those of that scoring): a Chinese comma after a date separates the year after it; 一百周年 counts years, not
+"""Forms of worlds XVI and XIX, read after their blind scoring (their figures stay those of that scoring): a Chinese comma after a date separates the year after it; 一百周年 counts years, not
 weeks; a negated claim against a word of closing (不开放, 闭馆); "to mark the legend" after the quote is what the
 thing is for, no frame over it; a participle after its noun ("a building society founded in Leeds") is a passive;
 a sentence before that points to the next and calls it false ("The following account … is false.", 下面这个…说法是
