@@ -1,9 +1,10 @@
-"""Forms of worlds XVI and XIX, read after their blind scoring (their figures stay those of that scoring): a Chinese comma after a date separates the year after it; 一百周年 counts years, not
-weeks; a negated claim against a word of closing (不开放, 闭馆); "to mark the legend" after the quote is what the
-thing is for, no frame over it; a participle after its noun ("a building society founded in Leeds") is a passive;
-a sentence before that points to the next and calls it false ("The following account … is false.", 下面这个…说法是
-错误的), or one after that calls "that figure" untrue or says 这条消息…被…否认, denies it. The lie beside each is
-caught, and the same openings without a word of falsity deny nothing."""
+"""Forms of worlds XVI and XIX, read after their blind scoring (their figures stay those of that scoring): a
+Chinese comma after a date separates the year after it; 一百周年 counts years, not weeks; a negated claim against
+a word of closing (不开放, 闭馆); "to mark the legend" after the quote is what the thing is for, no frame over it;
+a participle after its noun ("a building society founded in Leeds") is a passive; a sentence before that points
+to the next and calls it false ("The following account … is false.", 下面这个…说法是错误的), or one after that calls
+"that figure" untrue or says 这条消息…被…否认, denies it. The lie beside each is caught, and the same openings
+without a word of falsity deny nothing."""
 
 from __future__ import annotations
 
