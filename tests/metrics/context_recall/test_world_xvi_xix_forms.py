@@ -89,3 +89,14 @@ def test_a_denial_around_a_sentence_that_points_to_it(context: str, stated: bool
 )
 def test_a_chinese_denial_around_a_sentence_that_points_to_it(context: str, stated: bool) -> None:
     assert (stated_support(TIN, Contexts([context])) is not None) == stated
+
+
+@pytest.mark.parametrize(
+    ("claim", "context"),
+    [
+        (f"{TIN}。", f"下面这个流传很广的说法是错误的。{TIN}。考古调查表明，采锡不早于明代。"),
+        (f"{CEDAR}.", f"The following account is false. {CEDAR}. Estate papers name the head gardener."),
+    ],
+)
+def test_a_judged_quote_after_a_sentence_that_calls_it_false_is_caught(claim: str, context: str) -> None:
+    assert_caught(claim, [context], [(1, claim.rstrip("。."))], "negation differs")
