@@ -19,7 +19,7 @@ import itertools
 import re
 from functools import lru_cache
 
-__all__ = ["CJK_RANGES", "has_cjk", "sentence_spans", "split_sentences"]
+__all__ = ["CJK_RANGES", "has_cjk", "last_sentence", "sentence_spans", "split_sentences"]
 
 CJK_RANGES = (
     "\u3040-\u30ff"  # Hiragana, Katakana
@@ -218,3 +218,11 @@ def _is_abbreviation(before: str) -> bool:
     if len(word) == 1 and word.isalpha():
         return True  # an initial, as in "J. Smith"
     return word in _ABBREVIATIONS
+
+
+def last_sentence(text: str) -> str:
+    """The last sentence of ``text``, cut after the full stop before its own (". ", 。, "! ", "? "): cheap, and
+    enough to read how the sentence opens (abbreviations inside it may cut it short)."""
+    body = text.rstrip().rstrip(".。!?！？")
+    cut = max(body.rfind(mark) for mark in (". ", "。", "! ", "? ", "！", "？"))
+    return text[cut + 1 :].strip() if cut >= 0 else text.strip()

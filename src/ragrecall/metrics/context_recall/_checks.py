@@ -48,7 +48,7 @@ from ...text.negation import (
 )
 from ...text.numbers import numbers_in, quantities
 from ...text.relative_years import derived_years
-from ...text.segment import has_cjk
+from ...text.segment import has_cjk, last_sentence
 from ...text.terms import base_form
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource, claim_facts, failed
@@ -254,7 +254,7 @@ def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) 
     # A claim that reports ("Critics claimed that …") is not denied by a denial of what was reported.
     reported = reports_itself(facts.text, ev.text)
     # "The following account … is false. <the claim's sentence>": the sentence before denies it
-    before = not reported and bool(ev.earlier) and denies_the_next_sentence(_last_sentence(ev.earlier))
+    before = not reported and bool(ev.earlier) and denies_the_next_sentence(last_sentence(ev.earlier))
     if not negations(sentence) and not denied_after(sentence):
         # No cue of any kind in the sentence, so none in any of its clauses or after them: only the sentences
         # around it can deny it.
@@ -269,13 +269,6 @@ def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) 
     ) != sentence_negated_before(text[since:], scope.first - since)
     denied = before or (not reported and (denied_after(text[scope.last :]) or denied_after(ev.later, opening=True)))
     return negated != denied  # "… have never been relegated, but this is a myth": denied, a negation is not
-
-
-def _last_sentence(text: str) -> str:
-    # the last sentence starts after the full stop before its own; cutting there is enough to test its opening
-    body = text.rstrip().rstrip(".。!?！？")
-    cut = max(body.rfind(mark) for mark in (". ", "。", "! ", "? ", "！", "？"))
-    return text[cut + 1 :].strip() if cut >= 0 else text.strip()
 
 
 def _aside(clause: str, facts: ClaimFacts) -> str:

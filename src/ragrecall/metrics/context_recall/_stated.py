@@ -30,7 +30,7 @@ from ...text.locate import FUZZY_MIN_CHARS, FUZZY_MIN_CJK_CHARS, fold, locate
 from ...text.names import claim_names, folded_words
 from ...text.negation import denied_after, denies_the_next_sentence, negations
 from ...text.numbers import numbers_in, quantities
-from ...text.segment import has_cjk, sentence_spans
+from ...text.segment import has_cjk, last_sentence
 from ...text.terms import content_terms
 from ._checks import check_evidence
 from ._evidence import QUOTE_WINDOW, Quote
@@ -149,8 +149,7 @@ def _set_apart(evidence: Evidence) -> bool:
     or the one after opens by correcting or reporting it ("In fact …", "So say the programmes", 事实上…)."""
     if evidence.earlier.rstrip().endswith((":", "：")):
         return True
-    spans = sentence_spans(evidence.earlier)
-    if spans and denies_the_next_sentence(evidence.earlier[spans[-1][0] : spans[-1][1]]):
+    if evidence.earlier and denies_the_next_sentence(last_sentence(evidence.earlier)):
         return True  # "The following account, printed in the 1930 guidebook, is false."
     return _CORRECTION.match(evidence.later) is not None
 
