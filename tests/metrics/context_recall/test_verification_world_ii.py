@@ -8,9 +8,10 @@ sentence's roles). Definitions in :mod:`helpers.verification_world`.
 
 ``verification_world_ii.json`` was written for this round's tuning; ``…_ii_heldout`` to ``…_xv_heldout``,
 ``…_xvii_heldout`` and ``…_xviii_heldout`` were each measured once blind before this code was tuned on them;
-``…_xvi_heldout`` and ``…_xix_heldout`` were measured once blind on the code of the round's end, then read (the
-first blind figures are in ``benchmarks/results/verification_world_heldout_*_first_blind.txt``): here they pin
-what the code now does on them.
+``…_xvi_heldout`` and ``…_xix_heldout`` were measured once blind near the round's end, then read, and
+``…_xx_heldout`` once blind on the final code, not tuned on (the first blind figures are in
+``benchmarks/results/verification_world_heldout_*_first_blind.txt``): here they pin what the code now does on
+them.
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_xvii_heldout.json", 108, 2, 8),
         ("verification_world_xviii_heldout.json", 107, 0, 2),
         ("verification_world_xix_heldout.json", 104, 0, 2),
+        ("verification_world_xx_heldout.json", 103, 2, 5),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
@@ -141,6 +143,7 @@ PROBES = {
     "verification_world_xvii_heldout": (1, 0, 11, 2),
     "verification_world_xviii_heldout": (2, 0, 10, 1),
     "verification_world_xix_heldout": (0, 0, 10, 0),
+    "verification_world_xx_heldout": (1, 0, 10, 1),
 }
 
 
