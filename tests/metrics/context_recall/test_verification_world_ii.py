@@ -138,7 +138,7 @@ PROBES = {
     "verification_world_xiii_heldout": (0, 0, 8, 0),
     "verification_world_xiv_heldout": (1, 0, 11, 0),
     "verification_world_xv_heldout": (1, 0, 11, 0),
-    "verification_world_xvi_heldout": (0, 0, 12, 0),
+    "verification_world_xvi_heldout": (1, 0, 12, 0),
     # two honest decompositions name an event ("The succession took place in 1998") code does not read as the verb
     "verification_world_xvii_heldout": (1, 0, 11, 2),
     "verification_world_xviii_heldout": (2, 0, 10, 1),

@@ -2,7 +2,7 @@
 Chinese comma after a date separates the year after it; 一百周年 counts years, not weeks; a negated claim against
 a word of closing (不开放, 闭馆); "to mark the legend" after the quote is what the thing is for, no frame over it;
 a participle after its noun ("a building society founded in Leeds") is a passive; a sentence before that points
-to the next and calls it false ("The following account … is false.", 下面这个…说法是错误的), or one after that calls
+to the next and calls it false ("The following account … is false.", 下面这个说法是错误的), or one after that calls
 "that figure" untrue or says 这条消息…被…否认, denies it. The lie beside each is caught, and the same openings
 without a word of falsity deny nothing."""
 
@@ -82,7 +82,7 @@ def test_a_denial_around_a_sentence_that_points_to_it(context: str, stated: bool
 @pytest.mark.parametrize(
     ("context", "stated"),
     [
-        (f"下面这个流传很广的说法是错误的。{TIN}。", False),
+        (f"下面这个说法是错误的。{TIN}。", False),
         (f"下面介绍锁龙镇的历史。{TIN}。", True),
         (f"{TIN}。这条消息当天就被镇政府否认。", False),
     ],
@@ -94,7 +94,7 @@ def test_a_chinese_denial_around_a_sentence_that_points_to_it(context: str, stat
 @pytest.mark.parametrize(
     ("claim", "context"),
     [
-        (f"{TIN}。", f"下面这个流传很广的说法是错误的。{TIN}。考古调查表明，采锡不早于明代。"),
+        (f"{TIN}。", f"下面这个说法是错误的。{TIN}。考古调查表明，采锡不早于明代。"),
         (f"{CEDAR}.", f"The following account is false. {CEDAR}. Estate papers name the head gardener."),
     ],
 )
