@@ -102,9 +102,14 @@ _FALSE_FRIENDS = _cues(
 )
 
 
+def _plain(text: str) -> str:
+    """``text`` as the cues are matched in it: NFKC, Traditional Chinese as Simplified (ASCII text as it is)."""
+    return text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
+
+
 @lru_cache(maxsize=1 << 14)  # every clause of an evidence sentence is read once per claim checked against it
 def _cleaned(text: str) -> str:
-    norm = text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
+    norm = _plain(text)
     if "until" in norm:  # "was not climbed until 1957": it was, in 1957
         norm = _NOT_UNTIL.sub(lambda m: " " * len(m.group()), norm)
     if "o." in norm:  # "Engine No. 9": a number sign
@@ -203,7 +208,7 @@ _ENDING = _cues("ending")
 def endings(text: str) -> tuple[str, ...]:
     """The words of ``text`` saying that something ended, was spared or waived ("stopped", "cancelled", 停止, 免费:
     the section ``ending`` of the data), case-folded, in order."""
-    norm = text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
+    norm = _plain(text)
     if _ENDING.absent(norm):
         return ()
     return tuple(" ".join(m.group().casefold().split()) for m in _ENDING.pattern.finditer(norm))
@@ -240,7 +245,7 @@ def denied_after(text: str, *, opening: bool = False) -> bool:
 def denies_the_sentence_before(text: str) -> bool:
     """Whether ``text`` holds words that deny the sentence before it ("The company denies this", 对此予以否认):
     they negate nothing of their own sentence (:func:`negations` leaves them out)."""
-    norm = text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
+    norm = _plain(text)
     return not _BEFORE.absent(norm) and _BEFORE.pattern.search(norm) is not None
 
 
@@ -248,7 +253,7 @@ def denies_the_sentence_before(text: str) -> bool:
 def admits(text: str) -> bool:
     """Whether ``text`` says someone granted what was said ("admitted", 承认): the opposite of a denial of the
     sentence before (:func:`denies_the_sentence_before`)."""
-    norm = text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
+    norm = _plain(text)
     return not _ADMITS.absent(norm) and _ADMITS.pattern.search(norm) is not None
 
 
@@ -258,7 +263,7 @@ def denies_the_next_sentence(text: str) -> bool:
     following account, printed in the 1930 guidebook, is false.", 下面这个流传很广的说法是错误的。)."""
     if not _FORWARD.search(text) and text.isascii():
         return False  # the quick test: no opening of the kind anywhere
-    norm = text if text.isascii() else simplified(unicodedata.normalize("NFKC", text))
+    norm = _plain(text)
     opening = _FORWARD.match(norm, len(norm) - len(norm.lstrip(_MARKS)))
     return opening is not None and not _FORWARD_DENIAL.absent(norm) and bool(_FORWARD_DENIAL.pattern.search(norm))
 

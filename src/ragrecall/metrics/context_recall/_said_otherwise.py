@@ -346,8 +346,7 @@ def written_as_year(q: Quantity, text: str) -> bool:
     a count of years ("two years later", 两年) is none."""
     if q.units & frozenset({"year"}):
         return q.value.isdigit() and 1000 <= int(q.value) <= 2100
-    written = text[q.start : q.end]
-    return not q.units and written.isdigit() and len(written) == 4 and 1000 <= int(written) <= 2100
+    return not q.units and is_year(text[q.start : q.end])
 
 
 def part_of_a_name(n: str, facts: ClaimFacts, texts: Sequence[str]) -> bool:
