@@ -54,6 +54,7 @@ def test_the_sections_are_the_data_s() -> None:
         "not an opening",
         "time lead-in",
         "a work",
+        "that date",
     )
     assert "its" in words_of("pronoun") and "其" in words_of("pronoun")
     with pytest.raises(KeyError):

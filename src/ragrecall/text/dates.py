@@ -28,6 +28,7 @@ _MONTH = r"(?P<{}>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<{}>\d{{1,2}})(?:st|nd|rd|th)?"
 _YEAR = r"(?P<{}>\d{{4}})"
 _CN = "〇零一二两三四五六七八九十"
+_FULL_MONTHS = "|".join(m.capitalize() for m in MONTHS if len(m) > 3 and m != "sept")
 _PATTERNS = [
     re.compile(r"(?<![\d.\-/])(?P<y>\d{4})([-/.])(?P<m>\d{1,2})\2(?P<d>\d{1,2})(?![\d])"),
     re.compile(
@@ -38,11 +39,19 @@ _PATTERNS = [
         rf"(?<![\w]){_MONTH.format('m')}\s+{_DAY.format('d')}(?:,?\s+{_YEAR.format('y')})?(?![\w])", re.IGNORECASE
     ),
     re.compile(rf"(?<![\w]){_MONTH.format('m')},?\s+{_YEAR.format('y')}(?![\w])", re.IGNORECASE),
+    # a month named alone ("that August", "in March"): capitalised, in full, beside no other capitalised word
+    re.compile(rf"(?<![\w])(?P<m>{_FULL_MONTHS})(?![\w'’-])(?!\s+[A-Z])"),
     re.compile(
         rf"(?:(?P<y>\d{{4}}|[{_CN}]{{4}})\s*年\s*)?(?P<m>\d{{1,2}}|[{_CN}]{{1,3}})\s*月"
         rf"(?:\s*(?P<d>\d{{1,2}}|[{_CN}]{{1,3}})\s*[日号號]|(?P<part>初|中旬|上旬|下旬|底|末))?"
     ),
 ]
+_ALONE = _PATTERNS[-2]
+# A capitalised word right before a month named alone, other than a word that opens a sentence with it.
+_NAME_BEFORE = re.compile(
+    r"(?<![\w'’])(?!(?:In|By|Since|Until|Till|During|From|That|This|Last|Next|Early|Late|Mid|Each|Every|On|Of|To"
+    r"|Before|After|Through|Throughout|For|And|But|Or|Then|Also|Only|Since)\s)[A-Z][\w'’.-]*\s+$"
+)
 _ORDINALS = {
     "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16,
     "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "twenty-first": 21,
@@ -112,6 +121,8 @@ def dates_in(norm: str) -> list[DateSpan]:
                 continue  # "may", "march": a verb, not a month
             if month_text.lower() == "may" and day is None and year is None:
                 continue
+            if pattern is _ALONE and _NAME_BEFORE.search(norm, 0, m.start()):
+                continue  # "Mary March", "King June": a name
             before = norm[max(0, m.start() - 2) : m.start()]
             counted = month_text in ("两", "兩") or (before[-1:] in "个個数數几幾近约約满滿时時" and before != "")
             if pattern is _PATTERNS[-1] and year is None and day is None and not groups.get("part") and counted:

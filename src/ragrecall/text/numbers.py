@@ -132,7 +132,7 @@ def _number_spans(text: str) -> tuple[str, tuple[tuple[str, int, int], ...]]:
     """``text`` normalised, and its numbers in order as (canonical value, start, end) without their units."""
     if text.isascii():  # no normalising to do, no Chinese numerals, and number words are told at once
         norm, words = text, english_numbers(text)
-        if not words and not _ANY_DIGIT.search(text) and "century" not in text.lower():
+        if not (words or _ANY_DIGIT.search(text) or "century" in text.lower() or _MAY_BE_DATE.search(text)):
             return text, ()
     else:
         norm = _normalised(text)

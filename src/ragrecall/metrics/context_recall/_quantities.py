@@ -10,9 +10,10 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from ...text.anaphora import opens_with
+from ...text.anaphora import opens_with, words_of
 from ...text.chinese import simplified
 from ...text.clauses import clause_spans
+from ...text.dates import dates_in
 from ...text.names import folded_words
 from ...text.number_words import measure_word_at
 from ...text.numbers import Quantity, numbers_in, quantities, ranges_in
@@ -30,6 +31,7 @@ from ._said_otherwise import (
     dated,
     decades,
     is_year,
+    month_of_passage,
     named_before,
     part_of_a_name,
     said_in_other_words,
@@ -54,7 +56,8 @@ def numbers_failure(
       no number the claim lacks, and names the claim's subject or opens with "The <a noun of the sentence
       before>": "… its 1.2-metre telescope … . The old telescope was given to …");
     - a year (or the year of a date) earlier in the passage, provided the sentences write no other year of their
-      own; or, when the evidence's passage writes no year at all, in another passage on the same topic;
+      own, and a month likewise; or, when the evidence's passage writes no year at all, in another passage on the
+      same topic;
     - counted from a year ("two years later", 次年), a span of years ("for 35 years, from 1858 to 1893"), a
       name's number ("Korrin 4") or in words ("a quarter" for 25%, "doubled", "two decades")."""
     written = own = frozenset().union(*(numbers_in(ev.text) for ev in evidence))
@@ -68,7 +71,7 @@ def numbers_failure(
             for s in sentences_of(ev.earlier)[-1:]
             if opens_with(ev.text, *_REFERS_BACK) or (alone and _continues(s, ev.text, facts))
         ]
-        written = written.union(*(numbers_in(s) for s in before))
+        written = written.union(*(numbers_in(s) for s in before), *(_the_day_before(ev, contexts) for ev in evidence))
     missing: set[str] = set(facts.numbers - written)
     if missing:  # "the following year", "two years earlier", 次年: years counted from a year before them
         written = written.union(*(derived_years(ev.text, _year_before(ev, evidence)) for ev in evidence))
@@ -97,11 +100,30 @@ def numbers_failure(
     if missing and not {n for n in written if is_year(n)} - facts.numbers - _counts(evidence):
         earlier = frozenset().union(*(numbers_in(ev.earlier) for ev in evidence))
         missing = {n for n in missing if not _set_by_passage(n, written, earlier)}
+    # "… fell in October. Onion prices stayed flat."
+    missing = {n for n in missing if not month_of_passage(n, facts.text, evidence)}
     if missing:  # a passage that writes no year leaves it to the other passages ("… a loss for the year")
         missing = {n for n in missing if not _year_of_sample(n, evidence, contexts)}
     if missing:
         return Failure("number", f"{PROBLEMS['number']}: {', '.join(sorted(missing))}")
     return None
+
+
+def _the_day_before(ev: Evidence, contexts: SentenceSource) -> frozenset[str]:
+    """The tokens of the last date with a day written before ``ev`` when ``ev`` names it ("the maximum for that
+    day", 当天): in its passage, or, when that dates no day before it, at the end of the passage before."""
+    if not _THAT_DATE.search(ev.text):
+        return frozenset()
+    for text in (ev.earlier, contexts.texts[ev.context - 1] if ev.context else ""):
+        days = [d for d in dates_in(unicodedata.normalize("NFKC", text)) if d.day is not None]
+        if days:
+            return frozenset(value for value, _, _ in days[-1].tokens)
+    return frozenset()
+
+
+_THAT_DATE = re.compile(
+    "|".join(rf"\b{re.escape(w)}\b" if w.isascii() else re.escape(w) for w in words_of("that date")), re.IGNORECASE
+)
 
 
 def _year_before(ev: Evidence, evidence: list[Evidence]) -> str:

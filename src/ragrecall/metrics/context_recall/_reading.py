@@ -78,8 +78,8 @@ def _fail(check: str, detail: str) -> Failure:
 
 def _frames(facts: ClaimFacts, scope: Scope) -> Failure | None:
     """Every frame over the evidence is one the claim writes: a hypothetical claim ("… would let the reservoir
-    hold …") may rest on a condition, and a claim about a work of fiction ("a novel by Marian Coyle") on its
-    telling."""
+    hold …") may rest on a condition, a claim about what is still to be done ("pipes that need to be replaced",
+    需要更换的) on a plan, and a claim about a work of fiction ("a novel by Marian Coyle") on its telling."""
     cues = cues_in(facts.text)
     own = frames_of(list(cues))
     hypothetical = [c.text for c in cues if c.cls == "modality" and _HYPOTHETICAL.fullmatch(c.text)]
@@ -87,6 +87,9 @@ def _frames(facts: ClaimFacts, scope: Scope) -> Failure | None:
         own.setdefault("conditional", hypothetical[0])
     if _KIND_OF_FICTION.search(facts.text):
         own.setdefault("fiction", "")
+    unrealised = _UNREALISED.search(facts.text)
+    if unrealised is not None:  # 需要更换的管道: a claim about what is still to be done rests on a plan of it
+        own.setdefault("modality", unrealised.group())
     theirs = scope.frames()
     for cls, words in theirs.items():
         # "慧明禅师可能生于1150年前后" from "据寺志推测，慧明禅师可能生于…": the claim keeps the conjecture
@@ -103,6 +106,10 @@ def _conjecture(scope: Scope) -> bool:
 
 
 _HYPOTHETICAL = re.compile(r"would|could(?: have| be)?|might(?: have)?|may have", re.IGNORECASE)
+_UNREALISED = re.compile(
+    r"\b(?:needs?|needed|needing)\s+to\s+be\b|\b(?:due|scheduled|slated|set)\s+to\s+be\b"
+    r"|需要|需(?!求)|亟待|有待|待(?:建|修|更换|改造)"
+)
 _KIND_OF_FICTION = re.compile(
     r"\b(?:novel|novella|film|movie|opera|play|poem|musical|series|episode|drama)s?\b"
     r"|小说|电影|影片|电视剧|话剧|戏剧|剧集|动画|漫画|童话|寓言",

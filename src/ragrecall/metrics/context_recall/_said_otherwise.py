@@ -14,7 +14,7 @@ from ...text.clauses import clause_spans
 from ...text.cues import cues_in, plain
 from ...text.names import fold_word, folded_words
 from ...text.number_words import parse_chinese
-from ...text.numbers import Quantity, quantities
+from ...text.numbers import Quantity, numbers_in, quantities
 from ...text.relative_years import count_of, spans_in_years
 from ...text.segment import has_cjk
 from ...text.terms import STOPWORDS
@@ -28,6 +28,7 @@ __all__ = [
     "dated",
     "decades",
     "is_year",
+    "month_of_passage",
     "named_before",
     "part_of_a_name",
     "said_in_other_words",
@@ -132,6 +133,19 @@ def named_before(n: str, claim: str, evidence: list[Evidence]) -> bool:
             if any(p.value == n and _shares(ours, _beside(upto, p, reach=3)) for p in quantities(ev.earlier)):
                 return True
     return False
+
+
+def month_of_passage(n: str, claim: str, evidence: list[Evidence]) -> bool:
+    """Whether the claim's month ``n`` (``month:MM``) is the one the evidence's passage wrote before it ("Potato
+    prices fell in October. Onion prices stayed flat."), while no evidence sentence writes a month of its own or
+    names another thing of what the month names (上届选举 for 三月换届选举)."""
+    if not n.startswith("month:") or any(m.startswith("month:") for ev in evidence for m in numbers_in(ev.text)):
+        return False
+    named = [_beside(claim, q) for q in quantities(claim) if q.value == n]
+    return any(
+        n in numbers_in(ev.earlier) and not any(_another_of_its_kind(ours, ev.text) for ours in named)
+        for ev in evidence
+    )
 
 
 def _another_of_its_kind(ours: tuple[str, tuple[str, ...]], text: str) -> bool:
@@ -350,7 +364,17 @@ def written_as_year(q: Quantity, text: str) -> bool:
 
 
 def part_of_a_name(n: str, facts: ClaimFacts, texts: Sequence[str]) -> bool:
-    """Whether ``n`` is written inside a name of the claim ("Orvel-4", "Apollo 11") that a passage of the sample
-    writes: it names the thing, it counts nothing of it."""
+    """Whether ``n`` is written inside a name of the claim ("Orvel-4", "Apollo 11", 第三医院) that a passage of
+    the sample writes: it names the thing, it counts nothing of it."""
     inside = re.compile(rf"(?<![\d.,]){re.escape(n)}(?![\d.,]\d)")
-    return any(not name.cjk and inside.search(name.text) and any(name.text in t for t in texts) for name in facts.names)
+    if any(not name.cjk and inside.search(name.text) and any(name.text in t for t in texts) for name in facts.names):
+        return True
+    # 南州市第三医院: an ordinal and the two characters after it, as a passage writes them, name a thing
+    claim = plain(facts.text)
+    return any(
+        q.value == n
+        and claim[q.start - 1 : q.start] == "第"
+        and has_cjk(claim[q.end : q.end + 2])
+        and any(claim[q.start - 1 : q.end + 2] in plain(t) for t in texts)
+        for q in quantities(claim)
+    )

@@ -21,6 +21,7 @@ from ...text.locate import fold
 from ...text.names import Name, claim_names, fold_word, folded_words
 from ...text.segment import has_cjk, sentence_spans
 from ...text.terms import STOPWORDS
+from ._described import described
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource
 
@@ -33,7 +34,12 @@ def subject_failure(
     """Each name of the claim is in an evidence sentence or earlier in its passage, unless that passage names
     nothing else there (a manual's chunk about "the router" need not name the router)."""
     for name in facts.names:
-        if any(named(name, ev, contexts.texts[ev.context]) or shortened(name, ev, contexts) for ev in evidence):
+        if any(
+            named(name, ev, contexts.texts[ev.context])
+            or shortened(name, ev, contexts)
+            or described(name, ev, contexts)
+            for ev in evidence
+        ):
             continue
         if any(_other_names(facts, ev) for ev in evidence) and not refers_back(name, facts, evidence, contexts):
             return Failure("subject", f"{PROBLEMS['subject']}: {name.text}")

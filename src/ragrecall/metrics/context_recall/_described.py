@@ -1,0 +1,92 @@
+"""An English name the evidence writes in other words: by the noun it is ("the farm" for the Harlen Bee Farm,
+"The album's producer" where a passage says "Harbour Lights (1996) was the second album"), or by the adjective of
+a place it names ("The Vendian airport tax" against "the Storting of Vendia"). Deterministic, no LLM call.
+
+The noun refers to the name only where no passage names another thing by it ("the Dunlow Railway" beside the
+Sennet Valley Railway leaves "the railway" unread), and it stands in the evidence sentence or before it in its
+passage, after "the" (with one word between at most: "the 23-mile line")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from ...text.names import Name, fold_word, folded_words
+from ...text.terms import STOPWORDS
+from ._facts import Evidence, SentenceSource
+
+__all__ = ["described"]
+
+
+def described(name: Name, ev: Evidence, contexts: SentenceSource) -> bool:
+    """Whether ``ev`` refers to ``name`` by the noun it is or by a place's adjective (see the module docstring)."""
+    if name.cjk:
+        return False
+    return _by_its_noun(name, ev, contexts.texts) or _by_adjective(name, ev.text)
+
+
+def _by_its_noun(name: Name, ev: Evidence, texts: Sequence[str]) -> bool:
+    if not any(set(name.words) <= folded_words(t) for t in texts):
+        return False
+    kinds = ({name.words[-1]} if len(name.words) > 1 else set()) | {k for t in texts for k in _kinds_said(name, t)}
+    before = texts[ev.context][: len(ev.earlier) + len(ev.text)]
+    return any(
+        _the(kind).search(before) and not any(_another_of_its_kind(kind, name, t) for t in texts)
+        for kind in kinds - STOPWORDS
+    )
+
+
+def _kinds_said(name: Name, text: str) -> set[str]:
+    """The nouns ``text`` says ``name`` is: "Hohenfels is a small mining town whose …" → town."""
+    pattern = _said_to_be(name.text)
+    return {m.group("kind").casefold() for m in pattern.finditer(text)}
+
+
+@lru_cache(maxsize=1024)
+def _said_to_be(name: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"\b{re.escape(name)}(?:\s*\([^)]*\))?\s+(?:is|was|are|were)\s+(?:a|an|the)\s+(?:[\w-]+\s+){{0,3}}?"
+        rf"(?P<kind>[a-z]+)(?=[,.;:]|\s+(?:whose|which|that|who|in|on|of|by|from|with|at|near|for|and)\b)"
+    )
+
+
+@lru_cache(maxsize=1024)
+def _the(kind: str) -> re.Pattern[str]:
+    return re.compile(rf"\bthe\s+(?:[\w-]+\s+)?{re.escape(kind)}(?:['’]s)?\b", re.IGNORECASE)
+
+
+def _another_of_its_kind(kind: str, name: Name, text: str) -> bool:
+    """Whether ``text`` names another thing ``kind``: "the Dunlow Railway", "Carnbeg is a town" beside "the town"
+    of Hohenfels."""
+    others = [m.group("words") for m in _capitalised_before(kind).finditer(text)]
+    others += [m.group("subject") for m in _is_a(kind).finditer(text)]
+    return any({fold_word(w) for w in words.split()} - STOPWORDS - set(name.words) for words in others)
+
+
+@lru_cache(maxsize=1024)
+def _capitalised_before(kind: str) -> re.Pattern[str]:
+    return re.compile(rf"(?P<words>(?:[A-Z][\w'’-]*\s+){{1,4}}){re.escape(kind.capitalize())}\b")
+
+
+@lru_cache(maxsize=1024)
+def _is_a(kind: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"(?P<subject>(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)(?:\s*\([^)]*\))?\s+(?:is|was)\s+(?:a|an|the)\s+"
+        rf"(?:[\w-]+\s+){{0,3}}?{re.escape(kind)}\b"
+    )
+
+
+def _by_adjective(name: Name, sentence: str) -> bool:
+    """Whether each word of ``name`` the sentence lacks is the adjective of a capitalised word it writes: Vendian
+    for Vendia, Carsonese for Carson."""
+    written = folded_words(sentence)
+    places = {fold_word(w) for w in _CAPITALISED.findall(sentence)}
+    missing = [w for w in name.words if w not in written]
+    return bool(missing) and all(
+        any(w.startswith(p) and w[len(p) :] in _ADJECTIVE_ENDINGS and len(p) >= 4 for p in places) for w in missing
+    )
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][\w'’-]+")
+_ADJECTIVE_ENDINGS = frozenset(["n", "an", "ian", "ese", "ish", "i"])

@@ -1,0 +1,109 @@
+"""Forms of world XX, read after its blind scoring (its figures stay those of that scoring), and of the names the
+earlier worlds left to another passage: a month named alone ("that August") is a month; "for that day" names the
+date the sentence before wrote; a month the passage set before the evidence; 无霜期 negates nothing and a clause
+after an ASCII comma before a Chinese character is a clause of its own; 第三医院's 3 names the hospital a passage
+writes; 输给 and "lost to" have two roles; a claim about what is still to be done (需要更换的) rests on a plan; a
+name the evidence calls by the noun it is ("the farm", "The album's producer") or by its place's adjective
+(Vendian). The lie beside each is caught."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers.claims import assert_caught, assert_verified
+from ragrecall.text.numbers import numbers_in
+
+RESERVOIR = [
+    "During the drought of 2022 several utilities in the region agreed to share water.",
+    "Ledbury Water serves about 210,000 customers. Its largest reservoir, Cold Harbour, fell to 38 per cent of "
+    "capacity that August.",
+]
+CAIRNHOPE = [
+    "For decades it was reported that Cairnhope station recorded 38.1 °C on 9 August 1911.",
+    "The corrected maximum for that day is 31.4 °C. Cairnhope has been automated since 1999.",
+]
+ONIONS = ["Wholesale potato prices in the Lund valley fell 14 percent in October. Onion prices stayed flat."]
+STATION = ["北坨子气象站位于嫩源县。该站年平均气温为2.1℃，无霜期仅一百零五天，全年没有台风记录。"]
+HOSPITAL = ["在南州市第三医院参与调查的护士中，大多数表示每周加班超过五小时。", "该院共有注册护士一千零五十人。"]
+ROWING = ["在半决赛中，临江俱乐部的双人单桨组合以0.8秒之差输给了湖州队。"]
+PIPES = ["公司计划在五年内更换这批管道，总长约二百四十公里。"]
+LINE = [
+    "Opened in 1889, the line carries about 9 million passengers a year between Kestrel Street and Gallen Head. "
+    "The Harbour Line was electrified in 1957.",
+]
+ALBUM = [
+    "Harbour Lights (1996) was the second album by the Glasgow band The Fennimores.",
+    "The album's producer, Joy Adair, has said the sessions took place at Castlemilk Studios.",
+]
+TAX = ["The airport tax was approved by the Storting of Vendia on 14 May by 88 votes to 81."]
+
+
+@pytest.mark.parametrize(
+    ("text", "month"),
+    [("fell that August.", True), ("Since June, prices rose.", True), ("Mary March was a potter.", False),
+     ("August Strindberg wrote it.", False), ("The Long March began.", False), ("It may rain.", False)],
+)  # fmt: skip
+def test_a_month_named_alone_is_a_month_and_a_name_is_not(text: str, month: bool) -> None:
+    assert any(n.startswith("month:") for n in numbers_in(text)) == month
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes"),
+    [
+        ("Cold Harbour reservoir fell to 38 per cent of capacity in August 2022.", RESERVOIR,
+         [(2, "Its largest reservoir, Cold Harbour, fell to 38 per cent of capacity that August")]),
+        ("The corrected maximum for 9 August 1911 is 31.4 °C.", CAIRNHOPE,
+         [(2, "The corrected maximum for that day is 31.4 °C")]),
+        ("Onion prices in the Lund valley did not change in October.", ONIONS, [(1, "Onion prices stayed flat")]),
+        ("北坨子气象站的年平均气温为2.1℃。", STATION, [(1, "该站年平均气温为2.1℃")]),
+        ("南州市第三医院共有注册护士一千零五十人。", HOSPITAL, [(2, "该院共有注册护士一千零五十人")]),
+        ("临江俱乐部的双人单桨组合以0.8秒之差输给了湖州队。", ROWING,
+         [(1, "临江俱乐部的双人单桨组合以0.8秒之差输给了湖州队")]),
+        ("湖州队以0.8秒之差战胜了临江俱乐部的双人单桨组合。", ["临江俱乐部的双人单桨组合以0.8秒之差输给了湖州队。"],
+         [(1, "临江俱乐部的双人单桨组合以0.8秒之差输给了湖州队")]),
+        ("需要更换的铸铁管道总长约二百四十公里。", PIPES, [(1, "公司计划在五年内更换这批管道，总长约二百四十公里")]),
+        ("Around nine million passengers use the Harbour Line each year.", LINE,
+         [(1, "the line carries about 9 million passengers a year")]),
+        ("Joy Adair produced Harbour Lights.", ALBUM, [(2, "The album's producer, Joy Adair")]),
+        ("The Vendian airport tax passed on 14 May by 88 votes to 81.", TAX,
+         [(1, "The airport tax was approved by the Storting of Vendia on 14 May by 88 votes to 81")]),
+    ],
+)  # fmt: skip
+def test_the_honest_form_verifies(claim: str, contexts: list[str], quotes: list[tuple[int, str]]) -> None:
+    assert_verified(claim, contexts, *quotes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes", "check"),
+    [
+        ("Cold Harbour reservoir fell to 38 per cent of capacity in July 2022.", RESERVOIR,
+         [(2, "Its largest reservoir, Cold Harbour, fell to 38 per cent of capacity that August")],
+         "number not in evidence"),
+        ("The corrected maximum for 10 August 1911 is 31.4 °C.", CAIRNHOPE,
+         [(2, "The corrected maximum for that day is 31.4 °C")], "number not in evidence"),
+        ("Onion prices in the Lund valley did not change in November.", ONIONS, [(1, "Onion prices stayed flat")],
+         "number not in evidence"),
+        ("北坨子气象站全年有台风记录。", STATION, [(1, "全年没有台风记录")], "negation differs"),
+        ("南州市第四医院共有注册护士一千零五十人。", HOSPITAL, [(2, "该院共有注册护士一千零五十人")],
+         "number not in evidence"),
+        ("湖州队以0.8秒之差输给了临江俱乐部的双人单桨组合。", ROWING,
+         [(1, "临江俱乐部的双人单桨组合以0.8秒之差输给了湖州队")], "roles differ"),
+        ("Hale lost to Kirkby in the final.", ["In the final, Kirkby lost to Hale by two sets."],
+         [(1, "Kirkby lost to Hale by two sets")], "roles differ"),
+        ("公司在五年内更换了这批管道。", PIPES, [(1, "公司计划在五年内更换这批管道")], "the evidence hedges it"),
+        ("Around nine million passengers use the Harbour Line each year.",
+         [LINE[0].replace("The Harbour Line was", "The Dunlow Line, its rival, was")],
+         [(1, "the line carries about 9 million passengers a year")], "subject not in evidence"),
+        ("Joy Adair produced Harbour Lights.",
+         [ALBUM[0] + " Tidewater (1998) was the third album by the band.", ALBUM[1]],
+         [(2, "The album's producer, Joy Adair")], "subject not in evidence"),
+        ("The Vendian airport tax passed on 14 May by 88 votes to 81.",
+         ["The airport tax was approved by the Storting of Carsia on 14 May by 88 votes to 81."],
+         [(1, "The airport tax was approved by the Storting of Carsia on 14 May by 88 votes to 81")],
+         "subject not in evidence"),
+    ],
+)  # fmt: skip
+def test_the_lie_beside_it_is_caught(
+    claim: str, contexts: list[str], quotes: list[tuple[int, str]], check: str
+) -> None:
+    assert_caught(claim, contexts, quotes, check)
