@@ -93,7 +93,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_vi_heldout.json", 110, 3, 6),
         ("verification_world_vii_heldout.json", 99, 1, 4),
         ("verification_world_viii_heldout.json", 105, 6, 15),
-        ("verification_world_ix_heldout.json", 105, 16, 59),
+        ("verification_world_ix_heldout.json", 105, 16, 58),
         ("verification_world_x_heldout.json", 104, 3, 14),
         ("verification_world_xi_heldout.json", 102, 1, 4),
         ("verification_world_xii_heldout.json", 99, 0, 5),
@@ -103,7 +103,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_xvi_heldout.json", 104, 1, 1),
         ("verification_world_xvii_heldout.json", 108, 2, 7),
         ("verification_world_xviii_heldout.json", 107, 0, 2),
-        ("verification_world_xix_heldout.json", 104, 0, 2),
+        ("verification_world_xix_heldout.json", 104, 0, 1),
         ("verification_world_xx_heldout.json", 103, 0, 0),
     ],
 )

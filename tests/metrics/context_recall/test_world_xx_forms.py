@@ -3,8 +3,9 @@ earlier worlds left to another passage: a month named alone ("that August") is a
 date the sentence before wrote; a month the passage set before the evidence; 无霜期 negates nothing and a clause
 after an ASCII comma before a Chinese character is a clause of its own; 第三医院's 3 names the hospital a passage
 writes; 输给 and "lost to" have two roles; a claim about what is still to be done (需要更换的) rests on a plan; a
-name the evidence calls by the noun it is ("the farm", "The album's producer") or by its place's adjective
-(Vendian). The lie beside each is caught."""
+name the evidence calls by the noun it is ("the farm", "The album's producer", a clause opening on 机场 for
+澜川机场) or by its place's adjective (Vendian); "whether to fund the raising, which was costed at …" leaves the
+cost asserted; "last erupted in 1640" is "has not erupted since 1640". The lie beside each is caught."""
 
 from __future__ import annotations
 
@@ -35,6 +36,13 @@ ALBUM = [
     "Harbour Lights (1996) was the second album by the Glasgow band The Fennimores.",
     "The album's producer, Joy Adair, has said the sessions took place at Castlemilk Studios.",
 ]
+AIRPORT = ["受台风影响，澜川机场当日部分航班取消。", "当天滞留旅客约三千人，机场为其提供了临时住宿。"]
+RAISING = [
+    "The Kelder Dam is an earth-fill dam. The water board has not yet decided whether to fund the raising, which "
+    "was costed at 140 million pounds."
+]
+CALDERA = ["The caldera has not erupted since 1640. Since 1993 the service has recorded 38 swarms."]
+VOLCANO = ["该火山自1640年以来再未喷发。"]
 TAX = ["The airport tax was approved by the Storting of Vendia on 14 May by 88 votes to 81."]
 
 
@@ -67,6 +75,11 @@ def test_a_month_named_alone_is_a_month_and_a_name_is_not(text: str, month: bool
         ("Joy Adair produced Harbour Lights.", ALBUM, [(2, "The album's producer, Joy Adair")]),
         ("The Vendian airport tax passed on 14 May by 88 votes to 81.", TAX,
          [(1, "The airport tax was approved by the Storting of Vendia on 14 May by 88 votes to 81")]),
+        ("澜川机场为约3,000名滞留旅客安排了临时住宿。", AIRPORT, [(2, "当天滞留旅客约三千人，机场为其提供了临时住宿")]),
+        ("Raising the Kelder Dam was costed at 140 million pounds.", RAISING,
+         [(1, "the raising, which was costed at 140 million pounds")]),
+        ("The Tavella caldera last erupted in 1640.", CALDERA, [(1, "The caldera has not erupted since 1640")]),
+        ("该火山最后一次喷发是在1640年。", VOLCANO, [(1, "该火山自1640年以来再未喷发")]),
     ],
 )  # fmt: skip
 def test_the_honest_form_verifies(claim: str, contexts: list[str], quotes: list[tuple[int, str]]) -> None:
@@ -101,6 +114,18 @@ def test_the_honest_form_verifies(claim: str, contexts: list[str], quotes: list[
          ["The airport tax was approved by the Storting of Carsia on 14 May by 88 votes to 81."],
          [(1, "The airport tax was approved by the Storting of Carsia on 14 May by 88 votes to 81")],
          "subject not in evidence"),
+        ("澜川机场为约3,000名滞留旅客安排了临时住宿。", [AIRPORT[0][:-1] + "，部分航班改降首都机场。", AIRPORT[1]],
+         [(2, "当天滞留旅客约三千人，机场为其提供了临时住宿")], "subject not in evidence"),
+        ("The water board decided to fund the raising.", RAISING,
+         [(1, "The water board has not yet decided whether to fund the raising")], "negation differs"),
+        ("The raising costs 140 million pounds.",
+         ["The board may fund the raising, which would cost 140 million pounds."],
+         [(1, "the raising, which would cost 140 million pounds")], "the evidence hedges it"),
+        ("The caldera last erupted in 1641.", CALDERA, [(1, "The caldera has not erupted since 1640")],
+         "negation differs"),
+        ("The caldera last collapsed in 1640.", CALDERA, [(1, "The caldera has not erupted since 1640")],
+         "negation differs"),
+        ("该火山在1640年喷发。", VOLCANO, [(1, "该火山自1640年以来再未喷发")], "negation differs"),
     ],
 )  # fmt: skip
 def test_the_lie_beside_it_is_caught(

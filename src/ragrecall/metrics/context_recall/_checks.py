@@ -176,6 +176,8 @@ def _polarity(
             # "It is not true that Hal Brook voted against the budget" for "Hal Brook voted against the budget": a
             # sentence-wide cue over the claim's own negation (no verb's, which it would turn round) denies it
             return Failure("polarity", f"{PROBLEMS['polarity']}: the evidence denies the claim")
+        if around and not facts.negated and _last_since(facts.text, ev.text):
+            continue  # "last erupted in 1640" is what "has not erupted since 1640" says
         if around != facts.negated and not _ceasing(facts, ev, negated=facts.negated):
             if facts.negated and not _denies_what_it_says(facts, ev):
                 note = note or Failure("unread", f"{PROBLEMS['unread']}: the claim denies in other words", unread=True)
@@ -241,6 +243,29 @@ def _ceasing(facts: ClaimFacts, ev: Evidence, *, negated: bool) -> bool:
         (word.replace("gave", "give")[:3] not in written) if word.isascii() else word not in other
         for word in endings(plain_side)
     )
+
+
+def _last_since(claim: str, sentence: str) -> bool:
+    """Whether ``claim`` says when something last happened ("last erupted in 1640", 最后一次喷发是在1640年) and
+    ``sentence`` that it has not happened since that year, with the same verb ("has not erupted since 1640",
+    1640年以来再未喷发)."""
+    ours = _LAST.search(claim) or _LAST_CJK.search(claim)
+    theirs = _NOT_SINCE.search(sentence) or _NOT_SINCE_CJK.search(sentence)
+    if ours is None or theirs is None or ours.group("year") != theirs.group("year"):
+        return False
+    verb, their_verb = ours.group("verb"), theirs.group("verb")
+    return verb == their_verb if has_cjk(verb) else base_form(verb.lower()) == base_form(their_verb.lower())
+
+
+_LAST = re.compile(r"\blast\s+(?P<verb>[a-z]+)\s+(?:in|during)\s+(?P<year>\d{4})\b", re.IGNORECASE)
+_LAST_CJK = re.compile(r"最[后近]一次(?P<verb>[\u4e00-\u9fff]{2})(?:是|发生)?在?(?P<year>\d{4})年")
+_NOT_SINCE = re.compile(
+    r"\b(?:has|have|had)\s+(?:not|never)\s+(?:been\s+)?(?P<verb>[a-z]+)\s+(?:again\s+)?since\s+(?P<year>\d{4})\b",
+    re.IGNORECASE,
+)
+_NOT_SINCE_CJK = re.compile(
+    r"(?P<year>\d{4})年(?:以来|之后|后)[^，。；]{0,6}?(?:未再|再未|没有再|再没有|未|没有)(?P<verb>[\u4e00-\u9fff]{2})"
+)
 
 
 def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) -> bool:

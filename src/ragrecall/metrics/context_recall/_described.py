@@ -1,10 +1,12 @@
-"""An English name the evidence writes in other words: by the noun it is ("the farm" for the Harlen Bee Farm,
-"The album's producer" where a passage says "Harbour Lights (1996) was the second album"), or by the adjective of
-a place it names ("The Vendian airport tax" against "the Storting of Vendia"). Deterministic, no LLM call.
+"""A name the evidence writes in other words: by the noun it is ("the farm" for the Harlen Bee Farm, "The album's
+producer" where a passage says "Harbour Lights (1996) was the second album"; a clause opening on 机场 for
+澜川机场), or by the adjective of a place it names ("The Vendian airport tax" against "the Storting of Vendia").
+Deterministic, no LLM call.
 
 The noun refers to the name only where no passage names another thing by it ("the Dunlow Railway" beside the
-Sennet Valley Railway leaves "the railway" unread), and it stands in the evidence sentence or before it in its
-passage, after "the" (with one word between at most: "the 23-mile line")."""
+Sennet Valley Railway leaves "the railway" unread; 首都机场 beside 澜川机场), and it stands in the evidence sentence
+or before it in its passage, after "the" (with one word between at most: "the 23-mile line"); a Chinese head noun
+opens a clause of the evidence sentence."""
 
 from __future__ import annotations
 
@@ -12,7 +14,10 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ...text.cues import plain
+from ...text.locate import fold
 from ...text.names import Name, fold_word, folded_words
+from ...text.segment import has_cjk
 from ...text.terms import STOPWORDS
 from ._facts import Evidence, SentenceSource
 
@@ -22,8 +27,31 @@ __all__ = ["described"]
 def described(name: Name, ev: Evidence, contexts: SentenceSource) -> bool:
     """Whether ``ev`` refers to ``name`` by the noun it is or by a place's adjective (see the module docstring)."""
     if name.cjk:
-        return False
+        return _by_its_head(fold(name.words[0]), ev, contexts.texts)
     return _by_its_noun(name, ev, contexts.texts) or _by_adjective(name, ev.text)
+
+
+def _by_its_head(term: str, ev: Evidence, texts: Sequence[str]) -> bool:
+    """Whether a clause of the evidence sentence opens with the head noun of the Chinese subject ``term`` a passage
+    writes (…，机场为其提供了临时住宿 for 澜川机场), and no passage writes that noun after other words of a name
+    (首都机场)."""
+    head = term[-2:]
+    if len(term) < 4 or not has_cjk(head) or not any(term in fold(t) for t in texts):
+        return False
+    if not any(plain(fold(c)).lstrip("该本这此其").startswith(head) for c in _CJK_CLAUSE.split(ev.text)):
+        return False
+    for text in texts:
+        written = plain(text)
+        for m in re.finditer(re.escape(head), written):
+            before = written[: m.start()]
+            if not before.endswith(term[:-2]) and before[-1:] and before[-1] not in _BEFORE_A_HEAD:
+                return False  # 首都机场: another of its kind
+    return True
+
+
+# What may stand before a head noun that names no other thing: a demonstrative, a preposition, a mark.
+_BEFORE_A_HEAD = frozenset('该本这此其的在从到往为与和及于、，。；：「“（ ,.;:("')
+_CJK_CLAUSE = re.compile(r"[，,；;：:。]")
 
 
 def _by_its_noun(name: Name, ev: Evidence, texts: Sequence[str]) -> bool:

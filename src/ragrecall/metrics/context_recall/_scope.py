@@ -40,6 +40,10 @@ _OWN_STATEMENT = re.compile(
     r"虽然|尽管|但是|但|而|却|然而|并且|且|其中)",
     re.IGNORECASE,
 )
+_RELATIVE = re.compile(r"^\W*(?:which|who|whose)\b", re.IGNORECASE)
+# What a frame before a relative clause leaves to it: a hedge, a condition or a question about its antecedent
+# (who claims or tells a story stands over the relative clause too)
+_ABOUT_THE_ANTECEDENT = ("modality", "conditional", "question")
 _COMPLEMENT = re.compile(r"\b(?:that|whether)\b\s+\S+\s+\S+", re.IGNORECASE)
 _SHORT_WORDS = 3
 _LEAD_CJK = 10
@@ -66,6 +70,9 @@ class Scope:
     """Where the quote ends in ``text`` (-1: not known)."""
     quote_start: int = -1
     """Where the quote starts in ``text`` (-1: not known)."""
+    aside: int = -1
+    """The last core clause when it is a relative clause after a comma that holds every number of the claim
+    ("…, which was costed at 140 million pounds"): a frame before it is about its antecedent (-1: none)."""
 
     @classmethod
     def of(cls, ev: Evidence, facts: ClaimFacts) -> Scope:
@@ -98,7 +105,16 @@ class Scope:
             holders = [i for i, t in enumerate(terms) if term in t and not _parted(written, clauses, i, core)]
             if holders:
                 chosen.add(min(holders, key=lambda i: min(abs(i - c) for c in chosen)))
-        return cls(sentence, clauses, frozenset(chosen), core, quote_end=qe, quote_start=qs)
+        last = max(core)
+        aside = (
+            last
+            if last > min(core)
+            and facts.numbers
+            and facts.numbers <= terms[last]
+            and _RELATIVE.match(sentence[clauses[last][0] : clauses[last][1]])
+            else -1
+        )
+        return cls(sentence, clauses, frozenset(chosen), core, quote_end=qe, quote_start=qs, aside=aside)
 
     @property
     def first(self) -> int:
@@ -153,6 +169,8 @@ class Scope:
                 # "painted … in 1902 so that it could be told apart", "by 24 growers who wanted to sell …",
                 # "erected in 1888 to mark the legend": what the quote's thing is for is no frame over the quote
                 continue
+            if k < self.aside and cue.cls in _ABOUT_THE_ANTECEDENT:
+                continue  # "has not decided whether to fund the raising, which was costed at …": the cost stands
             by_clause.setdefault(k, []).append(cue)
         low, high = min(self.core), max(self.core)
         for k, cues in by_clause.items():
