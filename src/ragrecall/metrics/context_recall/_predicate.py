@@ -112,7 +112,7 @@ def meanings(text: str) -> frozenset[str]:
         out |= {"con:life:died", "syn:die"}
     for cue in cues_in(text):
         if cue.cls in _MEANING_CLASSES:
-            value = cue.text.casefold() if cue.cls == "relation" else cue.value
+            value = (cue.value.partition(":")[2] or cue.text.casefold()) if cue.cls == "relation" else cue.value
             out.add(f"{_MEANING_CLASSES[cue.cls]}:{value}")
         elif cue.cls in ("comparative", "temporal", "direction"):
             out.add("pol:" + cue.value.rstrip("0123456789").rstrip("+-"))

@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 
 from ...text.cues import Cue, cues_in, plain, pole
+from ...text.names import claim_names, folded_words
 from ...text.negation import negations
 from ...text.numbers import Quantity, quantities
 from ._facts import PROBLEMS, ClaimFacts, Failure
@@ -203,6 +204,8 @@ def _exclusive(
         missing = [v for v in values if v not in written and not _writes(folded, said[v])]
         if key[0] == "quantifier":
             missing = [v for v in missing if _same_noun(claim_cues, evidence_cues, v, claim_text, sentence)]
+        if key[0] == "outcome" and not _loser_is_the_winner(claim_cues, evidence_cues, claim_text, sentence):
+            continue  # "Ambry Town won the first leg" against "Pellisford Rovers lost the first leg … at Ambry Town"
         if key[0] == "contrast" and negations(claim_text):
             # "该馆周一不开放" against "该馆每周一闭馆": a negated value against its other, for the polarity check
             continue
@@ -212,6 +215,25 @@ def _exclusive(
             words = next(c.text for c in claim_cues if _key(c) == key and c.value == missing[0])
             return _fail(cls, f"“{words}” in the claim, “{shown}” in the evidence")
     return None
+
+
+def _loser_is_the_winner(claim_cues: Sequence[Cue], evidence_cues: Sequence[Cue], claim: str, sentence: str) -> bool:
+    """Whether an outcome the claim gives its subject ("Kirkby won") is one the evidence denies that subject: the
+    evidence writes the claim's first name before a word of losing ("Kirkby lost the final"); a loss of another
+    party ("Kirkby lost the final to Hale" for "Hale won") or a winner unnamed says nothing against it."""
+    won = [c for c in claim_cues if c.cls == "outcome" and c.value == "won"]
+    lost = [c for c in evidence_cues if c.cls == "outcome" and c.value == "lost"]
+    if not won or not lost:
+        return True
+    names = claim_names(claim[: won[0].start])
+    if not names:
+        return True
+    name = names[0]
+    text = plain(sentence)
+    return any(
+        (name.text[:2] in text[: c.start]) if name.cjk else set(name.words) <= folded_words(text[: c.start])
+        for c in lost
+    )
 
 
 def _writes(text: str, words: str) -> bool:

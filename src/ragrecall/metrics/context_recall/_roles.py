@@ -53,6 +53,11 @@ _BE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _COPULA_CJK = re.compile(r"[是为乃]")
+# "Vost's own teacher was …", "The bill's sponsor in the upper chamber was …", "The observatory's founder, the …"
+_ROLE_HELD = re.compile(r"\w['’]s\s+(?:[^\W\d_]+\s+)?$")
+_ROLE_BEARER = re.compile(
+    r"^(?:\s+(?:in|at|of|for|from)\s+[^,.;]{1,40}?)?\s+(?:was|is|had\s+been|has\s+been|became)\b|^\s*,", re.IGNORECASE
+)
 _SYMMETRIC = re.compile(
     r"\b(?:and|with|versus|vs|against|met|meets?|married|marries|borders?|bordered|adjoins?|between)\b|[与和同跟及]",
     re.IGNORECASE,
@@ -91,6 +96,11 @@ def _roles(text: str, cue: Cue, start: int, end: int) -> tuple[Side, Side]:
             at = copula[-1]
             return _weights(before[: at.start()], before=True), _weights(before[at.end() :], before=False)
     agent, patient = _weights(before, before=True), _weights(after, before=False)
+    if cue.value.startswith("rel:"):  # a role noun: "Petra Lund's trainer was Mia Hale" (Mia Hale trained her)
+        bearer = _ROLE_BEARER.match(after)
+        if _ROLE_HELD.search(before) is None or bearer is None:
+            return {}, {}  # "the coach Lars Enqvist", "the biggest employer in Tressel": no order to read
+        return _weights(after[bearer.end() :], before=False), _weights(before, before=True)
     if cue.cls == "relation" and _passive(cue, before, after):
         return patient, agent
     return agent, patient
@@ -124,7 +134,10 @@ def sides_swapped(claim: str, ours: Cue, scope: Scope, theirs: Cue) -> bool | No
     first = min(scope.chosen)
     # "… the ruling against Castellan Freight, which had been sued by …": a relative clause's party is before it
     start = scope.clauses[first - 1][0] if first and _RELATIVE.match(scope.text, scope.first) else scope.first
-    their_agent, their_patient = _distinct(*_roles(scope.text, theirs, start, scope.last))
+    # "The observatory's founder, the banker Henry Pole, …": who holds a role noun may stand in the clause after it
+    last = max(scope.chosen) + (1 if theirs.value.startswith("rel:") else 0)
+    end = scope.clauses[min(last, len(scope.clauses) - 1)][1]
+    their_agent, their_patient = _distinct(*_roles(scope.text, theirs, start, end))
     if ours.cls == "relation" and not (agent and patient and their_agent and their_patient):
         return None  # a party left unsaid on one side ("was founded in 1919", "She taught at …"): no order to read
     crossed = (agent.keys() & their_patient.keys(), patient.keys() & their_agent.keys())
@@ -136,7 +149,9 @@ def sides_swapped(claim: str, ours: Cue, scope: Scope, theirs: Cue) -> bool | No
 
 
 def _key(cue: Cue) -> str:
-    return cue.text.casefold().removesuffix(" by")
+    """What a predicate is compared by: its words ("defeated", "succeeded" of "succeeded by"), or the verb a role
+    noun says ("trainer": trained)."""
+    return cue.value.partition(":")[2] or cue.text.casefold().removesuffix(" by")
 
 
 def roles_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
