@@ -4,8 +4,9 @@ date the sentence before wrote; a month the passage set before the evidence; 无
 after an ASCII comma before a Chinese character is a clause of its own; 第三医院's 3 names the hospital a passage
 writes; 输给 and "lost to" have two roles; a claim about what is still to be done (需要更换的) rests on a plan; a
 name the evidence calls by the noun it is ("the farm", "The album's producer", a clause opening on 机场 for
-澜川机场) or by its place's adjective (Vendian); "whether to fund the raising, which was costed at …" leaves the
-cost asserted; "last erupted in 1640" is "has not erupted since 1640". The lie beside each is caught."""
+澜川机场; "The theatre has 640 seats" in a passage of its own, for the Crane Theatre) or by its place's adjective
+(Vendian); 400米栏 names a race as "the 10,000 m final" does; "whether to fund the raising, which was costed at
+…" leaves the cost asserted; "last erupted in 1640" is "has not erupted since 1640". The lie beside each is caught."""
 
 from __future__ import annotations
 
@@ -43,6 +44,12 @@ RAISING = [
 ]
 CALDERA = ["The caldera has not erupted since 1640. Since 1993 the service has recorded 38 swarms."]
 VOLCANO = ["该火山自1640年以来再未喷发。"]
+THEATRE = [
+    "Visitors are often wrongly told that Charles Mabey designed the Crane Theatre in 1879. The architect was in "
+    "fact Walter Grice, and the theatre opened in 1881.",
+    "The theatre has 640 seats.",
+]
+HURDLES = ["在2019年联赛总决赛男子400米栏决赛中，冉松以49秒12屈居第二。冠军由来自西岭队的柏文韬获得。"]
 TAX = ["The airport tax was approved by the Storting of Vendia on 14 May by 88 votes to 81."]
 
 
@@ -80,6 +87,9 @@ def test_a_month_named_alone_is_a_month_and_a_name_is_not(text: str, month: bool
          [(1, "the raising, which was costed at 140 million pounds")]),
         ("The Tavella caldera last erupted in 1640.", CALDERA, [(1, "The caldera has not erupted since 1640")]),
         ("该火山最后一次喷发是在1640年。", VOLCANO, [(1, "该火山自1640年以来再未喷发")]),
+        ("The Crane Theatre opened in 1881 and seats 640.", THEATRE,
+         [(1, "the theatre opened in 1881"), (2, "The theatre has 640 seats")]),
+        ("2019年联赛总决赛男子400米栏冠军由西岭队的柏文韬获得。", HURDLES, [(1, "冠军由来自西岭队的柏文韬获得")]),
     ],
 )  # fmt: skip
 def test_the_honest_form_verifies(claim: str, contexts: list[str], quotes: list[tuple[int, str]]) -> None:
@@ -126,6 +136,10 @@ def test_the_honest_form_verifies(claim: str, contexts: list[str], quotes: list[
         ("The caldera last collapsed in 1640.", CALDERA, [(1, "The caldera has not erupted since 1640")],
          "negation differs"),
         ("该火山在1640年喷发。", VOLCANO, [(1, "该火山自1640年以来再未喷发")], "negation differs"),
+        ("The Crane Theatre opened in 1881 and seats 640.", [THEATRE[0], "The Lyric Theatre has 640 seats."],
+         [(1, "the theatre opened in 1881"), (2, "The Lyric Theatre has 640 seats")], "quotes do not add up"),
+        ("2019年联赛总决赛男子110米栏冠军由西岭队的柏文韬获得。", HURDLES, [(1, "冠军由来自西岭队的柏文韬获得")],
+         "number not in evidence"),
     ],
 )  # fmt: skip
 def test_the_lie_beside_it_is_caught(

@@ -50,6 +50,7 @@ from ...text.numbers import numbers_in, quantities
 from ...text.relative_years import derived_years
 from ...text.segment import has_cjk, last_sentence
 from ...text.terms import base_form
+from ._described import described
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource, claim_facts, failed
 from ._predicate import held_terms, meanings, predicate_failure
@@ -340,7 +341,10 @@ def _several(
             # "It spans 92 metres": a passage that opens on a pronoun and names nothing else refers back to the
             # subject another passage names (:func:`._subject.refers_back`)
             if not any(
-                named(subject, ev, contexts.texts[c]) or shortened(subject, ev, contexts) for ev in here
+                named(subject, ev, contexts.texts[c])
+                or shortened(subject, ev, contexts)
+                or described(subject, ev, contexts)
+                for ev in here
             ) and not refers_back(subject, facts, here, contexts, passage_opening=True):
                 return Failure("unrelated", f"{PROBLEMS['unrelated']}: passage {c + 1} does not name {subject.text}")
     wanted = facts.terms | facts.numbers

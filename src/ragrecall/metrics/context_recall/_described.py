@@ -59,16 +59,15 @@ def _by_its_noun(name: Name, ev: Evidence, texts: Sequence[str]) -> bool:
         return False
     kinds = ({name.words[-1]} if len(name.words) > 1 else set()) | {k for t in texts for k in _kinds_said(name, t)}
     before = texts[ev.context][: len(ev.earlier) + len(ev.text)]
+    nouns = {fold_word(w) for m in _THE_NOUN.finditer(before) for w in m.groups() if w}
     return any(
-        _the(kind).search(before) and not any(_another_of_its_kind(kind, name, t) for t in texts)
-        for kind in kinds - STOPWORDS
+        kind in nouns and not any(_another_of_its_kind(kind, name, t) for t in texts) for kind in kinds - STOPWORDS
     )
 
 
 def _kinds_said(name: Name, text: str) -> set[str]:
     """The nouns ``text`` says ``name`` is: "Hohenfels is a small mining town whose …" → town."""
-    pattern = _said_to_be(name.text)
-    return {m.group("kind").casefold() for m in pattern.finditer(text)}
+    return {fold_word(m.group("kind")) for m in _said_to_be(name.text).finditer(text)}
 
 
 @lru_cache(maxsize=1024)
@@ -79,30 +78,20 @@ def _said_to_be(name: str) -> re.Pattern[str]:
     )
 
 
-@lru_cache(maxsize=1024)
-def _the(kind: str) -> re.Pattern[str]:
-    return re.compile(rf"\bthe\s+(?:[\w-]+\s+)?{re.escape(kind)}(?:['’]s)?\b", re.IGNORECASE)
+# "the farm", "the old line", "The album's": the word after "the" or the one after it
+_THE_NOUN = re.compile(r"\bthe\s+([^\W\d_]+)(?:['’]s)?(?:\s+([^\W\d_]+))?", re.IGNORECASE)
+_NAMED_KIND = re.compile(r"((?:[A-Z][\w'’-]*\s+){1,4})([A-Z][^\W\d_]*)\b")
+_IS_A = re.compile(
+    r"((?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)(?:\s*\([^)]*\))?\s+(?:is|was)\s+(?:a|an|the)\s+((?:[\w-]+\s+){0,3}[\w-]+)"
+)
 
 
 def _another_of_its_kind(kind: str, name: Name, text: str) -> bool:
     """Whether ``text`` names another thing ``kind``: "the Dunlow Railway", "Carnbeg is a town" beside "the town"
-    of Hohenfels."""
-    others = [m.group("words") for m in _capitalised_before(kind).finditer(text)]
-    others += [m.group("subject") for m in _is_a(kind).finditer(text)]
+    of Hohenfels (words compared folded: "theatre" is "theater")."""
+    others = [m.group(1) for m in _NAMED_KIND.finditer(text) if fold_word(m.group(2)) == kind]
+    others += [m.group(1) for m in _IS_A.finditer(text) if kind in {fold_word(w) for w in m.group(2).split()}]
     return any({fold_word(w) for w in words.split()} - STOPWORDS - set(name.words) for words in others)
-
-
-@lru_cache(maxsize=1024)
-def _capitalised_before(kind: str) -> re.Pattern[str]:
-    return re.compile(rf"(?P<words>(?:[A-Z][\w'’-]*\s+){{1,4}}){re.escape(kind.capitalize())}\b")
-
-
-@lru_cache(maxsize=1024)
-def _is_a(kind: str) -> re.Pattern[str]:
-    return re.compile(
-        rf"(?P<subject>(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)(?:\s*\([^)]*\))?\s+(?:is|was)\s+(?:a|an|the)\s+"
-        rf"(?:[\w-]+\s+){{0,3}}?{re.escape(kind)}\b"
-    )
 
 
 def _by_adjective(name: Name, sentence: str) -> bool:

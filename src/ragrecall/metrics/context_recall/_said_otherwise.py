@@ -162,14 +162,18 @@ _OTHER_ONE = "上下本前首另这那该已的"
 
 def _names_a_thing(claim: str, q: Quantity) -> bool:
     """Whether a quantity of ``claim`` is part of what names a thing rather than a count of it: a year or a month,
-    an ordinal (第五场) or a number (5号线), a measure with a noun after it ("the 10,000 m final"), or a number
-    after a capitalised word ("Korrin 4")."""
+    an ordinal (第五场) or a number (5号线), a measure with a noun after it ("the 10,000 m final", 400米栏), or a
+    number after a capitalised word ("Korrin 4")."""
     if is_year(q.value) or q.value.startswith("month:") or claim[q.start - 1 : q.start] == "第":
         return True
     if has_cjk(claim[q.end : q.end + 1]):
-        return claim[q.end : q.end + 1] == "号"
+        return claim[q.end : q.end + 1] == "号" or _CJK_EVENT.match(claim, q.end) is not None
     before = _WORD_BEFORE.search(claim[: q.start])
     return bool(q.units and _WORDS_AFTER.match(claim, q.end)) or bool(before and before.group(1)[0].isupper())
+
+
+# A distance that names a race (男子400米栏, 10000米决赛), as "the 10,000 m final" does.
+_CJK_EVENT = re.compile(r"(?:米|公里|千米)(?:栏|跑|赛跑|决赛|自由泳|蛙泳|仰泳|蝶泳|混合泳|接力|越野|竞走|障碍|短跑)")
 
 
 def _beside(text: str, q: Quantity, reach: int = 1) -> tuple[str, tuple[str, ...]]:
