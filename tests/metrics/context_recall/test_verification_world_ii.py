@@ -136,14 +136,14 @@ PROBES = {
     "verification_world_xii_heldout": (0, 0, 10, 0),
     # its writer swapped the bad and the fixed claim of three English decompositions: 8 of the 9 well-formed caught
     "verification_world_xiii_heldout": (0, 0, 8, 0),
-    "verification_world_xiv_heldout": (1, 0, 11, 0),
+    "verification_world_xiv_heldout": (1, 0, 12, 0),
     "verification_world_xv_heldout": (1, 0, 11, 0),
     "verification_world_xvi_heldout": (1, 0, 12, 0),
     # two honest decompositions name an event ("The succession took place in 1998") code does not read as the verb
     "verification_world_xvii_heldout": (1, 0, 11, 2),
-    "verification_world_xviii_heldout": (2, 0, 10, 1),
+    "verification_world_xviii_heldout": (2, 0, 11, 1),
     "verification_world_xix_heldout": (0, 0, 10, 0),
-    "verification_world_xx_heldout": (1, 0, 10, 1),
+    "verification_world_xx_heldout": (1, 0, 11, 1),
 }
 
 

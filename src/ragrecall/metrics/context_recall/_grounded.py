@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ...text.numbers import numbers_in
 from ...text.segment import sentence_spans
 from ._checks import negated_around
 from ._facts import PROBLEMS, Evidence, claim_facts
 from ._reading import reading_failure
 from ._roles import roles_failure
 from ._scope import Scope
-from ._words import words
+from ._words import strict_terms, words
 
 __all__ = ["misread"]
 
@@ -48,7 +49,15 @@ def misread(claim: str, reference: str) -> str | None:
     spans = sentence_spans(reference)
     if not spans or not facts.terms:
         return None
-    start, end = max(spans, key=lambda span: len(facts.terms & words(reference[span[0] : span[1]])))
+    said = (facts.bigrams - facts.name_terms) | facts.numbers
+
+    def held(span: tuple[int, int]) -> tuple[int, int]:
+        # most of the claim's terms; of sentences holding as many, the one holding more of what it says beyond
+        # its names ("该星预计于2027年…发射" rather than "鸿雁五号是…卫星" for 鸿雁五号于2027年发射)
+        text = reference[span[0] : span[1]]
+        return len(facts.terms & words(text)), len(said & (strict_terms(text) | numbers_in(text)))
+
+    start, end = max(spans, key=held)
     share = len(facts.terms & words(reference[start:end])) / len(facts.terms)
     if share < _SHARE:
         return None  # a claim drawing on several sentences is not read against one of them
