@@ -1,11 +1,11 @@
 """Dates read as dates, so that ``1876-04-11``, ``11 April 1876``, ``April 11, 1876``, ``1876年4月11日`` and
 ``一八七六年四月十一日`` are one date, and ``1876-04-11`` is never the range 4–11 nor ``April`` a name.
 
-A date is read in any of these shapes (after NFKC): ``YYYY-MM-DD`` (or with ``/`` or ``.``), ``D Month YYYY``,
-``Month D, YYYY``, ``Month YYYY``, ``D Month``, ``Month D`` (English month names, in full or short), and
-``Y年M月D日`` (``号`` for 日), ``Y年M月``, ``M月D日`` with digits or Chinese numerals. Its *tokens* are what a
-text writing it states: the year (as a number), ``month:MM``, ``MM-DD`` with a day, and ``YYYY-MM-DD`` when all
-three are written; a claim's date is in its evidence when its tokens are.
+A date is read in any of these shapes (after NFKC): ``YYYY-MM-DD`` (or with ``/`` or ``.``), ``DD.MM.YYYY``,
+``D Month YYYY``, ``Month D, YYYY``, ``Month YYYY``, ``D Month``, ``Month D`` (English month names, in full or
+short), a month named alone ("that August"), and ``Y年M月D日`` (``号`` for 日), ``Y年M月``, ``M月D日`` with digits or
+Chinese numerals. Its *tokens* are what a text writing it states: the year (as a number), ``month:MM``, ``MM-DD``
+with a day, and ``YYYY-MM-DD`` when all three are written; a claim's date is in its evidence when its tokens are.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ _CN = "〇零一二两三四五六七八九十"
 _FULL_MONTHS = "|".join(m.capitalize() for m in MONTHS if len(m) > 3 and m != "sept")
 _PATTERNS = [
     re.compile(r"(?<![\d.\-/])(?P<y>\d{4})([-/.])(?P<m>\d{1,2})\2(?P<d>\d{1,2})(?![\d])"),
+    # 17.06.2023: day, month, year, as Europe writes it with dots
+    re.compile(r"(?<![\d.\-/])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})(?![\d])"),
     re.compile(
         rf"(?<![\w]){_DAY.format('d')}\s+(?:of\s+)?{_MONTH.format('m')}(?:,?\s+{_YEAR.format('y')})?(?![\w])",
         re.IGNORECASE,

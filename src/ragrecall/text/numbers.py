@@ -79,6 +79,8 @@ _SCALES = {
     "thousand": 3, "million": 6, "mn": 6, "billion": 9, "bn": 9, "trillion": 12,
     "万亿": 12, "万": 4, "萬": 4, "亿": 8, "億": 8, "k": 3,
 }  # fmt: skip
+_CURRENCIES = "$€£¥"
+_MILLIONS = re.compile(r"m(?![^\W\d_])")
 _RANGE_JOIN = re.compile(
     r"\s*(?:年|月|日)?\s*(?:[-\u2010-\u2015~～－]|至|到|to|through|thru|till|until|and)\s*", re.IGNORECASE
 )
@@ -186,7 +188,7 @@ _MAY_BE_DECADE = re.compile(r"\d0s\b|年代|世纪|century", re.IGNORECASE)
 # A date writes digits joined by dashes, slashes or dots, 月, or a month's name, capitalised ("May", "Sept."):
 # every one opens on one of these three letters.
 _MONTH_OPENINGS = "|".join(sorted({m[:3].capitalize() for m in MONTHS}))
-_MAY_BE_DATE = re.compile(rf"\d[-/.]\d{{1,2}}[-/.]\d|月|\b(?:{_MONTH_OPENINGS})")
+_MAY_BE_DATE = re.compile(rf"\d[-/.]\d{{1,2}}[-/.]\d|月|\b(?:{_MONTH_OPENINGS})")  # 1876-04-11, 17.06.2023
 _BELOW_ZERO = re.compile(r"(?:零下|minus\s+|negative\s+)$", re.IGNORECASE)
 _BELOW_ZERO_AFTER = re.compile(
     r"^\s*(?:°\s*[CF]?|degrees?\s*(?:celsius|fahrenheit|C|F)?)?\s*below\s+zero", re.IGNORECASE
@@ -260,8 +262,10 @@ def _digit_numbers(norm: str) -> list[tuple[str, int, int]]:
         negative = bool(opening) and opening[0] in _MINUS
         scale = _SCALE.match(norm, m.end()) if _may_scale(norm, m.end()) else None
         power = _SCALES[(scale.group(1) or scale.group(2) or scale.group(3)).lower()] if scale else 0
-        value = canonical_number(("0." if point else "") + m.group(), power)
         end = scale.end() if scale else m.end()
+        if scale is None and before in _CURRENCIES and _MILLIONS.match(norm, end):
+            power, end = 6, end + 1  # £640m, $2.5m: millions of money
+        value = canonical_number(("0." if point else "") + m.group(), power)
         found.append((f"-{value}" if negative and value != "0" else value, start - len(opening), end))
     return found
 

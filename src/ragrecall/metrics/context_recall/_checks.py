@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ...text.anaphora import opens_with
 from ...text.negation import (
     admits,
     denied_after,
@@ -137,9 +138,24 @@ def _script(
             and not meanings(facts.text) & meanings(q.passage or "")
             and not facts.numbers & numbers_in(q.passage or "")
             and facts.scripts & script_of(contexts.texts[q.context])
+            and not _antecedent(q, quotes)
         ):
             return Failure("off_topic", PROBLEMS["off_topic"])
     return None
+
+
+def _antecedent(quote: Quote, quotes: Sequence[Quote]) -> bool:
+    """Whether ``quote`` says what another quote's opening pronoun refers to: it stands before that quote in the
+    same passage ("The island is small" for "it has a big seabird colony")."""
+    return any(
+        other is not quote
+        and other.context == quote.context
+        and opens_with(other.passage or "", "subject pronoun")
+        and quote.end is not None
+        and other.start is not None
+        and quote.end <= other.start
+        for other in quotes
+    )
 
 
 def _anchors_a_year(facts: ClaimFacts, quote: str, evidence: list[Evidence]) -> bool:
@@ -149,13 +165,19 @@ def _anchors_a_year(facts: ClaimFacts, quote: str, evidence: list[Evidence]) -> 
     return bool(years) and bool(facts.numbers & frozenset().union(*(derived_years(ev.text, quote) for ev in evidence)))
 
 
+_AGE_QUOTED = re.compile(r"(?:he|she|they)\s+(?:was|is|were|are)\s+(?:aged\s+)?\d{1,3}", re.IGNORECASE)
+_AGE = re.compile(r"\b(?:age|aged|years\s+old)\b", re.IGNORECASE)
+
+
 def _states_numbers(facts: ClaimFacts, quote: str) -> bool:
     """Whether a quote of no words states the claim's numbers: a bare number from a list states nothing, but a
-    whole date ("b. 1898-02-17"), two of the claim's numbers ("up from 940 in 2001") or one with its unit
-    ("to 4.1%") do."""
+    whole date ("b. 1898-02-17"), two of the claim's numbers ("up from 940 in 2001"), one with its unit ("to
+    4.1%") or an age ("He was 91" for a claim of the age of 91) do."""
     ours = facts.numbers & numbers_in(quote)
     if any(len(n) == 10 and n[4] == "-" for n in ours) or len(ours) >= 2:
         return True
+    if ours and _AGE_QUOTED.fullmatch(quote.strip(" .")) and _AGE.search(facts.text):
+        return True  # "He was 91" for "died … at the age of 91"
     return any(q.units and q.value in ours for q in quantities(quote))
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from ...text.anaphora import opens_with
 from ...text.clauses import clause_spans
 from ...text.cues import cues_in, plain
-from ...text.names import fold_word, folded_words
+from ...text.names import Name, fold_word, folded_words
 from ...text.number_words import parse_chinese
 from ...text.numbers import Quantity, numbers_in, quantities
 from ...text.relative_years import count_of, spans_in_years
@@ -70,38 +70,68 @@ def said_in_other_words(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> 
     # century"
     # The evidence's one span, with the same bound before it ("over" and "more than", not "less than").
     # The span in the clause naming the claim's subject ("stood for forty years; Ida Marr ran it for the last
-    # ten" gives the building's forty years, not Ida Marr's).
-    ours = {(years, bound) for count, years, bound in _spans_of_years(claim) if count == value}
+    # ten" gives the building's forty years, not Ida Marr's), where the evidence writes more than one.
+    ours = {(years, bound) for count, years, bound, _ in _spans_of_years(claim) if count == value}
     subject = next((name for name in facts.names if not name.cjk), None)
     theirs = [
         (years, bound)
         for ev in evidence
-        for clause in _clauses(ev.text)
-        for _, years, bound in _spans_of_years(clause)
-        if subject is None or set(subject.words) & folded_words(clause) or opens_with(clause, "subject pronoun")
+        for _, years, bound, at in _spans_of_years(ev.text)
+        if subject is None or _about(subject, _clause_at(ev.text, at), ev.text)
     ]
+    # "about thirty years" for "three decades": a claim that rounds may round an exact span
+    ours |= {(years, frozenset()) for years, bound in ours if bound == _ABOUT}
     return len(theirs) == 1 and bool(ours & set(theirs))
 
 
-def _clauses(text: str) -> list[str]:
-    return [text[s:e] for s, e in clause_spans(text) or ((0, len(text)),)]
+_ABOUT = frozenset(["approx"])
 
 
-def _spans_of_years(text: str) -> list[tuple[float, float, frozenset[str]]]:
+def _about(subject: Name, clause: str, sentence: str) -> bool:
+    """Whether ``clause`` of ``sentence`` is about ``subject``: it names it or opens on a subject pronoun, or it
+    goes on with "and" and a verb from a first clause that names it or opens on a pronoun ("She settled in Leeds in
+    1924 and taught …", "Its cathedral, begun in 1230 and finished a century and a half later")."""
+    if set(subject.words) & folded_words(clause) or opens_with(clause, "subject pronoun"):
+        return True
+    first = _clause_at(sentence, 0)
+    return (
+        _GOES_ON.match(clause) is not None
+        and first != clause
+        and (bool(set(subject.words) & folded_words(first)) or opens_with(first, "pronoun"))
+    )
+
+
+# "and" and a verb in the past: "and taught", "and settled", "and won"
+_GOES_ON = re.compile(r"\s*and\s+[a-z]+(?:ed|t|ught|ew|an|on)\b")
+
+
+def _clause_at(text: str, at: int) -> str:
+    """The clause of ``text`` holding offset ``at``."""
+    return next((text[s:e] for s, e in clause_spans(text) if s <= at < e), text)
+
+
+def _spans_of_years(text: str) -> list[tuple[float, float, frozenset[str], int]]:
     """The spans of time ``text`` writes in English as (the count written, the years it comes to, the bound
-    before it): "thirty years" (30, 30, none), "over three decades" (3, 30, lower), "a century" (1, 100, none)."""
+    before it, where it starts): "thirty years" (30, 30, none, 0), "over three decades" (3, 30, lower, 5), "a century"
+    (1, 100, none, 0), "a century and a half" (1.5, 150, none, 0)."""
     out = []
     for m in _SPAN.finditer(text):
-        count = 1 if m.group(1).casefold() in ("a", "an", "one") else count_of(m.group(1))
+        count: float | None = 1 if m.group(1).casefold() in ("a", "an", "one") else count_of(m.group(1))
         if count is not None:
+            if _AND_A_HALF.match(text, m.end()):
+                count += 0.5  # "a century and a half"
             before = " ".join(text[: m.start()].split()[-3:])
             bound = frozenset(c.value for c in cues_in(before) if c.cls == "bound")
-            out.append((float(count), float(count * _YEARS_IN[m.group(2).casefold().rstrip("s")]), bound))
+            out.append((float(count), float(count * _YEARS_IN[m.group(2).casefold().rstrip("s")]), bound, m.start()))
     return out
 
 
+_AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.IGNORECASE)
+
+
 _SPAN = re.compile(
-    r"\b((?:a|an|one)\s+[a-z]+|\d+|[a-z]+(?:-[a-z]+)?)\s+(years?|decades?|century|centuries)\b", re.IGNORECASE
+    r"\b((?:a|an|one)\s+[a-z]+|\d+|[a-z]+\s+(?:hundred|thousand)|[a-z]+(?:-[a-z]+)?)\s+(years?|decades?|century|centuries)\b",
+    re.IGNORECASE,
 )
 _YEARS_IN = {"year": 1, "decade": 10, "century": 100, "centurie": 100}
 

@@ -62,8 +62,8 @@ _TITLES = frozenset(
 
 def speaker_failure(facts: ClaimFacts, scope: Scope, earlier: str = "") -> Failure | None:
     """A failure when the claim's speaker is not the speaker of what the evidence's clauses say, or None. A
-    speaker named by a noun ("The company said") is the last name the sentence before ``earlier`` (the passage
-    before the evidence) opens on or writes, when it writes one."""
+    speaker named by a noun ("The company said") is a name the sentence before ``earlier`` (the passage before the
+    evidence) writes, when it writes one: the claim's speaker when that is among them, else the last."""
     claim = plain(facts.text)
     said = _SAYING.search(claim)
     if said is None:
@@ -73,7 +73,12 @@ def speaker_failure(facts: ClaimFacts, scope: Scope, earlier: str = "") -> Failu
         return None
     theirs = _evidence_speaker(scope)
     if theirs is None:
-        theirs = _named_before(scope, earlier)
+        before = _named_before(scope, earlier)
+        # "The defense argued" after "In Harlan v. Greystone Logistics, the … Court of Appeals ruled": the noun may
+        # stand for any name the sentence before writes
+        if any(_written(speaker, name) for name in before):
+            return None
+        theirs = before[-1] if before else None
     if theirs is None or _written(speaker, theirs):
         return None
     return Failure("speaker", f"{PROBLEMS['speaker']}: {speaker} in the claim, “{theirs.strip()}” in the evidence")
@@ -109,19 +114,18 @@ def _evidence_speaker(scope: Scope) -> str | None:
     return who
 
 
-def _named_before(scope: Scope, earlier: str) -> str | None:
-    """For a speaker written as "The company", "the council": the last name, not opening its sentence alone, of the
-    sentence before the evidence; None for any other speaker, or none named."""
+def _named_before(scope: Scope, earlier: str) -> list[str]:
+    """For a speaker written as "The company", "the council": the names, not opening their sentence alone, of the
+    sentence before the evidence, in order; none for any other speaker, or none named."""
     text = scope.text
     verbs = [m for m in _SAYING.finditer(text) if m.start() < scope.last]
     if not verbs or not _DEFINITE.match(text[: verbs[-1].start()]):
-        return None
+        return []
     before = sentence_spans(earlier)
     if not before:
-        return None
+        return []
     s, e = before[-1]
-    names = [n for n in claim_names(earlier[s:e]) if not n.initial and not n.cjk]
-    return names[-1].text if names else None
+    return [n.text for n in claim_names(earlier[s:e]) if not n.initial and not n.cjk]
 
 
 # "The company said", "The firm's spokesman said": a noun standing for a name.

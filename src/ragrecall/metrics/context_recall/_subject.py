@@ -136,7 +136,9 @@ def shortened(name: Name, ev: Evidence, contexts: SentenceSource) -> bool:
             before = _CAPITALISED_END.search(passage[: m.start()].rstrip())
             after = _CAPITALISED_START.match(passage[m.end() :].lstrip())
             beside = [w for w in (before, after) if w is not None and w.group().casefold() not in STOPWORDS]
-            opening = not passage[: m.start()].strip() or passage[: m.start()].rstrip().endswith((".", "!", "?"))
+            lead = _TIME_LEAD_IN.search(passage, 0, m.start())
+            ahead = passage[: lead.start()] if lead else passage[: m.start()]
+            opening = not ahead.strip() or ahead.rstrip().endswith((".", "!", "?"))
             if any(fold_word(w.group()) not in name.words for w in beside) or not (beside or opening):
                 alone = False  # another's name, or the word inside a sentence ("a shipwright called Mercer")
                 break
@@ -154,6 +156,14 @@ def _word_at(word: str) -> re.Pattern[str]:
 # A capitalised word right before (not one opening a sentence) or right after a word.
 _CAPITALISED_END = re.compile(r"(?<![.!?:;]\s)(?<![^\W\d_])[A-Z][^\W\d_]*$")
 _CAPITALISED_START = re.compile(r"[A-Z][^\W\d_]*")
+# A time opening a sentence before its subject: "In 1931 Fenn married …", "By 1675, he was …"
+_TIME = (
+    r"(?:In|By|On|From|After|Before|During|Since|Until)\s+(?:the\s+)?(?:(?:early|late|mid-?)\s*)?"
+    r"(?:\d{4}s?|(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+    r"(?:\s+\d{4})?)\s*,?\s*"
+)
+_TIME_LEAD_IN = re.compile(rf"\b{_TIME}$")
+_TIME_LEAD_IN_OPENING = re.compile(_TIME)
 
 
 def _written(name: Name, text: str) -> bool:
@@ -175,6 +185,9 @@ def _opens_anaphorically(sentence: str, facts: ClaimFacts) -> bool:
     if unicodedata.east_asian_width(words[0][0]) in "WF":
         opening = plain(_CJK_LEAD_IN.sub("", words[0]))
         return opening.startswith(_CJK_BACK) or (len(opening) > 1 and opening[1] in "中内里")
+    lead = _TIME_LEAD_IN_OPENING.match(sentence.lstrip(' "“(（'))
+    if lead is not None:  # "By 1675 he was working in London"
+        words = sentence.lstrip(' "“(（')[lead.end() :].split(maxsplit=2) or words
     first = _POSSESSIVE.sub("", words[0].lower().strip(",;:"))
     if first == "the":
         noun = _POSSESSIVE.sub("", words[1].lower().strip(",;:")) if len(words) > 1 else ""
