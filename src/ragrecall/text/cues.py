@@ -220,11 +220,13 @@ def _cjk_cues(norm: str) -> list[Cue]:
 
 
 def _closing_adjective(text: str, found: re.Match[str]) -> tuple[str, int]:
-    """The adjective that closes the comparison 比… opens: the first one within reach that a number, a degree or
-    the end of the clause follows; else the first one (比…早建成一百多年)."""
+    """The adjective that closes the comparison 比… opens: the first one within reach, not after 最, that a number,
+    a degree or the end of the clause follows; else the first one (比…早建成一百多年)."""
     window = _ZH_COMPARE_REACH.match(text, found.start())
     reach = window.end() if window else found.end()
     for m in _ZH_ADJECTIVE.finditer(text, found.start(1), reach):
+        if text[m.start() - 1] == "最":
+            continue  # 比省内最大的湖泊苍渊海小: a superlative names what is compared
         if _ZH_AFTER_COMPARISON.match(text, m.end()):
             return m.group(), m.end()
     return found.group(1), found.end()

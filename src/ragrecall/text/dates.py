@@ -2,8 +2,9 @@
 ``一八七六年四月十一日`` are one date, and ``1876-04-11`` is never the range 4–11 nor ``April`` a name.
 
 A date is read in any of these shapes (after NFKC): ``YYYY-MM-DD`` (or with ``/`` or ``.``), ``DD.MM.YYYY``,
-``D Month YYYY``, ``Month D, YYYY``, ``Month YYYY``, ``D Month``, ``Month D`` (English month names, in full or
-short), a month named alone ("that August"), and ``Y年M月D日`` (``号`` for 日), ``Y年M月``, ``M月D日`` with digits or
+``YYYY.MM`` before Chinese, ``D Month YYYY``, ``Month D, YYYY``, ``Month YYYY``, ``D Month``, ``Month D``
+(English month names, in full or short), a month named alone ("that August"), and ``Y年M月D日`` (``号`` for 日),
+``Y年M月``, ``M月D日`` with digits or
 Chinese numerals. Its *tokens* are what a text writing it states: the year (as a number), ``month:MM``, ``MM-DD``
 with a day, and ``YYYY-MM-DD`` when all three are written; a claim's date is in its evidence when its tokens are.
 """
@@ -31,6 +32,11 @@ _CN = "〇零一二两三四五六七八九十"
 _FULL_MONTHS = "|".join(m.capitalize() for m in MONTHS if len(m) > 3 and m != "sept")
 _PATTERNS = [
     re.compile(r"(?<![\d.\-/])(?P<y>\d{4})([-/.])(?P<m>\d{1,2})\2(?P<d>\d{1,2})(?![\d])"),
+    # 1994.05, 2012.11: a year and a month, as a Chinese timeline writes them (Chinese after, no unit or digit)
+    re.compile(
+        r"(?<![\d.\-/])(?P<y>1[89]\d{2}|20\d{2})\.(?P<m>0[1-9]|1[0-2])(?![\d.]|\s*[元万亿%‰年月日号个只件吨米])"
+        r"(?=\s*[\u3400-\u9fff；，])"
+    ),
     # 17.06.2023: day, month, year, as Europe writes it with dots
     re.compile(r"(?<![\d.\-/])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})(?![\d])"),
     re.compile(

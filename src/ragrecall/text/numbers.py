@@ -188,7 +188,9 @@ _MAY_BE_DECADE = re.compile(r"\d0s\b|年代|世纪|century", re.IGNORECASE)
 # A date writes digits joined by dashes, slashes or dots, 月, or a month's name, capitalised ("May", "Sept."):
 # every one opens on one of these three letters.
 _MONTH_OPENINGS = "|".join(sorted({m[:3].capitalize() for m in MONTHS}))
-_MAY_BE_DATE = re.compile(rf"\d[-/.]\d{{1,2}}[-/.]\d|月|\b(?:{_MONTH_OPENINGS})")  # 1876-04-11, 17.06.2023
+_MAY_BE_DATE = re.compile(  # 1876-04-11, 17.06.2023, 2012.11, 6月, Aug
+    rf"\d[-/.]\d{{1,2}}[-/.]\d|(?:1[89]|20)\d\d\.(?:0[1-9]|1[0-2])(?!\d)|月|\b(?:{_MONTH_OPENINGS})"
+)
 _BELOW_ZERO = re.compile(r"(?:零下|minus\s+|negative\s+)$", re.IGNORECASE)
 _BELOW_ZERO_AFTER = re.compile(
     r"^\s*(?:°\s*[CF]?|degrees?\s*(?:celsius|fahrenheit|C|F)?)?\s*below\s+zero", re.IGNORECASE

@@ -2,7 +2,10 @@
 "left … without power" says they lost power; "He was 91" states an age; a quote saying what another quote's "it"
 refers to; "about two centuries", "three decades" after "and", "a century and a half"
 are spans of years; £640m is 640 million pounds; a surname or a pronoun after "In 1931", "By 1675"; "The defense
-argued" may stand for any party the sentence before names. The lie beside each is caught."""
+argued" may stand for any party the sentence before names; in Chinese, 2012.11 before Chinese is a month, SP-20
+names a kettle, 本院 is 法院, 四成二 is 42%, a span of time (从教四十余年间，) or 经过…， leads a sentence in, 县境
+refers back, 由A委托B reads A as who acts, 位于 parts what is placed from its landmark, and "比省内最大的湖泊X小"
+compares with X, not "最大". The lie beside each is caught."""
 
 from __future__ import annotations
 
@@ -40,6 +43,68 @@ COURT = [
     "In Harlan v. Greystone Logistics, the Ninth District Court of Appeals ruled 2–1 for the company. The defense "
     "argued that the drivers were independent contractors because they owned their trucks."
 ]
+
+
+TIMELINE = ["远舟航运大事记：1994.05 公司在宁波注册成立；2012.11 在上海证券交易所挂牌上市。", "上市当年营收27.4亿元。"]
+KETTLE = ["【產品說明】晴川牌SP-20型電熱水壺容量為1.7公升。請勿將壺身浸入水中清洗。"]
+VERDICT = ["原告青禾公司诉被告陈某某买卖合同纠纷一案，本院于二〇二〇年六月十七日立案后，依法适用简易程序。"]
+SURVEY = ["调查显示，每天使用手机阅读超过一小时的受访者占比为四成二。该调查由青川市图书馆委托市统计局开展。"]
+TEACHER = ["许慕兰1935年生于浙江绍兴，是声乐教育家。", "从教四十余年间，她培养的学生中有十余人在国际比赛中获奖。"]
+BRIDGE = ["桐河大桥于2019年4月开工建设，全长1,860米。", "经过近三年施工，该桥于2022年1月建成通车。"]
+COUNTY = ["岚山县地处省境西北部，户籍人口约31万。", "县境内地势西高东低。该县是省内重要的核桃产区，年产量约一万吨。"]
+LAKES = [
+    "碧螺湖是云岭省第二大淡水湖，比省内最大的湖泊苍渊海小约40平方公里。",
+    "苍渊海位于碧螺湖以北约90公里处，平均水深10.5米。",
+]
+
+
+def test_a_chinese_timeline_date_and_a_share_in_tenths() -> None:
+    assert {"2012", "month:11"} <= numbers_in(TIMELINE[0]) and "2012.11" not in numbers_in(TIMELINE[0])
+    assert numbers_in("价格为2012.11元") == {"2012.11"} and numbers_in("rate 2019.12 and") == {"2019.12"}
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes"),
+    [
+        ("远舟航运于2012年11月上市。", TIMELINE, [(1, "2012.11 在上海证券交易所挂牌上市")]),
+        ("使用晴川SP-20电热水壶时，不要把壶身泡在水里清洗。", KETTLE, [(1, "請勿將壺身浸入水中清洗")]),
+        ("法院于2020年6月17日对该案立案。", VERDICT, [(1, "本院于二〇二〇年六月十七日立案")]),
+        ("每天用手机阅读一小时以上的受访者占42%。", SURVEY, [(1, "每天使用手机阅读超过一小时的受访者占比为四成二")]),
+        ("许慕兰的学生中有十多人在国际比赛中获过奖。", TEACHER, [(2, "她培养的学生中有十余人在国际比赛中获奖")]),
+        ("桐河大桥在2022年1月竣工通车。", BRIDGE, [(2, "该桥于2022年1月建成通车")]),
+        ("岚山县核桃年产量约一万吨。", COUNTY, [(2, "该县是省内重要的核桃产区，年产量约一万吨")]),
+        ("苍渊海的水域面积比碧螺湖大约40平方公里。", LAKES, [(1, "比省内最大的湖泊苍渊海小约40平方公里")]),
+        ("碧螺湖在苍渊海以南大约90公里。", LAKES, [(2, "苍渊海位于碧螺湖以北约90公里处")]),
+        ("Lake Bira lies about 90 km south of Lake Cana.", ["Lake Cana lies about 90 km north of Lake Bira."],
+         [(1, "Lake Cana lies about 90 km north of Lake Bira")]),
+        ("青川市图书馆委托市统计局开展了该调查。", SURVEY, [(1, "该调查由青川市图书馆委托市统计局开展")]),
+    ],
+)  # fmt: skip
+def test_the_chinese_honest_form_verifies(claim: str, contexts: list[str], quotes: list[tuple[int, str]]) -> None:
+    assert_verified(claim, contexts, *quotes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes", "check"),
+    [
+        ("远舟航运于2013年11月上市。", TIMELINE, [(1, "2012.11 在上海证券交易所挂牌上市")], "number not in evidence"),
+        ("使用晴川SP-30电热水壶时，不要把壶身泡在水里清洗。", KETTLE, [(1, "請勿將壺身浸入水中清洗")],
+         "number not in evidence"),
+        ("每天用手机阅读一小时以上的受访者占24%。", SURVEY, [(1, "每天使用手机阅读超过一小时的受访者占比为四成二")],
+         "number not in evidence"),
+        ("碧螺湖的水域面积比苍渊海大约40平方公里。", LAKES, [(1, "比省内最大的湖泊苍渊海小约40平方公里")],
+         "comparison differs"),
+        ("碧螺湖在苍渊海以北大约90公里。", LAKES, [(2, "苍渊海位于碧螺湖以北约90公里处")], "direction differs"),
+        ("Lake Bira lies about 90 km north of Lake Cana.", ["Lake Cana lies about 90 km north of Lake Bira."],
+         [(1, "Lake Cana lies about 90 km north of Lake Bira")], "direction differs"),
+        ("该调查由青川市统计局委托市图书馆开展。", SURVEY, [(1, "该调查由青川市图书馆委托市统计局开展")],
+         "roles differ"),
+    ],
+)  # fmt: skip
+def test_the_chinese_lie_beside_it_is_caught(
+    claim: str, contexts: list[str], quotes: list[tuple[int, str]], check: str
+) -> None:
+    assert_caught(claim, contexts, quotes, check)
 
 
 def test_a_date_written_day_dot_month_dot_year_is_a_date_and_pounds_in_millions_are_millions() -> None:

@@ -69,7 +69,7 @@ def test_the_honest_form_verifies(claim: str, contexts: list[str], quotes: list[
             "Cray camp lies three miles north of Ashby Hill.",
             ["Ashby Hill lies three miles north of Cray camp."],
             [(1, "Ashby Hill lies three miles north of Cray camp")],
-            "roles differ",
+            "direction differs",
         ),
         (
             "The Brindle Mill was built in 1790.",

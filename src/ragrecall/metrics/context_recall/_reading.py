@@ -158,7 +158,7 @@ def _polar(facts: ClaimFacts, scope: Scope, claim_cues: Sequence[Cue], evidence_
         if (
             alike
             and not rank
-            and cue.cls == "comparative"
+            and cue.cls in ("comparative", "direction")
             and one_way
             and not facts.negated
             and sides_swapped(plain(facts.text), cue, scope, alike[0][0])

@@ -53,6 +53,7 @@ _BE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _COPULA_CJK = re.compile(r"[是为乃]")
+_LOCATED_CJK = re.compile(r"(?:位于|地处|处于|坐落于|坐落在|在)(?!.*(?:位于|地处|处于|坐落|在))")
 # "Vost's own teacher was …", "The bill's sponsor in the upper chamber was …", "The observatory's founder, the …"
 _ROLE_HELD = re.compile(r"\w['’]s\s+(?:[^\W\d_]+\s+)?$")
 _ROLE_BEARER = re.compile(
@@ -86,8 +87,14 @@ def _roles(text: str, cue: Cue, start: int, end: int) -> tuple[Side, Side]:
     before 被/由 for who undergoes, and for a predicate closing its clause (X是Y的支流) before and after 是."""
     before, after = text[start : cue.start], text[cue.end : end]
     passive_cjk = _PASSIVE_CJK.search(before)
+    if passive_cjk is not None and passive_cjk.group() == "由" and strict_terms(after):
+        # 该调查由青川市图书馆委托市统计局开展: 由 names who acts, and what it acts on follows the verb
+        return _weights(before[passive_cjk.end() :], before=True), _weights(after, before=False)
     if passive_cjk is not None:
         return _weights(before[passive_cjk.end() :], before=True), _weights(before[: passive_cjk.start()], before=True)
+    located = _LOCATED_CJK.search(before) if cue.cls == "direction" else None
+    if located is not None:  # 苍渊海位于碧螺湖以北: what is placed before 位于, the landmark after it
+        return _weights(before[: located.start()], before=True), _weights(before[located.end() :], before=True)
     if _COPULA_CJK.match(after.lstrip()):  # 鹤川最长的支流是墨溪: the tributary is after 是
         return _weights(after.lstrip()[1:], before=False), _weights(before, before=True)
     if not strict_terms(after):
@@ -176,11 +183,14 @@ def roles_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
     return _named(facts, claim, scope)
 
 
+_COMPARING = ("comparative", "direction")
+
+
 def _converse(ours: str, theirs: str) -> bool:
-    """Whether two stretches compare along the same dimension in opposite directions ("younger than" and "older
-    than", 小于 and 大于; superlatives are no comparison of two sides)."""
+    """Whether two stretches compare or place along the same dimension in opposite directions ("younger than" and
+    "older than", 小于 and 大于, "south of" and "north of"; superlatives are no comparison of two sides)."""
     sides = [
-        {(p[0], p[1]) for c in cues_in(t) if c.cls == "comparative" and (p := pole(c.value)) and not p[2]}
+        {(p[0], p[1]) for c in cues_in(t) if c.cls in _COMPARING and (p := pole(c.value)) and not p[2]}
         for t in (ours, theirs)
     ]
     return any(g == h and s != t for g, s in sides[0] for h, t in sides[1])

@@ -14,7 +14,7 @@ from ...text.clauses import clause_spans
 from ...text.cues import cues_in, plain
 from ...text.names import Name, fold_word, folded_words
 from ...text.number_words import parse_chinese
-from ...text.numbers import Quantity, numbers_in, quantities
+from ...text.numbers import Quantity, names_in, numbers_in, quantities
 from ...text.relative_years import count_of, spans_in_years
 from ...text.segment import has_cjk
 from ...text.terms import STOPWORDS
@@ -53,8 +53,8 @@ _MORE_THAN_YEARS = re.compile(
 
 def said_in_other_words(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
     """Whether the claim's ``n`` is a fraction, a multiplier or a span of years the evidence writes otherwise:
-    ``25`` per cent as "a quarter" (四分之一), ``2`` times as "doubled" (翻了一番), ``20`` years as "two decades",
-    "three decades" as "thirty years"."""
+    ``25`` per cent as "a quarter" (四分之一; 42% as 四成二), ``2`` times as "doubled" (翻了一番), ``20`` years as
+    "two decades", "three decades" as "thirty years"."""
     try:
         value = float(n)
     except ValueError:
@@ -63,6 +63,7 @@ def said_in_other_words(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> 
     fractions = [c.value for ev in evidence for c in cues_in(ev.text) if c.cls == "fraction"]
     if re.search(rf"(?<![\d.]){re.escape(n)}\s*(?:%|percent|per cent|％)", claim):
         shares = [share for v in fractions if (share := _share(v)) is not None]
+        shares += [_tenths(m) for ev in evidence for m in _CHENG.finditer(plain(ev.text))]
         return any(abs(share * 100 - value) < 1 for share in shares)
     if re.search(rf"(?<![\d.]){re.escape(n)}\s*(?:times|倍)|两倍|二倍|翻一番|doubled|twice", claim):
         return f"x{n}" in fractions
@@ -134,6 +135,17 @@ _SPAN = re.compile(
     re.IGNORECASE,
 )
 _YEARS_IN = {"year": 1, "decade": 10, "century": 100, "centurie": 100}
+
+
+# 四成二 "four tenths and two": 42%; 七成 70% (not 成立, 成为, 成员 …)
+_CHENG = re.compile(
+    r"([一二三四五六七八九])成([一二三四五六七八九](?![十百千万成]))?(?![立为員员功果本绩長长都熟型品交])"
+)
+_DIGIT = {c: i for i, c in enumerate("〇一二三四五六七八九")}
+
+
+def _tenths(m: re.Match[str]) -> float:
+    return _DIGIT[m.group(1)] / 10 + (_DIGIT[m.group(2)] / 100 if m.group(2) else 0)
 
 
 def _share(value: str) -> float | None:
@@ -397,11 +409,18 @@ def written_as_year(q: Quantity, text: str) -> bool:
     return not q.units and is_year(text[q.start : q.end])
 
 
+def _names(texts: Sequence[str]) -> frozenset[str]:
+    return frozenset().union(*(names_in(t) for t in texts))
+
+
 def part_of_a_name(n: str, facts: ClaimFacts, texts: Sequence[str]) -> bool:
-    """Whether ``n`` is written inside a name of the claim ("Orvel-4", "Apollo 11", 第三医院) that a passage of
-    the sample writes: it names the thing, it counts nothing of it."""
+    """Whether ``n`` is written inside a name of the claim ("Orvel-4", "Apollo 11", SP-20, 第三医院) that a passage
+    of the sample writes: it names the thing, it counts nothing of it."""
     inside = re.compile(rf"(?<![\d.,]){re.escape(n)}(?![\d.,]\d)")
     if any(not name.cjk and inside.search(name.text) and any(name.text in t for t in texts) for name in facts.names):
+        return True
+    # 晴川SP-20电热水壶: letters and digits a passage writes as they stand
+    if any(n in re.findall(r"\d+(?:\.\d+)?", name) for name in names_in(facts.text) & _names(texts)):
         return True
     # 南州市第三医院: an ordinal and the two characters after it, as a passage writes them, name a thing
     claim = plain(facts.text)

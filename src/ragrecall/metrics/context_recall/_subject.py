@@ -49,11 +49,13 @@ def subject_failure(
 # What a Chinese sentence opens with when it refers back to what was named before it: a demonstrative or pronoun,
 # or a generic head noun (公司, 学校, 全省 "the whole province", 市教育局 "the city's education bureau").
 _CJK_BACK = tuple(w for w in words_of("demonstrative", "pronoun", "generic") if not w.isascii())
-# A date or a source leading a Chinese sentence in: "2023年", "公报指出，".
+# A date, a span of time or a source leading a Chinese sentence in: "2023年", "从教四十余年间，", "两年后，",
+# "经过近三年施工，", "公报指出，".
 # A word of time, with what it dates as far as a comma: "目前", "全盛时期的1980年代末，".
 _CJK_TIME = "|".join(re.escape(w) for w in words_of("time lead-in"))
 _CJK_LEAD_IN = re.compile(
     r"^(?:[\d〇零一二三四五六七八九十]+\s*[年月日]\s*[，,]?|[^，,。]{1,8}(?:指出|显示|表示|称)[，,]"
+    r"|[^，,。；]{1,10}?(?:年间|期间|以来|之后|以后|之前|以前|年后|年前)[，,]|经过[^，,。；]{1,10}[，,]"
     rf"|(?:{_CJK_TIME})(?:的?[^，,。；]{{0,10}}?(?:年代末|年代初|年代|年间|时期|期间|以来|时)[，,])?[，,]?)+"
 )
 # What opens a passage that goes on about a subject another passage names: a subject pronoun ("It spans …", not
@@ -76,7 +78,7 @@ def refers_back(
             continue
         # with ``passage_opening``, only a passage's first sentence: later ones refer to what their passage named
         if passage_opening:
-            opens = not ev.earlier.strip() and opens_with(ev.text, *_BACK)
+            opens = not ev.earlier.strip() and opens_with(_CJK_LEAD_IN.sub("", ev.text), *_BACK)
         else:
             opens = _opens_anaphorically(ev.text, facts)
             if not opens and _opens_on_its_head(name, ev.text, others) and not ev.earlier.strip():
@@ -281,8 +283,9 @@ def _cjknamed(term: str, upto: str, sentence: str) -> bool:
     """A Chinese subject is named when its first two characters are written, or half its bigrams and two at least
     are (its opening word may be a verb: 连接南屿岛的大桥), or the evidence sentence opens with its head noun, perhaps
     after 该, 本, 这: 学院最初… for 汀澜音乐学院; a noun in 子 is named by its first character after a demonstrative
-    (此亭 for 亭子), a person by surname and 氏 (邓氏 for 邓怀远); a word of two characters by the longer word it
-    shortens past its classifier (首航 for 首个航班)."""
+    (此亭 for 亭子), a person by surname and 氏 (邓氏 for 邓怀远); a word of two characters by its second after 该,
+    本 or 此 in the sentence (本院 for 法院) or by the longer word it shortens past its classifier (首航 for
+    首个航班)."""
     if any(head in upto for head in _heads(term)):
         return True
     bigrams = [term[i : i + 2] for i in range(len(term) - 1)]
@@ -293,6 +296,8 @@ def _cjknamed(term: str, upto: str, sentence: str) -> bool:
         return True  # 此亭 for 亭子: the noun without its suffix, after a demonstrative
     if 2 <= len(term) <= 3 and term[0] + "氏" in upto:
         return True  # 邓氏 for 邓怀远: a person by surname and 氏
+    if len(term) == 2 and has_cjk(term) and any(d + term[1] in sentence for d in "该本此"):
+        return True  # 本院于…立案 for 法院, 该校 for 学校: the noun's head after a demonstrative
     if len(term) == 2 and f"{term[0]}个{term[1]}" in sentence:
         return True  # 首航 for 首个航班: a word shortened past its classifier (not 张伟 for 张小伟)
     head = term[-2:]
