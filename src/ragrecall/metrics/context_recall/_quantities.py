@@ -22,6 +22,7 @@ from ...text.segment import has_cjk
 from ...text.terms import STOPWORDS, base_form, stem
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource
+from ._naming import month_of_passage, named_before, part_of_a_name
 from ._predicate import meanings
 from ._said_otherwise import (
     about,
@@ -31,9 +32,6 @@ from ._said_otherwise import (
     dated,
     decades,
     is_year,
-    month_of_passage,
-    named_before,
-    part_of_a_name,
     said_in_other_words,
     small_in_words,
     written_as_year,
