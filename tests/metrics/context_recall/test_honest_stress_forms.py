@@ -52,6 +52,15 @@ SURVEY = ["调查显示，每天使用手机阅读超过一小时的受访者占
 TEACHER = ["许慕兰1935年生于浙江绍兴，是声乐教育家。", "从教四十余年间，她培养的学生中有十余人在国际比赛中获奖。"]
 BRIDGE = ["桐河大桥于2019年4月开工建设，全长1,860米。", "经过近三年施工，该桥于2022年1月建成通车。"]
 COUNTY = ["岚山县地处省境西北部，户籍人口约31万。", "县境内地势西高东低。该县是省内重要的核桃产区，年产量约一万吨。"]
+METRO = ["南江市地铁5号线一期工程已完成全部土建施工。市轨道交通集团表示，该线路预计于今年12月底开通试运营。"]
+LISTED = [
+    "远舟航运大事记：1994.05 公司在宁波注册成立；2012.11 在上海证券交易所挂牌上市。",
+    "上市当年，该公司完成营业收入27.4亿元。",
+]
+RULING = [
+    "In Harlan v. Greystone Logistics, the Court of Appeals ruled 2–1 that the company had not violated the state's "
+    "overtime statute."
+]
 LAKES = [
     "碧螺湖是云岭省第二大淡水湖，比省内最大的湖泊苍渊海小约40平方公里。",
     "苍渊海位于碧螺湖以北约90公里处，平均水深10.5米。",
@@ -78,6 +87,10 @@ def test_a_chinese_timeline_date_and_a_share_in_tenths() -> None:
         ("Lake Bira lies about 90 km south of Lake Cana.", ["Lake Cana lies about 90 km north of Lake Bira."],
          [(1, "Lake Cana lies about 90 km north of Lake Bira")]),
         ("青川市图书馆委托市统计局开展了该调查。", SURVEY, [(1, "该调查由青川市图书馆委托市统计局开展")]),
+        ("地铁5号线一期预计今年12月底开通试运营。", METRO, [(1, "该线路预计于今年12月底开通试运营")]),
+        ("远舟航运2012年的营业收入为27.4亿元。", LISTED,
+         [(1, "2012.11 在上海证券交易所挂牌上市"), (2, "上市当年，该公司完成营业收入27.4亿元")]),
+        ("The appeals court's ruling was split 2–1.", RULING, [(1, "the Court of Appeals ruled 2–1")]),
     ],
 )  # fmt: skip
 def test_the_chinese_honest_form_verifies(claim: str, contexts: list[str], quotes: list[tuple[int, str]]) -> None:
@@ -99,6 +112,10 @@ def test_the_chinese_honest_form_verifies(claim: str, contexts: list[str], quote
          [(1, "Lake Cana lies about 90 km north of Lake Bira")], "direction differs"),
         ("该调查由青川市统计局委托市图书馆开展。", SURVEY, [(1, "该调查由青川市图书馆委托市统计局开展")],
          "roles differ"),
+        ("地铁5号线一期预计今年12月底开通试运营。", [METRO[0].replace("。市轨道", "。4号线正在建设。市轨道")],
+         [(1, "该线路预计于今年12月底开通试运营")], "number not in evidence"),
+        ("The court ruled that Greystone Logistics violated the state's overtime statute.", RULING,
+         [(1, RULING[0][:-1].split(", ", 1)[1])], "negation differs"),
     ],
 )  # fmt: skip
 def test_the_chinese_lie_beside_it_is_caught(

@@ -321,16 +321,25 @@ def negated_around(ev: Evidence, facts: ClaimFacts, scope: Scope | None = None) 
 
 def _aside(clause: str, facts: ClaimFacts) -> str:
     """``clause`` without a "without …" phrase that holds none of the claim's terms, where the rest holds them
-    all: "approved quenbimab in 2020 without requiring further trials" negates the trials, not the approval."""
+    all: "approved quenbimab in 2020 without requiring further trials" negates the trials, not the approval; and
+    without what a verb of ruling or finding says after "that" when that holds none of the claim's terms but its
+    names ("ruled 2–1 that the company had not violated the statute" for "the ruling was split 2–1")."""
     found = _WITHOUT.search(clause)
-    if found is None or strict_terms(found.group()) & facts.terms:
-        return clause
-    rest = clause[: found.start()] + clause[found.end() :]
-    # the claim says nothing the rest does not ("had an accident" against "ran its first year without incident")
-    return rest if facts.terms <= words(rest) else clause
+    if found is not None and not strict_terms(found.group()) & facts.terms:
+        rest = clause[: found.start()] + clause[found.end() :]
+        # the claim says nothing the rest does not ("had an accident" against "ran its first year without incident")
+        if facts.terms <= words(rest):
+            return rest
+    found = _RULED_THAT.search(clause)
+    if found is not None and not strict_terms(found.group("what")) & (facts.terms - facts.name_terms):
+        return clause[: found.start("what")]
+    return clause
 
 
 _WITHOUT = re.compile(r"\bwithout\b[^,;:—–]*", re.IGNORECASE)
+_RULED_THAT = re.compile(
+    r"\b(?:ruled|found|held|concluded|decided|determined)\b[^,;:]{0,12}?\bthat\b(?P<what>[^;:—–]*)", re.IGNORECASE
+)
 
 
 def _asserted(

@@ -31,10 +31,13 @@ def named_before(n: str, claim: str, evidence: list[Evidence]) -> bool:
         for ev in evidence:
             if any(o.value != n and _shares(ours, _beside(ev.text, o)) for o in quantities(ev.text)):
                 continue
-            if _another_of_its_kind(ours, ev.text):
-                continue  # 上一场比赛, 已开通的线路, 上届选举: the evidence names a thing of that kind of its own
             upto = ev.earlier + ev.text
-            if any(p.value == n and _shares(ours, _beside(upto, p, reach=3)) for p in quantities(ev.earlier)):
+            named = [p for p in quantities(ev.earlier) if _shares(ours, _beside(upto, p, reach=3))]
+            # 该线路 after "地铁5号线一期…": the last thing of its kind named before is the claim's
+            last = bool(named) and named[-1].value == n
+            if _another_of_its_kind(ours, ev.text, back=last):
+                continue  # 上一场比赛, 已开通的线路, 上届选举: the evidence names a thing of that kind of its own
+            if any(p.value == n for p in named):
                 return True
     return False
 
@@ -52,16 +55,17 @@ def month_of_passage(n: str, claim: str, evidence: list[Evidence]) -> bool:
     )
 
 
-def _another_of_its_kind(ours: tuple[str, tuple[str, ...]], text: str) -> bool:
+def _another_of_its_kind(ours: tuple[str, tuple[str, ...]], text: str, *, back: bool = False) -> bool:
     """Whether Chinese ``text`` writes a character of what the claim's number names (场 of 第五场中, 线 of 5号线)
-    after a word that points to another one (上一场, 已开通的线路, 上届)."""
+    after a word that points to another one (上一场, 已开通的线路, 上届); with ``back`` (the last thing of that kind
+    named before is the claim's), 该, 这, 此 and 本 point back to it."""
     after = ours[1][0] if ours[1] else ""
-    return any(
-        re.search(f"[{_OTHER_ONE}][^，。；]{{0,2}}{re.escape(c)}", text) for c in after if c not in "的之了中里上"
-    )
+    other = _OTHER_ONE.translate(str.maketrans("", "", _THIS)) if back else _OTHER_ONE
+    return any(re.search(f"[{other}][^，。；]{{0,2}}{re.escape(c)}", text) for c in after if c not in "的之了中里上")
 
 
-_OTHER_ONE = "上下本前首另这那该已的"
+_OTHER_ONE = "上下本前首另这那该已的此"
+_THIS = "该这此本"
 
 
 def _names_a_thing(claim: str, q: Quantity) -> bool:

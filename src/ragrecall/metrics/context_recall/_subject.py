@@ -55,7 +55,7 @@ _CJK_BACK = tuple(w for w in words_of("demonstrative", "pronoun", "generic") if 
 _CJK_TIME = "|".join(re.escape(w) for w in words_of("time lead-in"))
 _CJK_LEAD_IN = re.compile(
     r"^(?:[\d〇零一二三四五六七八九十]+\s*[年月日]\s*[，,]?|[^，,。]{1,8}(?:指出|显示|表示|称)[，,]"
-    r"|[^，,。；]{1,10}?(?:年间|期间|以来|之后|以后|之前|以前|年后|年前)[，,]|经过[^，,。；]{1,10}[，,]"
+    r"|[^，,。；]{1,10}?(?:年间|期间|以来|之后|以后|之前|以前|年后|年前|当年|同年|次年|当天)[，,]|经过[^，,。；]{1,10}[，,]"
     rf"|(?:{_CJK_TIME})(?:的?[^，,。；]{{0,10}}?(?:年代末|年代初|年代|年间|时期|期间|以来|时)[，,])?[，,]?)+"
 )
 # What opens a passage that goes on about a subject another passage names: a subject pronoun ("It spans …", not
@@ -71,7 +71,8 @@ def refers_back(
     """True when another passage of the sample names ``name`` and an evidence sentence refers back to it (a
     pronoun, "The" and a noun of the claim, 该园, 寺中, 全省: :func:`_opens_anaphorically`; with
     ``passage_opening``, only a passage's first sentence opening on a subject pronoun, a demonstrative or a Chinese
-    generic head noun) while neither it nor its passage before it opens with another name."""
+    generic head noun; without it, also any sentence of a passage whose first sentence opens so) while neither it
+    nor its passage before it opens with another name."""
     for ev in evidence:
         others = [t for c, t in enumerate(contexts.texts) if c != ev.context]
         if not any(_written(name, t) for t in others):
@@ -83,6 +84,9 @@ def refers_back(
             opens = _opens_anaphorically(ev.text, facts)
             if not opens and _opens_on_its_head(name, ev.text, others) and not ev.earlier.strip():
                 return True  # 卫星运行在… opening the passage, after 星河一号卫星: its head is no other name
+            # "该物种的繁殖期集中在… 。雌性每次产卵…": a passage that opens by referring back goes on about it
+            first = sentences_of(ev.earlier)[:1]
+            opens = opens or bool(first and opens_with(_CJK_LEAD_IN.sub("", first[0]), *_BACK))
         if opens and (not _other_names(facts, ev, whole=False) or _a_work_named_before(name, facts, ev)):
             return True
     return False
