@@ -105,6 +105,9 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_xviii_heldout.json", 107, 0, 2),
         ("verification_world_xix_heldout.json", 104, 0, 1),
         ("verification_world_xx_heldout.json", 103, 0, 0),
+        # honest-only stress worlds (every verdict right), written blind and tuned on: 90 samples, 270 background
+        # claims; 31 samples and 23 background verdicts flagged on the code before they were read
+        ("verification_world_honest_stress_i.json", 0, 9, 7),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
