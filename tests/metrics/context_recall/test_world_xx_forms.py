@@ -146,3 +146,46 @@ def test_the_lie_beside_it_is_caught(
     claim: str, contexts: list[str], quotes: list[tuple[int, str]], check: str
 ) -> None:
     assert_caught(claim, contexts, quotes, check)
+
+
+LEADER = ["林秀贞于1984年至1996年间担任黄礁乡乡长。"]
+MAYOR = ["Dana Holt has been mayor since 1996."]
+
+
+# Lies of world XX that code missed, read afterwards: each is caught, the honest form beside it verifies.
+@pytest.mark.parametrize(
+    ("claim", "context", "quote", "check"),
+    [
+        ("西郊净水厂一期工程每日至少可处理原水三十万立方米。", "西郊净水厂一期工程每日最多可处理原水三十万立方米。",
+         "西郊净水厂一期工程每日最多可处理原水三十万立方米", "bound differs"),
+        ("蟹爪岛上唯一的灯塔建在岛的北端。", "蟹爪岛上唯一的灯塔建在岛的南端。", "蟹爪岛上唯一的灯塔建在岛的南端",
+         "a word of the claim is another in the evidence"),
+        ("林秀贞目前担任黄礁乡乡长。", LEADER[0], LEADER[0][:-1], "the evidence says it no longer holds"),
+        ("Dana Holt is currently the mayor.", "Dana Holt was mayor from 1984 to 1996.",
+         "Dana Holt was mayor from 1984 to 1996", "the evidence says it no longer holds"),
+        ("瑞昌斋酱园已完成对禾丰食品公司的收购。", "禾丰食品公司宣布，已完成对瑞昌斋酱园的收购。",
+         "禾丰食品公司宣布，已完成对瑞昌斋酱园的收购", "roles differ"),
+        ("魏淑兰总是在凌晨三点起床。", "魏淑兰常常在凌晨三点起床。", "魏淑兰常常在凌晨三点起床", "quantifier differs"),
+        ("南州市第一人民医院是全省第一家获准开展细胞治疗临床研究的医院。",
+         "南州市第一人民医院成为全省首批获准开展细胞治疗临床研究的六家医院之一。",
+         "南州市第一人民医院成为全省首批获准开展细胞治疗临床研究的六家医院之一", "rank differs"),
+    ],
+)  # fmt: skip
+def test_a_missed_lie_of_world_xx_is_caught(claim: str, context: str, quote: str, check: str) -> None:
+    assert_caught(claim, [context], [(1, quote)], check)
+
+
+@pytest.mark.parametrize(
+    ("claim", "context", "quote"),
+    [
+        ("西郊净水厂一期工程每日最多可处理原水三十万立方米。", "西郊净水厂一期工程每日最多可处理原水三十万立方米。",
+         "西郊净水厂一期工程每日最多可处理原水三十万立方米"),
+        ("林秀贞曾任黄礁乡乡长。", LEADER[0], LEADER[0][:-1]),
+        ("Dana Holt is currently the mayor.", MAYOR[0], MAYOR[0][:-1]),
+        ("禾丰食品公司已完成对瑞昌斋酱园的收购。", "禾丰食品公司宣布，已完成对瑞昌斋酱园的收购。",
+         "禾丰食品公司宣布，已完成对瑞昌斋酱园的收购"),
+        ("魏淑兰常在凌晨三点起床。", "魏淑兰常常在凌晨三点起床。", "魏淑兰常常在凌晨三点起床"),
+    ],
+)  # fmt: skip
+def test_the_honest_form_beside_a_missed_lie_verifies(claim: str, context: str, quote: str) -> None:
+    assert_verified(claim, [context], (1, quote))

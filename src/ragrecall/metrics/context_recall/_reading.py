@@ -62,7 +62,7 @@ def reading_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
         _frames(facts, scope)
         or _polar(facts, scope, claim_cues, polar)
         or _exclusive(claim_cues, evidence_cues, facts.text, read, scope.text)
-        or _status(claim_cues, evidence_cues)
+        or _status(claim_cues, evidence_cues, read)
         or _bounds(facts, scope)
         or _years(facts, scope)
     )
@@ -143,7 +143,8 @@ def _governs_rank(among: Cue, superlative: Cue, text: str) -> bool:
     among others: "one of the largest", "among the first", 最大的水库之一."""
     if among.end <= superlative.start:
         return superlative.start - among.end <= 12 and not re.search(r"[,;，；]", text[among.end : superlative.start])
-    return among.start - superlative.end <= 15 and not re.search(r"[,;，；。]", text[superlative.end : among.start])
+    # 首批获准开展细胞治疗临床研究的六家医院之一: the phrase may run to twenty characters
+    return among.start - superlative.end <= 20 and not re.search(r"[,;，；。]", text[superlative.end : among.start])
 
 
 def _polar(facts: ClaimFacts, scope: Scope, claim_cues: Sequence[Cue], evidence_cues: Sequence[Cue]) -> Failure | None:
@@ -264,12 +265,24 @@ def _values(cues: Sequence[Cue], text: str) -> dict[tuple[str, str], set[str]]:
     return out
 
 
-def _status(claim_cues: Sequence[Cue], evidence_cues: Sequence[Cue]) -> Failure | None:
+def _status(claim_cues: Sequence[Cue], evidence_cues: Sequence[Cue], read: str) -> Failure | None:
+    """A claim that something holds now (现任, "is currently") against evidence that says it ended, in words
+    ("served as", 曾任) or by a span of years it closes (于1984年至1996年间担任, "from 1984 to 1996")."""
     claim = {c.value for c in claim_cues if c.cls == "status"}
     evidence = {c.value: c.text for c in evidence_cues if c.cls == "status"}
-    if claim == {"present"} and "ended" in evidence and "present" not in evidence:
+    if claim != {"present"} or "present" in evidence:
+        return None
+    if "ended" in evidence:
         return _fail("status", f"“{evidence['ended']}” in the evidence")
-    return None
+    closed = _CLOSED_SPAN.search(read)
+    return None if closed is None else _fail("status", f"“{closed.group()}” in the evidence")
+
+
+# A span of years with both ends written: "from 1984 to 1996", "1984–1996", 1984年至1996年
+_CLOSED_SPAN = re.compile(
+    r"\b(?:from|between)\s+\d{4}\s+(?:to|and|until)\s+\d{4}\b|\b\d{4}\s*[–-]\s*\d{2,4}\b(?!\s*[–-])"
+    r"|\d{4}\s*年?\s*(?:至|到|—|–|-)\s*\d{4}\s*年"
+)
 
 
 _BEFORE = re.compile(r"^\s*(?:[$€£¥]|us\$|usd|rmb|eur|gbp)?\s*$", re.IGNORECASE)
@@ -284,18 +297,20 @@ def _bounds_of(text: str, cues: Sequence[Cue], q: Quantity) -> frozenset[str]:
             continue
         between = text[cue.end : q.start] if cue.end <= q.start else text[q.end : cue.start]
         if cue.end <= q.start:
-            # "at least 300", "至少可容纳1,200": a verb may stand between a Chinese bound and its number
-            if _BEFORE.match(between) or (not cue.text.isascii() and _cjk_unit(between)):
+            # "at least 300", "至少可容纳1,200", "最多可处理原水三十万": a verb and its object may stand between a
+            # Chinese bound and its number
+            if _BEFORE.match(between) or (not cue.text.isascii() and _cjk_unit(between, reach=6)):
                 out.add(cue.value)
         elif cue.start - q.end <= 5 and _AFTER.match(between) and (cue.text.isascii() or _cjk_unit(between)):
             out.add(cue.value)
     return frozenset(out)
 
 
-def _cjk_unit(between: str) -> bool:
-    """Nothing, or at most four CJK characters (a measure word, a unit, a verb: 人, 立方米, 可容纳)."""
+def _cjk_unit(between: str, reach: int = 4) -> bool:
+    """Nothing, or at most ``reach`` CJK characters (a measure word, a unit, a verb and its object: 人, 立方米,
+    可容纳, 可处理原水)."""
     stripped = between.strip()
-    return not stripped or (len(stripped) <= 4 and all("\u4e00" <= ch <= "\u9fff" for ch in stripped))
+    return not stripped or (len(stripped) <= reach and all("\u4e00" <= ch <= "\u9fff" for ch in stripped))
 
 
 def _bounds(facts: ClaimFacts, scope: Scope) -> Failure | None:

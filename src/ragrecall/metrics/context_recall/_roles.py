@@ -53,6 +53,7 @@ _BE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _COPULA_CJK = re.compile(r"[是为乃]")
+_TOWARDS_CJK = re.compile(r"对(?=[^对]*的\s*$)")
 _LOCATED_CJK = re.compile(r"(?:位于|地处|处于|坐落于|坐落在|在)(?!.*(?:位于|地处|处于|坐落|在))")
 # "Vost's own teacher was …", "The bill's sponsor in the upper chamber was …", "The observatory's founder, the …"
 _ROLE_HELD = re.compile(r"\w['’]s\s+(?:[^\W\d_]+\s+)?$")
@@ -92,6 +93,9 @@ def _roles(text: str, cue: Cue, start: int, end: int) -> tuple[Side, Side]:
         return _weights(before[passive_cjk.end() :], before=True), _weights(after, before=False)
     if passive_cjk is not None:
         return _weights(before[passive_cjk.end() :], before=True), _weights(before[: passive_cjk.start()], before=True)
+    towards = _TOWARDS_CJK.search(before) if cue.cls == "relation" and not strict_terms(after) else None
+    if towards is not None:  # 禾丰公司已完成对瑞昌斋酱园的收购: who acts before 对, what it acts on after
+        return _weights(before[: towards.start()], before=True), _weights(before[towards.end() :], before=True)
     located = _LOCATED_CJK.search(before) if cue.cls == "direction" else None
     if located is not None:  # 苍渊海位于碧螺湖以北: what is placed before 位于, the landmark after it
         return _weights(before[: located.start()], before=True), _weights(before[located.end() :], before=True)
