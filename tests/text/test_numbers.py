@@ -69,7 +69,7 @@ def test_digits_after_a_letter_are_part_of_a_name(text: str, expected: set[str])
         ("航道加深至二点五米，零点五公里", {"2.5", "0.5"}),  # decimals read whole
         ("下午三点五十分", {"3", "50"}),  # a time of day, not 3.5
         ("年产约五千千升，全长两万千米", {"5000", "20000"}),  # 千升, 千米: the 千 is the unit's
-        ("每千米收费3元", {"1000", "3"}),  # a lone 千 before 米 is read as before, and never breaks the reading
+        ("每千米收费3元", {"3"}),  # a lone 千 before 米 is the prefix "kilo" (千米: kilometre), no number
         ("二十点五米，三点五万人", {"20.5", "35000"}),
         # numerals that write words: 一起 together, 一直 always, 十分 very, 千万 by all means, 万一 in case
         ("他们一起走，一直很十分高兴，千万不要，万一下雨", set()),

@@ -224,6 +224,8 @@ def chinese_numbers(text: str) -> list[WordNumber]:
         if text[end : end + 1] == "成" and len(run) == 1 and run in _CN_DIGITS:
             found.append(WordNumber(str(_CN_DIGITS[run] * 10), start, end + 1))  # 八成: 80 per cent
             continue
+        if run in ("千", "仟") and text[end : end + 1] in _CN_KILO_UNIT:
+            continue  # 平方千米, 千克: the prefix "kilo", no number
         if run == "一" and not _CN_DECIMAL.match(text, end):
             continue  # 一座, 一个, 第一: an article or "first", not a count to check
         kilo = len(run) > 1 and run[-2] in "十拾百佰千仟万萬亿億" and text[end : end + 1] in _CN_KILO_UNIT

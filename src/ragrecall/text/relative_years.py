@@ -19,7 +19,8 @@ _RELATIVE = re.compile(
     r"|(?P<same>(?:that|the\s+same)\s+year|同年|当年|该年)"
     r"|(?P<either>a\s+year\s+after|the\s+(?:following|next)\s+(?:spring|summer|autumn|fall|winter|month))"
     r"|(?P<prev>(?:the\s+)?(?:previous|preceding)\s+year|a\s+year\s+(?:earlier|before)|前一年|上一年)"
-    r"|(?P<n>\d+|[a-z]+|[一二两三四五六七八九十]+)[\s-]+years?\s+(?P<dir>later|earlier|before|after|on)"
+    r"|(?P<n>\d+|[a-z]+|[一二两三四五六七八九十]+)[\s-]+(?P<unit>years?|decades?)\s+(?P<dir>later|earlier|before|after|on)"
+    r"|\b(?:took|lasted)\s+(?P<espan>\d+|[a-z]+)\s+years\b"
     r"|(?P<zn>\d+|[一二两三四五六七八九十]+)\s*年(?P<zdir>后|前|之后|之前|以后|以前)"
     r"|(?:历时|歷時|历经|歷經)(?P<zspan>\d+|[一二两三四五六七八九十]+)\s*年",
     re.IGNORECASE,
@@ -76,10 +77,14 @@ def derived_years(text: str, before: str = "") -> frozenset[str]:
         elif m.group("prev"):
             out.add(str(base - 1))
         else:
-            n = count_of(m.group("n") or m.group("zn") or m.group("zspan"))
+            written = m.group("n") or m.group("zn") or m.group("zspan") or m.group("espan")
+            n = 1 if written.lower() in ("a", "an") else count_of(written)
+            if n is not None and (m.group("unit") or "").lower().startswith("decade"):
+                n *= 10  # "a decade later"
             if n is None or n > 200:
                 continue
-            later = m.group("zspan") is not None or (m.group("dir") or m.group("zdir")).lower() in _LATER
+            spans = m.group("zspan") is not None or m.group("espan") is not None  # 历时三年, "took three years"
+            later = spans or (m.group("dir") or m.group("zdir")).lower() in _LATER
             out.add(str(base + n if later else base - n))
             if (m.group("dir") or "").lower() in ("after", "before") and _EVENT_AFTER.match(text, m.end()):
                 # "closed in 1974, two years after the studio was sold": the event it names is the earlier one

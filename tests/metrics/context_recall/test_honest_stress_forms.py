@@ -180,3 +180,51 @@ def test_the_lie_beside_it_is_caught(
     claim: str, contexts: list[str], quotes: list[tuple[int, str]], check: str
 ) -> None:
     assert_caught(claim, contexts, quotes, check)
+
+
+# The second honest-only stress world (tuning): rounded figures and conversions, relative years, a doubled count.
+BRIDGE_SPAN = ["The Kessington Bridge was opened in 1931. The steel arch spans 152 metres over the river."]
+BAY = ["Merrow Bay is 14 miles wide at its mouth and 30 miles long."]
+STAFF = ["Norvane Systems reported revenue of US$2.4 billion. The company employs about 9,800 people."]
+LIBRARY = ["The university library holds 2.1 million volumes."]
+FESTIVAL = ["The Valdora Film Festival was founded in 1987. A decade later it added a section for documentaries."]
+PARTY = ["The party first entered parliament in 2003, winning nine seats. Four years later it doubled its seat count."]
+COUNTY = ["白塔县面积约2870平方千米，户籍人口约42万。"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes"),
+    [
+        ("The Kessington Bridge's steel arch has a span of about 500 feet.", BRIDGE_SPAN,
+         [(1, "The steel arch spans 152 metres")]),
+        ("Merrow Bay is roughly 22 km wide at its mouth.", BAY, [(1, BAY[0][:-1])]),
+        ("Norvane Systems has nearly 10,000 employees.", STAFF, [(1, "The company employs about 9,800 people")]),
+        ("The university library holds more than two million volumes.", LIBRARY, [(1, LIBRARY[0][:-1])]),
+        ("The Valdora Film Festival added a documentary section in 1997.", FESTIVAL, [(1, FESTIVAL[0][:-1])]),
+        ("The party won 18 seats in 2007.", PARTY, [(1, PARTY[0][:-1])]),
+        ("白塔县面积约2870平方千米。", COUNTY, [(1, "白塔县面积约2870平方千米")]),
+    ],
+)  # fmt: skip
+def test_a_rounded_or_worked_out_figure_verifies(
+    claim: str, contexts: list[str], quotes: list[tuple[int, str]]
+) -> None:
+    assert_verified(claim, contexts, *quotes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes"),
+    [
+        ("The Kessington Bridge's steel arch has a span of about 600 feet.", BRIDGE_SPAN,
+         [(1, "The steel arch spans 152 metres")]),
+        ("Merrow Bay is roughly 26 km wide at its mouth.", BAY, [(1, BAY[0][:-1])]),
+        ("Norvane Systems has more than 10,000 employees.", STAFF, [(1, "The company employs about 9,800 people")]),
+        ("The university library holds nearly two million volumes.", LIBRARY, [(1, LIBRARY[0][:-1])]),
+        ("The university library holds more than 1.5 million volumes.", LIBRARY, [(1, LIBRARY[0][:-1])]),
+        ("The Valdora Film Festival added a documentary section in 1998.", FESTIVAL, [(1, FESTIVAL[0][:-1])]),
+        ("The party won 27 seats in 2007.", PARTY, [(1, PARTY[0][:-1])]),
+    ],
+)  # fmt: skip
+def test_a_figure_rounded_too_far_or_the_wrong_way_is_caught(
+    claim: str, contexts: list[str], quotes: list[tuple[int, str]]
+) -> None:
+    assert_caught(claim, contexts, quotes, "number not in evidence")

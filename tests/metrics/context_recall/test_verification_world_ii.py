@@ -108,6 +108,9 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         # honest-only stress worlds (every verdict right), written blind and tuned on: 90 samples, 270 background
         # claims; 31 samples and 23 background verdicts flagged on the code before they were read
         ("verification_world_honest_stress_i.json", 0, 9, 7),
+        # the second, read after the first was tuned on: 24 samples and 28 background verdicts flagged on the code
+        # before this round's last session and on the code tuned on the first alike (its forms were new)
+        ("verification_world_honest_stress_ii.json", 0, 18, 18),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(

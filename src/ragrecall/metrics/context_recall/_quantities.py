@@ -32,6 +32,7 @@ from ._said_otherwise import (
     dated,
     decades,
     is_year,
+    rounded,
     said_in_other_words,
     small_in_words,
     written_as_year,
@@ -89,6 +90,8 @@ def numbers_failure(
     missing = {n for n in missing if not by_arithmetic(n, facts, evidence)}
     # "0.4 m" for "40 centimetres"
     missing = {n for n in missing if not converted(n, facts, evidence)}
+    # "about 500 feet" for "152 m", "nearly 10,000" for 9,800, "more than two million" for 2.1 million
+    missing = {n for n in missing if not rounded(n, facts, evidence)}
     # "one route", 两个学科, "both": one and two in words are said in too many ways ("a single", 神学和法学) to ask for
     missing = {n for n in missing if not small_in_words(n, facts.text, own, evidence)}
     # a century the claim names ("the mid-1800s") is the century of a year or decade the evidence writes

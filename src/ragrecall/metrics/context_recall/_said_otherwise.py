@@ -15,6 +15,7 @@ from ...text.names import Name, folded_words
 from ...text.number_words import parse_chinese
 from ...text.numbers import Quantity, quantities
 from ...text.relative_years import count_of, spans_in_years
+from ...text.segment import has_cjk
 from ._facts import ClaimFacts, Evidence
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "dated",
     "decades",
     "is_year",
+    "rounded",
     "said_in_other_words",
     "small_in_words",
     "written_as_year",
@@ -47,8 +49,8 @@ _MORE_THAN_YEARS = re.compile(
 
 def said_in_other_words(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
     """Whether the claim's ``n`` is a fraction, a multiplier or a span of years the evidence writes otherwise:
-    ``25`` per cent as "a quarter" (四分之一; 42% as 四成二), ``2`` times as "doubled" (翻了一番), ``20`` years as
-    "two decades", "three decades" as "thirty years"."""
+    ``25`` per cent as "a quarter" (四分之一; 42% as 四成二), ``2`` times as "doubled" (翻了一番), 18 as the one
+    count the evidence doubles (nine), ``20`` years as "two decades", "three decades" as "thirty years"."""
     try:
         value = float(n)
     except ValueError:
@@ -61,6 +63,12 @@ def said_in_other_words(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> 
         return any(abs(share * 100 - value) < 1 for share in shares)
     if re.search(rf"(?<![\d.]){re.escape(n)}\s*(?:times|倍)|两倍|二倍|翻一番|doubled|twice", claim):
         return f"x{n}" in fractions
+    # 18 seats for "winning nine seats … it doubled its seat count": the one count the evidence multiplies
+    factors = [float(v[1:]) for v in fractions if v.startswith("x") and _number(v[1:])]
+    counts = [float(q.value) for ev in evidence for q in quantities(ev.text) if _number(q.value) and not q.units]
+    counts = [c for c in counts if not is_year(str(int(c))) or c != int(c)]
+    if len(factors) == 1 and len(counts) == 1 and math.isclose(counts[0] * factors[0], value):
+        return True
     # "three decades" for "thirty years", "20 years" for "two decades", "over a hundred years" for "more than a
     # century"
     # The evidence's one span, with the same bound before it ("over" and "more than", not "less than").
@@ -294,6 +302,63 @@ def converted(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
     )
 
 
+def rounded(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
+    """Whether the claim's ``n``, written with a word of approximation or a bound ("about 500 feet", "roughly 22
+    km", "nearly 10,000", "more than two million", 约, 近, 逾, 左右, 多), rounds a figure of the evidence of the same
+    measure, in its unit or another (152 m, 14 miles, 9,800, 2.1 million): within 5 per cent of it for a word of
+    approximation, above the claim's figure by at most a tenth for a lower bound, below it by at most a tenth for
+    an upper one; and only one figure of the evidence is so near."""
+    claim = plain(facts.text)
+    for q in quantities(claim):
+        bounds = _bounds_around(claim, q) if q.value == n and _number(n) else frozenset()
+        ours = (_base(q.units) if q.units else _COUNT) if bounds else None
+        if ours is None:
+            continue
+        near = [
+            e
+            for ev in evidence
+            for e in quantities(ev.text)
+            if _number(e.value)
+            and not written_as_year(e, ev.text)
+            and (_base(e.units) if e.units else _COUNT if not q.units else None) == (ours[0], _scale_of(e, ours))
+            and _within(float(n) * ours[1], float(e.value) * _scale_of(e, ours), bounds)
+        ]
+        if len(near) == 1:
+            return True
+    return False
+
+
+_COUNT = ("count", 1.0)
+
+
+def _scale_of(q: Quantity, ours: tuple[str, float]) -> float:
+    base = _base(q.units) if q.units else _COUNT
+    return base[1] if base is not None and base[0] == ours[0] else float("nan")
+
+
+def _within(ours: float, theirs: float, bounds: frozenset[str]) -> bool:
+    if "lower" in bounds:
+        return ours < theirs <= 1.1 * ours  # "more than 6 million" for 6.2 million
+    if "upper" in bounds:
+        return 0.9 * ours <= theirs < ours  # "nearly 10,000" for 9,800; "nearly two million" is not 2.1 million
+    return "approx" in bounds and abs(ours - theirs) <= 0.05 * theirs
+
+
+def _bounds_around(claim: str, q: Quantity) -> frozenset[str]:
+    """The bound families a claim writes around its number: the cues of the three words before it (约, 近, 逾 in
+    Chinese), and 左右 or 上下 (approximately), 多 or 余 or 以上 (more than) after a Chinese number."""
+    before = claim[max(0, q.start - 3) : q.start] if has_cjk(claim[q.start - 1 : q.start]) else claim[: q.start]
+    if not has_cjk(before):
+        before = " ".join(before.split()[-3:])
+    found = {family for c in cues_in(before) if c.cls == "bound" for family in c.value.split()}
+    after = claim[q.end : q.end + 4]
+    if re.match(r"\s*\S{0,2}?(?:左右|上下)", after):
+        found.add("approx")
+    if re.match(r"\s*(?:多|余|以上)", after):
+        found.add("lower")
+    return frozenset(found - {"exact"})
+
+
 def _base(units: frozenset[str]) -> tuple[str, float] | None:
     """The measure of a unit and its size in that measure's base unit, for one unit of :data:`_SCALES`."""
     known = [_SCALES[u] for u in units if u in _SCALES]
@@ -302,6 +367,7 @@ def _base(units: frozenset[str]) -> tuple[str, float] | None:
 
 _SCALES = {
     "km": ("length", 1000.0), "m": ("length", 1.0), "cm": ("length", 0.01), "mm": ("length", 0.001),
+    "mi": ("length", 1609.344), "ft": ("length", 0.3048), "yd": ("length", 0.9144), "people": ("count", 1.0),
     "t": ("mass", 1000.0), "kg": ("mass", 1.0), "g": ("mass", 0.001),
     "km2": ("area", 1_000_000.0), "ha": ("area", 10_000.0), "m2": ("area", 1.0),
     "GW": ("power", 1000.0), "MW": ("power", 1.0),
