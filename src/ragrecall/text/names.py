@@ -127,7 +127,10 @@ _OPENERS = frozenset(
 _NO_NAME_OPENERS = STOPWORDS | _OPENERS
 _CJK_LEAD = re.compile(
     r"^(?:\d+(?:[.,]\d+)?\s*[年月日号號]?|[，,、\s]|在|于|於|如果|假如|倘若|若是|若|要是|据传|据说|据称|相传|可能"
-    r"|按照|依照|根据|根據|依据|依據|关于|關於|对于|對於|正在|每天|每年|每月|据)+"
+    r"|按照|依照|根据|根據|依据|依據|关于|關於|对于|對於|正在|每天|每年|每月|据|从|從|自从|自從|同期|同一时期)+"
+)
+_NOUNS_OF_A_MEASURE_WORD = frozenset(
+    ["条例", "条约", "条款", "项目", "部门", "部队", "家族", "家庭", "名单", "名称", "位置", "台风", "座位", "张力"]
 )
 _CJK_HEAD = re.compile(
     "大学|学院|公司|集团|协会|联盟|俱乐部|博物馆|美术馆|图书馆|医院|铁路|天文台|航空|工厂|剧院|乐团|银行|"
@@ -214,7 +217,9 @@ def claim_names(claim: str) -> tuple[Name, ...]:
         cut = _CJK_PREDICATE.search(subject.group(), 2)  # a subject has two characters at least: 长城 is no 长
         term = subject.group()[: cut.start() if cut else None]
         if term[:1] in "该這这那此本其":  # 这艘拖轮: the demonstrative and its measure word name nothing
-            term = term.lstrip("该這这那此本其").lstrip(_MEASURE_WORDS)
+            term = term.lstrip("该這这那此本其")
+            # 该条例: a measure word that opens a noun (条例, 项目) stays
+            term = term if term[:2] in _NOUNS_OF_A_MEASURE_WORD else term.lstrip(_MEASURE_WORDS)
         if len(term) > 8:  # a long run: the name ends at its first head noun (苇檀线, 洛文霍尔特大学)
             head = _CJK_HEAD.search(term[:9])
             term = term[: head.end()] if head else term

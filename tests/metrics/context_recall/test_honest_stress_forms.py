@@ -228,3 +228,38 @@ def test_a_figure_rounded_too_far_or_the_wrong_way_is_caught(
     claim: str, contexts: list[str], quotes: list[tuple[int, str]]
 ) -> None:
     assert_caught(claim, contexts, quotes, "number not in evidence")
+
+
+WETLAND = ["《湿地保护条例》自2015年起施行。条例规定，在重要湿地内禁止开垦和填埋。"]
+FILM = ["《霧港來信》於2021年9月在台北首映。", "該片票房突破一億元。同年，它獲得了銀杏影展最佳劇本獎。"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes"),
+    [
+        ("Around 8,000 of the university's students are postgraduates.",
+         ["The University of Carrow has about 24,000 students, a third of them postgraduates."],
+         [(1, "The University of Carrow has about 24,000 students, a third of them postgraduates")]),
+        ("The museum's collection comprises roughly 12,000 objects.",
+         ["The Farrow Museum opened in 1990. It holds about 12,000 objects."], [(1, "It holds about 12,000 objects")]),
+        ("该条例禁止在重要湿地内开垦和填埋。", WETLAND, [(1, "在重要湿地内禁止开垦和填埋")]),
+        ("从县城开车到石门村约需1.5小时。", ["碧落湖东岸的石门村距县城一个半小时车程。"],
+         [(1, "碧落湖东岸的石门村距县城一个半小时车程")]),
+        ("这场平局让北港码头队以一分之差错失冠军。", ["这场平局使北港码头队以一分之差无缘冠军。"],
+         [(1, "这场平局使北港码头队以一分之差无缘冠军")]),
+        ("《雾港来信》获得了银杏影展最佳剧本奖。", FILM, [(2, "同年，它獲得了銀杏影展最佳劇本獎")]),
+    ],
+)  # fmt: skip
+def test_more_honest_forms_of_the_second_stress_world_verify(
+    claim: str, contexts: list[str], quotes: list[tuple[int, str]]
+) -> None:
+    assert_verified(claim, contexts, *quotes)
+
+
+def test_a_share_of_the_wrong_size_is_caught() -> None:
+    assert_caught(
+        "Around 12,000 of the university's students are postgraduates.",
+        ["The University of Carrow has about 24,000 students, a third of them postgraduates."],
+        [(1, "The University of Carrow has about 24,000 students, a third of them postgraduates")],
+        "number not in evidence",
+    )

@@ -50,7 +50,8 @@ _MORE_THAN_YEARS = re.compile(
 def said_in_other_words(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
     """Whether the claim's ``n`` is a fraction, a multiplier or a span of years the evidence writes otherwise:
     ``25`` per cent as "a quarter" (四分之一; 42% as 四成二), ``2`` times as "doubled" (翻了一番), 18 as the one
-    count the evidence doubles (nine), ``20`` years as "two decades", "three decades" as "thirty years"."""
+    count the evidence doubles (nine) and 8,000 as a third of its 24,000, ``20`` years as "two decades", "three
+    decades" as "thirty years"."""
     try:
         value = float(n)
     except ValueError:
@@ -63,8 +64,10 @@ def said_in_other_words(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> 
         return any(abs(share * 100 - value) < 1 for share in shares)
     if re.search(rf"(?<![\d.]){re.escape(n)}\s*(?:times|倍)|两倍|二倍|翻一番|doubled|twice", claim):
         return f"x{n}" in fractions
-    # 18 seats for "winning nine seats … it doubled its seat count": the one count the evidence multiplies
+    # 18 seats for "winning nine seats … it doubled its seat count", 8,000 for "24,000 students, a third of them":
+    # the one count the evidence multiplies or takes a share of
     factors = [float(v[1:]) for v in fractions if v.startswith("x") and _number(v[1:])]
+    factors += [share for v in fractions if (share := _share(v)) is not None]
     counts = [float(q.value) for ev in evidence for q in quantities(ev.text) if _number(q.value) and not q.units]
     counts = [c for c in counts if not is_year(str(int(c))) or c != int(c)]
     if len(factors) == 1 and len(counts) == 1 and math.isclose(counts[0] * factors[0], value):

@@ -55,7 +55,8 @@ _CJK_BACK = tuple(w for w in words_of("demonstrative", "pronoun", "generic") if 
 _CJK_TIME = "|".join(re.escape(w) for w in words_of("time lead-in"))
 _CJK_LEAD_IN = re.compile(
     r"^(?:[\d〇零一二三四五六七八九十]+\s*[年月日]\s*[，,]?|[^，,。]{1,8}(?:指出|显示|表示|称)[，,]"
-    r"|[^，,。；]{1,10}?(?:年间|期间|以来|之后|以后|之前|以前|年后|年前|当年|同年|次年|当天)[，,]|经过[^，,。；]{1,10}[，,]"
+    r"|[^，,。；]{0,10}?(?:年间|期间|以来|之后|以后|之前|以前|年后|年前|当年|同年|次年|当天|同期|同一时期)[，,]"
+    r"|经过[^，,。；]{1,10}[，,]"
     rf"|(?:{_CJK_TIME})(?:的?[^，,。；]{{0,10}}?(?:年代末|年代初|年代|年间|时期|期间|以来|时)[，,])?[，,]?)+"
 )
 # What opens a passage that goes on about a subject another passage names: a subject pronoun ("It spans …", not
