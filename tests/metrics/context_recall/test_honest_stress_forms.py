@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.claims import assert_caught, assert_verified
+from helpers.claims import assert_caught, assert_verified, checked
 from ragrecall.text.numbers import numbers_in
 
 CUP = ["Northern Counties Cup — Final, 17.06.2023, Moorfield Park, att. 8,412."]
@@ -263,3 +263,31 @@ def test_a_share_of_the_wrong_size_is_caught() -> None:
         [(1, "The University of Carrow has about 24,000 students, a third of them postgraduates")],
         "number not in evidence",
     )
+
+
+STAFFING = ["The Calder Valley Line is a regional railway operator. It had 400 staff in 2010 and 650 in 2018."]
+BAND = [
+    "The Corvane Quartet is a folk band from Easterby.",
+    "The band's second album, Harbour Lights (2012), was a tribute to the neighbourhood where its members grew up.",
+]
+METRO_COST = ["The line cost €1.9 billion, about 30 per cent more than planned."]
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quotes", "verified"),
+    [
+        ("The Calder Valley Line's workforce grew from 400 in 2010 to 650 in 2018.", STAFFING,
+         [(1, "It had 400 staff in 2010 and 650 in 2018")], True),
+        ("The Calder Valley Line's workforce fell from 400 in 2010 to 650 in 2018.", STAFFING,
+         [(1, "It had 400 staff in 2010 and 650 in 2018")], False),
+        ("The Corvane Quartet's second album was a tribute to the neighborhood where its members grew up.", BAND,
+         [(2, BAND[1][:-1])], True),
+        ("The Green Line cost €1.9 billion, around 30% over budget.", METRO_COST, [(1, METRO_COST[0][:-1])], True),
+        ("The Green Line cost €1.9 billion.", ["The line was planned to cost €1.9 billion."],
+         [(1, "The line was planned to cost €1.9 billion")], False),
+    ],
+)  # fmt: skip
+def test_a_change_told_by_two_dated_figures_a_band_by_its_noun_and_a_cost_over_plan(
+    claim: str, contexts: list[str], quotes: list[tuple[int, str]], verified: bool
+) -> None:
+    assert (checked(claim, contexts, *quotes)[0] == "verified") == verified

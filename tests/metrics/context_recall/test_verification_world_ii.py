@@ -110,7 +110,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_honest_stress_i.json", 0, 9, 7),
         # the second, read after the first was tuned on: 24 samples and 28 background verdicts flagged on the code
         # before this round's last session and on the code tuned on the first alike (its forms were new)
-        ("verification_world_honest_stress_ii.json", 0, 10, 10),
+        ("verification_world_honest_stress_ii.json", 0, 7, 8),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(

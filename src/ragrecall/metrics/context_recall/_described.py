@@ -67,7 +67,7 @@ def _by_its_noun(name: Name, ev: Evidence, texts: Sequence[str]) -> bool:
 
 def _kinds_said(name: Name, text: str) -> set[str]:
     """The nouns ``text`` says ``name`` is: "Hohenfels is a small mining town whose …" → town."""
-    return {fold_word(m.group("kind")) for m in _said_to_be(name.text).finditer(text)}
+    return {fold_word(m.group("kind")) for m in _said_to_be(_POSSESSIVE.sub("", name.text)).finditer(text)}
 
 
 @lru_cache(maxsize=1024)
@@ -78,6 +78,7 @@ def _said_to_be(name: str) -> re.Pattern[str]:
     )
 
 
+_POSSESSIVE = re.compile(r"['’]s$")
 # "the farm", "the old line", "The album's": the word after "the" or the one after it
 _THE_NOUN = re.compile(r"\bthe\s+([^\W\d_]+)(?:['’]s)?(?:\s+([^\W\d_]+))?", re.IGNORECASE)
 _NAMED_KIND = re.compile(r"((?:[A-Z][\w'’-]*\s+){1,4})([A-Z][^\W\d_]*)\b")

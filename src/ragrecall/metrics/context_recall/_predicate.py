@@ -15,6 +15,7 @@ from ...text.segment import has_cjk
 from ...text.terms import is_function_word
 from ._evidence import Quote
 from ._facts import PROBLEMS, ClaimFacts, Evidence, Failure, SentenceSource
+from ._said_otherwise import dated
 from ._subject import sentences_of
 from ._words import strict_terms, words
 
@@ -40,7 +41,7 @@ def predicate_failure(
         return None
     text = " ".join(ev.text for ev in evidence)
     ours, theirs = meanings(facts.text), meanings(text)
-    if ours & theirs or not _predicate_missing(facts, evidence, text):
+    if ours & theirs or not _predicate_missing(facts, evidence, text) or _change_in_figures(facts, ours, text):
         return None
     other = any(m.startswith("syn:") for m in ours) and any(m.startswith("syn:") for m in theirs)
     # An event code knows the kind of (born, died, founded, won: a contrast or an outcome) is not left unread.
@@ -48,6 +49,20 @@ def predicate_failure(
     if len(facts.names) + len(facts.numbers) >= 2 and not other and not event:
         return Failure("unread", f"{PROBLEMS['unread']}: its words are not in the evidence", unread=True)
     return Failure("predicate", PROBLEMS["predicate"])
+
+
+def _change_in_figures(facts: ClaimFacts, ours: frozenset[str], text: str) -> bool:
+    """Whether the claim's rise or fall ("grew from 400 in 2010 to 650 in 2018") is what the evidence's figures of
+    two years say ("had 400 staff in 2010 and 650 in 2018"): the claim's numbers, dated, later larger for a rise,
+    smaller for a fall."""
+    direction = "up" if "con:change:up" in ours else "down" if "con:change:down" in ours else None
+    if direction is None:
+        return False
+    figures = sorted((year, float(q.value)) for year, q in dated(text) if q.value in facts.numbers)
+    if len(figures) < 2 or figures[0][0] == figures[-1][0]:
+        return False
+    first, last = figures[0][1], figures[-1][1]
+    return last > first if direction == "up" else last < first
 
 
 def _predicate_missing(facts: ClaimFacts, evidence: list[Evidence], text: str) -> bool:
