@@ -77,7 +77,10 @@ _CN_MEASURE = re.compile(
     "个|個|名|位|人|座|口|块|塊|颗|顆|枚|把|套|双|雙|对|對|根|道|棵|家|户|戶|盏|盞|幅|封|栋|棟|家|种|種|条|條|本|台|辆|輛|次|年|月|日|天|岁|歲|周|週|小时|小時|分钟|分鐘|秒|倍|层|層|所|件|项|項"
     "|只|头|頭|匹|架|艘|部|篇|首|场|場|届|屆|支|批|株|棵|间|間|张|張|片|份|公里|千米|米|厘米|毫米|公斤|千克|克|吨|噸"
     "|英里|英尺|元|美元|欧元|英镑|港元|度|亩|畝|平方|立方|所|座|国|國|省|州|城|门|門|节|節|点|點|季|期|代|世纪|世紀"
+    "|处|處|区|區|县|縣|镇|鎮|乡|鄉|臺|村|队|隊|组|組|类|類|轮|輪|盘|盤|票"
 )
+_CN_SCORE = re.compile("比[〇零一二两三四五六七八九十]")
+_CN_SCORE_AFTER = re.compile("[〇零一二两三四五六七八九十]比$")
 # The fraction of a decimal written in numerals: 二点五 (2.5), but not 三点五十分 (ten to four).
 _CN_DECIMAL = re.compile("[点點]([〇零一二三四五六七八九]+)(?![十拾百佰千仟分刻])")
 # Units with the prefix 千 ("kilo"): in 五千千升 the second 千 belongs to the unit.
@@ -217,6 +220,9 @@ def chinese_numbers(text: str) -> list[WordNumber]:
         # 百余间, 一百多间: an approximation between the number and its measure word
         approx = 1 if text[end : end + 1] and text[end] in "余多" else 0
         measured = _CN_MEASURE.match(text, end + approx) is not None or text[end : end + 1] == "成"
+        # 二比三: a score in words, both its sides
+        score = _CN_SCORE.match(text, end) is not None or _CN_SCORE_AFTER.search(text, 0, start) is not None
+        measured = measured or score
         marked = text[max(0, start - 1) : start] == "第" or text[max(0, start - 3) : start] == "百分之"
         plain = positional and has_digit and run[0] not in "百佰千仟万萬亿億"
         if not (plain or measured or marked or run == "十"):
@@ -226,7 +232,7 @@ def chinese_numbers(text: str) -> list[WordNumber]:
             continue
         if run in ("千", "仟") and text[end : end + 1] in _CN_KILO_UNIT:
             continue  # 平方千米, 千克: the prefix "kilo", no number
-        if run == "一" and not _CN_DECIMAL.match(text, end):
+        if run == "一" and not _CN_DECIMAL.match(text, end) and not score:
             continue  # 一座, 一个, 第一: an article or "first", not a count to check
         kilo = len(run) > 1 and run[-2] in "十拾百佰千仟万萬亿億" and text[end : end + 1] in _CN_KILO_UNIT
         if run.endswith(("千", "仟")) and kilo:

@@ -291,3 +291,29 @@ def test_a_change_told_by_two_dated_figures_a_band_by_its_noun_and_a_cost_over_p
     claim: str, contexts: list[str], quotes: list[tuple[int, str]], verified: bool
 ) -> None:
     assert (checked(claim, contexts, *quotes)[0] == "verified") == verified
+
+
+# World XXI's flagged honest forms, read after its blind scoring: small Chinese numbers in words before 处, 区, 臺
+# and scores in words (二比三); 传给 has two roles; a head noun after 此后 or 这座 names the subject.
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [("沿途开凿隧洞九处", {"9"}), ("决赛中以二比三惜败", {"2", "3"}), ("以一比零取胜", {"1", "0"}),
+     ("館內展出舊式礱穀機三臺", {"3"}), ("江阳市下辖三区两县", {"3", "2"}), ("比赛开始", set())],
+)  # fmt: skip
+def test_small_chinese_numbers_in_words(text: str, numbers: set[str]) -> None:
+    assert numbers_in(text) == numbers
+
+
+SALT_STORE = [
+    "1953年，县供销社买下了一座旧盐仓。这座盐仓建于清同治年间。",
+    "此后盐仓长期闲置，直到2017年被改造成社区图书室。",
+]
+TEA_HOUSE = ["1936年，宋伯谦把茶庄传给了侄子宋立言，自己回乡养老。"]
+
+
+def test_a_head_noun_after_a_time_word_names_the_subject_and_a_handing_over_has_two_roles() -> None:
+    assert_verified("旧盐仓在2017年被改造成社区图书室。", SALT_STORE, (2, "直到2017年被改造成社区图书室"))
+    assert_verified("1936年，宋伯谦把茶庄传给了宋立言。", TEA_HOUSE, (1, "宋伯谦把茶庄传给了侄子宋立言"))
+    assert_caught(
+        "1936年，宋立言把茶庄传给了宋伯谦。", TEA_HOUSE, [(1, "宋伯谦把茶庄传给了侄子宋立言")], "roles differ"
+    )

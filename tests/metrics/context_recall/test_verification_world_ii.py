@@ -107,6 +107,8 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_xx_heldout.json", 109, 0, 0),
         # honest-only stress worlds (every verdict right), written blind and tuned on: 90 samples, 270 background
         # claims; 31 samples and 23 background verdicts flagged on the code before they were read
+        # blind on the code before it was read (first figures 103, 4, 9), then read
+        ("verification_world_xxi_heldout.json", 103, 0, 3),
         ("verification_world_honest_stress_i.json", 0, 9, 7),
         # the second, read after the first was tuned on: 24 samples and 28 background verdicts flagged on the code
         # before this round's last session and on the code tuned on the first alike (its forms were new)
@@ -150,6 +152,7 @@ PROBES = {
     "verification_world_xviii_heldout": (2, 0, 11, 1),
     "verification_world_xix_heldout": (0, 0, 10, 0),
     "verification_world_xx_heldout": (1, 0, 11, 1),
+    "verification_world_xxi_heldout": (0, 0, 11, 0),
 }
 
 

@@ -36,9 +36,9 @@ def _by_its_head(term: str, ev: Evidence, texts: Sequence[str]) -> bool:
     writes (…，机场为其提供了临时住宿 for 澜川机场), and no passage writes that noun after other words of a name
     (首都机场)."""
     head = term[-2:]
-    if len(term) < 4 or not has_cjk(head) or not any(term in fold(t) for t in texts):
+    if len(term) < 3 or not has_cjk(head) or not any(term in fold(t) for t in texts):
         return False
-    if not any(plain(fold(c)).lstrip("该本这此其").startswith(head) for c in _CJK_CLAUSE.split(ev.text)):
+    if not any(_CLAUSE_OPENING.sub("", plain(fold(c))).startswith(head) for c in _CJK_CLAUSE.split(ev.text)):
         return False
     for text in texts:
         written = plain(text)
@@ -50,7 +50,9 @@ def _by_its_head(term: str, ev: Evidence, texts: Sequence[str]) -> bool:
 
 
 # What may stand before a head noun that names no other thing: a demonstrative, a preposition, a mark.
-_BEFORE_A_HEAD = frozenset('该本这此其的在从到往为与和及于、，。；：「“（ ,.;:("')
+# What may open a clause before the head noun: a time word (此后, 随后), a demonstrative and its measure word (这座).
+_CLAUSE_OPENING = re.compile(r"^(?:此后|随后|后来|之后|其后|如今|目前)?(?:[该本这此其][座个家所间条]?)?")
+_BEFORE_A_HEAD = frozenset('该本这此其的在从到往为与和及于、，。；：「“（ ,.;:("座个家所间条后')
 _CJK_CLAUSE = re.compile(r"[，,；;：:。]")
 
 
