@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ...text.anaphora import words_of
 from ...text.cues import plain
 from ...text.locate import fold
 from ...text.names import Name, fold_word, folded_words
@@ -51,7 +52,9 @@ def _by_its_head(term: str, ev: Evidence, texts: Sequence[str]) -> bool:
 
 # What may stand before a head noun that names no other thing: a demonstrative, a preposition, a mark.
 # What may open a clause before the head noun: a time word (此后, 随后), a demonstrative and its measure word (这座).
-_CLAUSE_OPENING = re.compile(r"^(?:此后|随后|后来|之后|其后|如今|目前)?(?:[该本这此其][座个家所间条]?)?")
+_CLAUSE_OPENING = re.compile(
+    rf"^(?:{'|'.join(map(re.escape, words_of('time lead-in')))})?(?:[该本这此其][座个家所间条]?)?"
+)
 _BEFORE_A_HEAD = frozenset('该本这此其的在从到往为与和及于、，。；：「“（ ,.;:("座个家所间条后')
 _CJK_CLAUSE = re.compile(r"[，,；;：:。]")
 
