@@ -317,3 +317,12 @@ def test_a_head_noun_after_a_time_word_names_the_subject_and_a_handing_over_has_
     assert_caught(
         "1936年，宋立言把茶庄传给了宋伯谦。", TEA_HOUSE, [(1, "宋伯谦把茶庄传给了侄子宋立言")], "roles differ"
     )
+
+
+def test_watts_and_residents_are_read() -> None:
+    assert_verified("The Meridian 12 is rated at 300 W.", ["The Meridian 12 is rated at 300 watts."],
+                    (1, "The Meridian 12 is rated at 300 watts"))  # fmt: skip
+    assert_verified("Brennock has roughly 6,800 residents.", ["Brennock has 6,800 inhabitants."],
+                    (1, "Brennock has 6,800 inhabitants"))  # fmt: skip
+    assert_caught("The Meridian 12 is rated at 300 kW.", ["The Meridian 12 is rated at 300 watts."],
+                  [(1, "The Meridian 12 is rated at 300 watts")], "unit differs")  # fmt: skip

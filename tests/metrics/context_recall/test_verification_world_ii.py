@@ -113,8 +113,8 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         # the second, read after the first was tuned on: 24 samples and 28 background verdicts flagged on the code
         # before this round's last session and on the code tuned on the first alike (its forms were new)
         ("verification_world_honest_stress_ii.json", 0, 7, 8),
-        # the third, written blind while the first two were read and scored once on the final code (not read)
-        ("verification_world_honest_stress_iii.json", 0, 23, 21),
+        # the third, written blind while the first two were read, scored once on the final code (23, 21), then read
+        ("verification_world_honest_stress_iii.json", 0, 21, 19),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(

@@ -373,7 +373,7 @@ _SCALES = {
     "mi": ("length", 1609.344), "ft": ("length", 0.3048), "yd": ("length", 0.9144), "people": ("count", 1.0),
     "t": ("mass", 1000.0), "kg": ("mass", 1.0), "g": ("mass", 0.001),
     "km2": ("area", 1_000_000.0), "ha": ("area", 10_000.0), "m2": ("area", 1.0),
-    "GW": ("power", 1000.0), "MW": ("power", 1.0),
+    "GW": ("power", 1000.0), "MW": ("power", 1.0), "kW": ("power", 0.001), "W": ("power", 0.000001),
     "week": ("time", 604_800.0), "day": ("time", 86_400.0), "hour": ("time", 3600.0),
     "minute": ("time", 60.0), "second": ("time", 1.0), "year": ("months", 12.0), "month": ("months", 1.0),
 }  # fmt: skip
