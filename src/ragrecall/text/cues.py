@@ -30,7 +30,7 @@ from .chinese import simplified
 from .datafile import sections
 from .segment import has_cjk
 
-__all__ = ["FRAMES", "Cue", "cues_in", "plain", "pole"]
+__all__ = ["FRAMES", "Cue", "cues_in", "plain", "pole", "verb_of"]
 
 FRAMES = ("modality", "conditional", "attribution", "fiction", "question")
 """The frame classes: a sentence in one of these frames does not assert what it holds."""
@@ -124,6 +124,12 @@ def pole(value: str) -> tuple[str, str, str] | None:
 
 
 _POLE = re.compile(r"^(?P<group>[a-z]+)(?P<sign>[+-])(?P<rank>\d*)$")
+
+
+def verb_of(cue: Cue) -> str:
+    """The verb a relation cue stands for: the one a role noun names ("trainer" = rel:trained), else its words,
+    case folded."""
+    return cue.value.partition(":")[2] or cue.text.casefold()
 
 
 @lru_cache(maxsize=1 << 14)

@@ -4,9 +4,9 @@
 A date is read in any of these shapes (after NFKC): ``YYYY-MM-DD`` (or with ``/`` or ``.``), ``DD.MM.YYYY``,
 ``YYYY.MM`` before Chinese, ``D Month YYYY``, ``Month D, YYYY``, ``Month YYYY``, ``D Month``, ``Month D``
 (English month names, in full or short), a month named alone ("that August"), and ``Y年M月D日`` (``号`` for 日),
-``Y年M月``, ``M月D日`` with digits or
-Chinese numerals. Its *tokens* are what a text writing it states: the year (as a number), ``month:MM``, ``MM-DD``
-with a day, and ``YYYY-MM-DD`` when all three are written; a claim's date is in its evidence when its tokens are.
+``Y年M月``, ``M月D日`` with digits or Chinese numerals. Its *tokens* are what a text writing it states: the year
+(as a number), ``month:MM``, ``MM-DD`` with a day, and ``YYYY-MM-DD`` when all three are written; a claim's date
+is in its evidence when its tokens are.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .number_words import parse_chinese
 
-__all__ = ["MONTHS", "DateSpan", "dates_in"]
+__all__ = ["FULL_MONTHS", "MONTHS", "DateSpan", "dates_in"]
 
 MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
@@ -29,7 +29,10 @@ _MONTH = r"(?P<{}>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<{}>\d{{1,2}})(?:st|nd|rd|th)?"
 _YEAR = r"(?P<{}>\d{{4}})"
 _CN = "〇零一二两三四五六七八九十"
-_FULL_MONTHS = "|".join(m.capitalize() for m in MONTHS if len(m) > 3 and m != "sept")
+FULL_MONTHS = "|".join(m.capitalize() for m in MONTHS if len(m) > 3 and m != "sept")
+"""The English month names in full, capitalised, as a regular expression's alternatives."""
+# a month named alone ("that August", "in March"): capitalised, in full, beside no other capitalised word
+_ALONE = re.compile(rf"(?<![\w])(?P<m>{FULL_MONTHS})(?![\w'’-])(?!\s+[A-Z])")
 _PATTERNS = [
     re.compile(r"(?<![\d.\-/])(?P<y>\d{4})([-/.])(?P<m>\d{1,2})\2(?P<d>\d{1,2})(?![\d])"),
     # 1994.05, 2012.11: a year and a month, as a Chinese timeline writes them (Chinese after, no unit or digit)
@@ -47,18 +50,16 @@ _PATTERNS = [
         rf"(?<![\w]){_MONTH.format('m')}\s+{_DAY.format('d')}(?:,?\s+{_YEAR.format('y')})?(?![\w])", re.IGNORECASE
     ),
     re.compile(rf"(?<![\w]){_MONTH.format('m')},?\s+{_YEAR.format('y')}(?![\w])", re.IGNORECASE),
-    # a month named alone ("that August", "in March"): capitalised, in full, beside no other capitalised word
-    re.compile(rf"(?<![\w])(?P<m>{_FULL_MONTHS})(?![\w'’-])(?!\s+[A-Z])"),
+    _ALONE,
     re.compile(
         rf"(?:(?P<y>\d{{4}}|[{_CN}]{{4}})\s*年\s*)?(?P<m>\d{{1,2}}|[{_CN}]{{1,3}})\s*月"
         rf"(?:\s*(?P<d>\d{{1,2}}|[{_CN}]{{1,3}})\s*[日号號]|(?P<part>初|中旬|上旬|下旬|底|末))?"
     ),
 ]
-_ALONE = _PATTERNS[-2]
 # A capitalised word right before a month named alone, other than a word that opens a sentence with it.
 _NAME_BEFORE = re.compile(
     r"(?<![\w'’])(?!(?:In|By|Since|Until|Till|During|From|That|This|Last|Next|Early|Late|Mid|Each|Every|On|Of|To"
-    r"|Before|After|Through|Throughout|For|And|But|Or|Then|Also|Only|Since)\s)[A-Z][\w'’.-]*\s+$"
+    r"|Before|After|Through|Throughout|For|And|But|Or|Then|Also|Only)\s)[A-Z][\w'’.-]*\s+$"
 )
 _ORDINALS = {
     "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16,

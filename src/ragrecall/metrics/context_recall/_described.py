@@ -50,11 +50,12 @@ def _by_its_head(term: str, ev: Evidence, texts: Sequence[str]) -> bool:
     return True
 
 
-# What may stand before a head noun that names no other thing: a demonstrative, a preposition, a mark.
 # What may open a clause before the head noun: a time word (此后, 随后), a demonstrative and its measure word (这座).
 _CLAUSE_OPENING = re.compile(
     rf"^(?:{'|'.join(map(re.escape, words_of('time lead-in')))})?(?:[该本这此其][座个家所间条]?)?"
 )
+# What may stand before a head noun that names no other thing: a demonstrative, a preposition, a mark, a measure
+# word.
 _BEFORE_A_HEAD = frozenset('该本这此其的在从到往为与和及于、，。；：「“（ ,.;:("座个家所间条后')
 _CJK_CLAUSE = re.compile(r"[，,；;：:。]")
 

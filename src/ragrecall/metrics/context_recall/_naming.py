@@ -60,12 +60,12 @@ def _another_of_its_kind(ours: tuple[str, tuple[str, ...]], text: str, *, back: 
     after a word that points to another one (上一场, 已开通的线路, 上届); with ``back`` (the last thing of that kind
     named before is the claim's), 该, 这, 此 and 本 point back to it."""
     after = ours[1][0] if ours[1] else ""
-    other = _OTHER_ONE.translate(str.maketrans("", "", _THIS)) if back else _OTHER_ONE
+    other = _ANOTHER_AFTER_THIS if back else _OTHER_ONE
     return any(re.search(f"[{other}][^，。；]{{0,2}}{re.escape(c)}", text) for c in after if c not in "的之了中里上")
 
 
 _OTHER_ONE = "上下本前首另这那该已的此"
-_THIS = "该这此本"
+_ANOTHER_AFTER_THIS = "".join(c for c in _OTHER_ONE if c not in "该这此本")
 
 
 def _names_a_thing(claim: str, q: Quantity) -> bool:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from ...text.anaphora import opens_with
-from ...text.cues import cues_in, plain
+from ...text.cues import cues_in, plain, verb_of
 from ...text.negation import negations
 from ...text.numbers import numbers_in
 from ...text.segment import has_cjk
@@ -127,7 +127,7 @@ def meanings(text: str) -> frozenset[str]:
         out |= {"con:life:died", "syn:die"}
     for cue in cues_in(text):
         if cue.cls in _MEANING_CLASSES:
-            value = (cue.value.partition(":")[2] or cue.text.casefold()) if cue.cls == "relation" else cue.value
+            value = verb_of(cue) if cue.cls == "relation" else cue.value
             out.add(f"{_MEANING_CLASSES[cue.cls]}:{value}")
         elif cue.cls in ("comparative", "temporal", "direction"):
             out.add("pol:" + cue.value.rstrip("0123456789").rstrip("+-"))

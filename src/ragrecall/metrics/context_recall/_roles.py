@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from ...text.cues import Cue, cues_in, plain, pole
+from ...text.cues import Cue, cues_in, plain, pole, verb_of
 from ...text.terms import base_form
 from ._facts import PROBLEMS, ClaimFacts, Failure
 from ._predicate import meanings
@@ -162,7 +162,7 @@ def sides_swapped(claim: str, ours: Cue, scope: Scope, theirs: Cue) -> bool | No
 def _key(cue: Cue) -> str:
     """What a predicate is compared by: its words ("defeated", "succeeded" of "succeeded by"), or the verb a role
     noun says ("trainer": trained)."""
-    return cue.value.partition(":")[2] or cue.text.casefold().removesuffix(" by")
+    return verb_of(cue).removesuffix(" by")
 
 
 def roles_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:

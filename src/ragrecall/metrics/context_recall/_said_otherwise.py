@@ -68,8 +68,12 @@ def said_in_other_words(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> 
     # the one count the evidence multiplies or takes a share of
     factors = [float(v[1:]) for v in fractions if v.startswith("x") and _number(v[1:])]
     factors += [share for v in fractions if (share := _share(v)) is not None]
-    counts = [float(q.value) for ev in evidence for q in quantities(ev.text) if _number(q.value) and not q.units]
-    counts = [c for c in counts if not is_year(str(int(c))) or c != int(c)]
+    counts = [
+        float(q.value)
+        for ev in evidence
+        for q in quantities(ev.text)
+        if _number(q.value) and not q.units and not is_year(q.value)
+    ]
     if len(factors) == 1 and len(counts) == 1 and math.isclose(counts[0] * factors[0], value):
         return True
     # "three decades" for "thirty years", "20 years" for "two decades", "over a hundred years" for "more than a
@@ -126,8 +130,7 @@ def _spans_of_years(text: str) -> list[tuple[float, float, frozenset[str], int]]
         if count is not None:
             if _AND_A_HALF.match(text, m.end()):
                 count += 0.5  # "a century and a half"
-            before = " ".join(text[: m.start()].split()[-3:])
-            bound = frozenset(c.value for c in cues_in(before) if c.cls == "bound")
+            bound = _bounds_before(text, m.start())
             out.append((float(count), float(count * _YEARS_IN[m.group(2).casefold().rstrip("s")]), bound, m.start()))
     return out
 
@@ -314,7 +317,7 @@ def rounded(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
     claim = plain(facts.text)
     for q in quantities(claim):
         bounds = _bounds_around(claim, q) if q.value == n and _number(n) else frozenset()
-        ours = (_base(q.units) if q.units else _COUNT) if bounds else None
+        ours = _measure(q) if bounds else None
         if ours is None:
             continue
         near = [
@@ -323,20 +326,18 @@ def rounded(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
             for e in quantities(ev.text)
             if _number(e.value)
             and not written_as_year(e, ev.text)
-            and (_base(e.units) if e.units else _COUNT if not q.units else None) == (ours[0], _scale_of(e, ours))
-            and _within(float(n) * ours[1], float(e.value) * _scale_of(e, ours), bounds)
+            and (theirs := _measure(e)) is not None
+            and theirs[0] == ours[0]
+            and _within(float(n) * ours[1], float(e.value) * theirs[1], bounds)
         ]
         if len(near) == 1:
             return True
     return False
 
 
-_COUNT = ("count", 1.0)
-
-
-def _scale_of(q: Quantity, ours: tuple[str, float]) -> float:
-    base = _base(q.units) if q.units else _COUNT
-    return base[1] if base is not None and base[0] == ours[0] else float("nan")
+def _measure(q: Quantity) -> tuple[str, float] | None:
+    """The measure of a quantity and its size in that measure's base unit; a bare number is a count."""
+    return _base(q.units) if q.units else ("count", 1.0)
 
 
 def _within(ours: float, theirs: float, bounds: frozenset[str]) -> bool:
@@ -347,13 +348,19 @@ def _within(ours: float, theirs: float, bounds: frozenset[str]) -> bool:
     return "approx" in bounds and abs(ours - theirs) <= 0.05 * theirs
 
 
-def _bounds_around(claim: str, q: Quantity) -> frozenset[str]:
-    """The bound families a claim writes around its number: the cues of the three words before it (约, 近, 逾 in
-    Chinese), and 左右 or 上下 (approximately), 多 or 余 or 以上 (more than) after a Chinese number."""
-    before = claim[max(0, q.start - 3) : q.start] if has_cjk(claim[q.start - 1 : q.start]) else claim[: q.start]
+def _bounds_before(text: str, start: int) -> frozenset[str]:
+    """The bound families (lower, upper, approx, exact) the three words before offset ``start`` write (the three
+    characters in Chinese: 约, 近, 逾)."""
+    before = text[max(0, start - 3) : start] if has_cjk(text[start - 1 : start]) else text[:start]
     if not has_cjk(before):
         before = " ".join(before.split()[-3:])
-    found = {family for c in cues_in(before) if c.cls == "bound" for family in c.value.split()}
+    return frozenset(family for c in cues_in(before) if c.cls == "bound" for family in c.value.split())
+
+
+def _bounds_around(claim: str, q: Quantity) -> frozenset[str]:
+    """The bound families a claim writes around its number: :func:`_bounds_before` it, and 左右 or 上下
+    (approximately), 多 or 余 or 以上 (more than) after a Chinese number."""
+    found = set(_bounds_before(claim, q.start))
     after = claim[q.end : q.end + 4]
     if re.match(r"\s*\S{0,2}?(?:左右|上下)", after):
         found.add("approx")

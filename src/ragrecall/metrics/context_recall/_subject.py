@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from ...text.anaphora import opens_with, words_of
 from ...text.cues import plain
+from ...text.dates import FULL_MONTHS
 from ...text.locate import fold
 from ...text.names import Name, claim_names, fold_word, folded_words
 from ...text.segment import has_cjk, sentence_spans
@@ -166,8 +167,7 @@ _CAPITALISED_START = re.compile(r"[A-Z][^\W\d_]*")
 # A time opening a sentence before its subject: "In 1931 Fenn married …", "By 1675, he was …"
 _TIME = (
     r"(?:In|By|On|From|After|Before|During|Since|Until)\s+(?:the\s+)?(?:(?:early|late|mid-?)\s*)?"
-    r"(?:\d{4}s?|(?:January|February|March|April|May|June|July|August|September|October|November|December)"
-    r"(?:\s+\d{4})?)\s*,?\s*"
+    rf"(?:\d{{4}}s?|(?:{FULL_MONTHS}|May)(?:\s+\d{{4}})?)\s*,?\s*"
 )
 _TIME_LEAD_IN = re.compile(rf"\b{_TIME}$")
 _TIME_LEAD_IN_OPENING = re.compile(_TIME)
