@@ -79,6 +79,10 @@ class Usage(BaseModel):
         trusted: the record it belongs to stays readable, and a run that holds it stays resumable."""
         if not isinstance(data, dict):
             return data
+        if all(type(v) is int and 0 <= v <= STORED_COUNT_CEILING for k, v in data.items() if k != "cost_usd") and (
+            data.get("cost_usd") is None
+        ):
+            return data  # the usage of nearly every reply: plain counts and no price, read without a call per field
         counts = {name: read_count(data.get(name, 0), STORED_COUNT_CEILING) for name in _COUNTS}
         cost = data.get("cost_usd")
         cost_ok = cost is None or (

@@ -147,7 +147,7 @@ _CONNECTORS = frozenset(
 _CJK_SUBJECT = re.compile(f"^[{CJK_RANGES}]+")
 # Where a Chinese claim's subject ends: the first predicate or function word after it.
 _CJK_PREDICATE = re.compile(
-    "认为|認為|没有|沒有|没|沒|未|不|现在|現在|现为|現為|现有|現有|目前|如今|之后|之後|反对|反對|支持|位于|位於|出生|成立|建于|建於|建成|获得|獲得|发明|發明|创立|創立|创建|創建|成为|成為|拥有|擁有|包括|开放|開放|开始|開始"
+    "认为|認為|没有|沒有|没|沒|未|不|现在|現在|现为|現為|现有|現有|目前|如今|之后|之後|反对|反對|支持|位于|位於|出生|成立|建于|建於|建成|获得|獲得|发明|發明|创立|創立|创建|創建|成为|成為|拥有|擁有|包括|开放|開放|开始|開始|创作|創作|收购|收購|担任|擔任|发行|發行|举办|舉辦"
     "|超过|超過|首次|共有|曾经|曾經|已经|已經|是|为|為|在|于|於|有|的|将|將|把|被|曾|已|和|与|與|也|都|共|约|約|由|从|從"
     "|到|向|对|對|比|因|以|用|自|获|獲|达|達|占|佔|高|长|長|重|宽|寬|深|每|最|更|很|还|還|就|才|又|再|会|會|可|能|只"
 )
@@ -209,7 +209,7 @@ def claim_names(claim: str) -> tuple[Name, ...]:
             close()
     close()
     names += [Name(name, (name,)) for name in sorted(names_in(norm)) if not has_cjk(name)]
-    names += [Name(title, (title,), cjk=True) for title in _TITLE.findall(norm)]  # 《农村合作社促进法》
+    titles = [Name(title, (title,), cjk=True) for title in _TITLE.findall(norm)]  # 《农村合作社促进法》
     # A claim led in by a date, a place or a source (2020年…, 在…, 据称…) is read as naming no subject: what
     # follows a lead-in is as often an adverbial (每年夏天, 被收购后, 之前) as a name.
     subject = None if _CJK_LEAD.match(norm) else _CJK_SUBJECT.match(norm)
@@ -224,7 +224,8 @@ def claim_names(claim: str) -> tuple[Name, ...]:
             head = _CJK_HEAD.search(term[:9])
             term = term[: head.end()] if head else term
         if 2 <= len(term) <= 8:
-            names.append(Name(term, (term,), cjk=True))
+            names.append(Name(term, (term,), cjk=True))  # before the titles: it opens the claim
+    names += titles
     unique: dict[tuple[str, ...], Name] = {}
     for name in names:
         unique.setdefault(name.words, name)

@@ -238,6 +238,9 @@ def chinese_numbers(text: str) -> list[WordNumber]:
         if run.endswith(("千", "仟")) and kilo:
             run, end = run[:-1], end - 1
         value = parse_chinese(run)
+        scaled = _CN_LARGE.get(text[end + 1 : end + 2]) if approx else None
+        if value is not None and value.isdigit() and scaled:  # 五十多亿, 两百多万: the scale after the 多 is its own
+            value, end = str(int(value) * scaled), end + 2
         decimal = _CN_DECIMAL.match(text, end)
         if value is not None and value.isdigit() and decimal:
             value = f"{value}.{''.join(str(_CN_DIGITS[c]) for c in decimal.group(1))}".rstrip("0").rstrip(".")

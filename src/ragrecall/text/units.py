@@ -34,6 +34,8 @@ UNIT_SPELLINGS: dict[str, frozenset[str]] = _load()
 
 _ORDERED = sorted(UNIT_SPELLINGS, key=len, reverse=True)
 _AFTER = re.compile(r"[ \u00a0]?(" + "|".join(re.escape(s) for s in _ORDERED) + ")", re.IGNORECASE)
+_APPROXIMATE = frozenset("多余来")
+"""What stands between a Chinese number and its unit when the number is approximate: 二十多公里, 百余米, 十来岁."""
 _PREFIXES = ["us$", "$", "usd", "€", "eur", "£", "gbp", "¥", "rmb", "cny", "jpy", "百分之"]
 _BEFORE = re.compile("(" + "|".join(re.escape(s) for s in _PREFIXES) + r")[ \u00a0]?$", re.IGNORECASE)
 
@@ -41,7 +43,7 @@ _BEFORE = re.compile("(" + "|".join(re.escape(s) for s in _PREFIXES) + r")[ \u00
 @lru_cache(maxsize=1 << 14)
 def units_after(text: str, end: int) -> frozenset[str]:
     """The canonical units written right after a number ending at ``end`` in ``text`` (empty when none)."""
-    m = _AFTER.match(text, end)
+    m = _AFTER.match(text, end + 1 if text[end : end + 1] in _APPROXIMATE else end)
     if m is None:
         return frozenset()
     spelling = m.group(1)

@@ -36,6 +36,7 @@ from ._said_otherwise import (
     said_in_other_words,
     small_in_words,
     written_as_year,
+    years_apart,
 )
 from ._subject import sentences_of
 from ._words import strict_terms
@@ -78,7 +79,9 @@ def numbers_failure(
         spans = {str(b - a) for a in years for b in years if b > a}
         lasting = spans_in_years(facts.text)
         missing = {
-            n for n in facts.numbers - written if not ((n in lasting and n in spans) or about(n, facts.text, spans))
+            n
+            for n in facts.numbers - written
+            if not ((n in lasting and n in spans) or about(n, facts.text, spans) or years_apart(n, facts.text, spans))
         }
     # "Korrin 4", "Apollo 11": a number that is part of a name the passage wrote before
     missing = {n for n in missing if not named_before(n, facts.text, evidence)}

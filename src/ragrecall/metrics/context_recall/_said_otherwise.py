@@ -15,7 +15,7 @@ from ...text.names import Name, folded_words
 from ...text.number_words import parse_chinese
 from ...text.numbers import Quantity, quantities
 from ...text.relative_years import count_of, spans_in_years
-from ...text.segment import has_cjk
+from ._bounded import SCALES, base, bounds_around, bounds_before, measure, place, within
 from ._facts import ClaimFacts, Evidence
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "said_in_other_words",
     "small_in_words",
     "written_as_year",
+    "years_apart",
 ]
 
 
@@ -42,6 +43,24 @@ def about(n: str, claim: str, spans: set[str]) -> bool:
     return any(int(n) <= int(s) < int(n) + 10 for s in spans)
 
 
+def years_apart(n: str, claim: str, spans: set[str]) -> bool:
+    """Whether the claim's ``n`` counts years (an age, how long something lasted or stood: "was 74 years old",
+    "owned them for seven years", 已成立二十二年, 约三十六岁, 三十岁出头) that two years of the evidence are apart:
+    the same count, one fewer for an age (a birthday may not have come yet), or a count the claim's bound reaches
+    (:func:`._bounded.within`)."""
+    text = plain(claim)
+    for q in quantities(text):
+        if q.value != n or "year" not in q.units or not n.isdigit() or written_as_year(q, text):
+            continue
+        bounds = bounds_around(text, q)
+        if bounds:
+            return any(within(int(n), int(s), bounds, place(n)) for s in spans)
+        age = _AGE.match(text, q.end) is not None
+        return n in spans or (age and str(int(n) + 1) in spans)
+    return False
+
+
+_AGE = re.compile(r"\s*(?:years?\s+old|岁|歲|周岁|週歲)", re.IGNORECASE)
 _MORE_THAN_YEARS = re.compile(
     r"(?:more than|over)\s+(\d+)\s+years|([\d〇零一二两三四五六七八九十百]+)\s*(?:多|余|餘)\s*年", re.IGNORECASE
 )
@@ -130,7 +149,7 @@ def _spans_of_years(text: str) -> list[tuple[float, float, frozenset[str], int]]
         if count is not None:
             if _AND_A_HALF.match(text, m.end()):
                 count += 0.5  # "a century and a half"
-            bound = _bounds_before(text, m.start())
+            bound = bounds_before(text, m.start())
             out.append((float(count), float(count * _YEARS_IN[m.group(2).casefold().rstrip("s")]), bound, m.start()))
     return out
 
@@ -214,7 +233,7 @@ def by_arithmetic(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
     direction = {c.value for c in cues_in(facts.text) if c.value in ("change:up", "change:down")}
     if len(direction) == 1:
         sign = 1 if direction == {"change:up"} else -1
-        figures = [d for ev in evidence for d in dated(ev.text) if _same_measure(units, d[1].units)]
+        figures = [d for ev in evidence for d in dated(ev.text) if _samemeasure(units, d[1].units)]
         return any(
             y1 < y2 and abs(sign * (float(q2.value) - float(q1.value)) - value) < 1e-9
             for (y1, q1), (y2, q2) in itertools.permutations(figures, 2)
@@ -251,7 +270,7 @@ _WON = r"[^.;:]{0,40}?\b(?:defeated|beat|won|overcame|edged|outscored)\b"
 _WON_CJK = r"[^。；]{0,12}?(?:击败|战胜|胜|赢)"
 
 
-def _same_measure(ours: frozenset[str], theirs: frozenset[str]) -> bool:
+def _samemeasure(ours: frozenset[str], theirs: frozenset[str]) -> bool:
     """Whether a change in ``ours`` can be the difference of two figures in ``theirs``: the same unit, or none,
     or percentage points of per cents; not per cent of counts."""
     if "%" in ours and "%" not in theirs:
@@ -287,14 +306,9 @@ _SCORE = re.compile(r"(\d+(?:\.\d+)?)(?:\s+[a-z]+)?\s*(?:to|比|[–-])\s*(\d+(?
 def converted(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
     """Whether the claim's ``n``, with its unit, is the evidence's one figure of that measure in another unit
     ("0.4 m" for "40 centimetres", "2.5 t" for "2,500 kg", "90 minutes" for "1.5 hours")."""
-    ours = [
-        (float(q.value), b) for q in quantities(facts.text) if q.value == n and _number(n) and (b := _base(q.units))
-    ]
+    ours = [(float(q.value), b) for q in quantities(facts.text) if q.value == n and _number(n) and (b := base(q.units))]
     theirs = [
-        (float(q.value), b)
-        for ev in evidence
-        for q in quantities(ev.text)
-        if _number(q.value) and (b := _base(q.units))
+        (float(q.value), b) for ev in evidence for q in quantities(ev.text) if _number(q.value) and (b := base(q.units))
     ]
     # the evidence writes one figure of that measure: "25 tonnes; its clapper alone weighs 2,500 kg" gives the
     # bell's weight, not 2.5 t
@@ -316,74 +330,24 @@ def rounded(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
     an upper one; and only one figure of the evidence is so near."""
     claim = plain(facts.text)
     for q in quantities(claim):
-        bounds = _bounds_around(claim, q) if q.value == n and _number(n) else frozenset()
-        ours = _measure(q) if bounds else None
-        if ours is None:
+        bounds = bounds_around(claim, q) if q.value == n and _number(n) else frozenset()
+        if not bounds:
             continue
-        near = [
-            e
+        near = {  # a set: two quotes of one sentence write its figure once
+            (ev.text, e.start)
             for ev in evidence
             for e in quantities(ev.text)
             if _number(e.value)
             and not written_as_year(e, ev.text)
-            and (theirs := _measure(e)) is not None
+            # 九成 is 90%; "pounds" is money beside £ and weight beside kg
+            and (ours := SCALES["%"] if claim[q.end - 1] == "成" else measure(q, e.units)) is not None
+            and (theirs := measure(e, q.units)) is not None
             and theirs[0] == ours[0]
-            and _within(float(n) * ours[1], float(e.value) * theirs[1], bounds)
-        ]
+            and within(float(n) * ours[1], float(e.value) * theirs[1], bounds, place(n) * ours[1])
+        }
         if len(near) == 1:
             return True
     return False
-
-
-def _measure(q: Quantity) -> tuple[str, float] | None:
-    """The measure of a quantity and its size in that measure's base unit; a bare number is a count."""
-    return _base(q.units) if q.units else ("count", 1.0)
-
-
-def _within(ours: float, theirs: float, bounds: frozenset[str]) -> bool:
-    if "lower" in bounds:
-        return ours < theirs <= 1.1 * ours  # "more than 6 million" for 6.2 million
-    if "upper" in bounds:
-        return 0.9 * ours <= theirs < ours  # "nearly 10,000" for 9,800; "nearly two million" is not 2.1 million
-    return "approx" in bounds and abs(ours - theirs) <= 0.05 * theirs
-
-
-def _bounds_before(text: str, start: int) -> frozenset[str]:
-    """The bound families (lower, upper, approx, exact) the three words before offset ``start`` write (the three
-    characters in Chinese: 约, 近, 逾)."""
-    before = text[max(0, start - 3) : start] if has_cjk(text[start - 1 : start]) else text[:start]
-    if not has_cjk(before):
-        before = " ".join(before.split()[-3:])
-    return frozenset(family for c in cues_in(before) if c.cls == "bound" for family in c.value.split())
-
-
-def _bounds_around(claim: str, q: Quantity) -> frozenset[str]:
-    """The bound families a claim writes around its number: :func:`_bounds_before` it, and 左右 or 上下
-    (approximately), 多 or 余 or 以上 (more than) after a Chinese number."""
-    found = set(_bounds_before(claim, q.start))
-    after = claim[q.end : q.end + 4]
-    if re.match(r"\s*\S{0,2}?(?:左右|上下)", after):
-        found.add("approx")
-    if re.match(r"\s*(?:多|余|以上)", after):
-        found.add("lower")
-    return frozenset(found - {"exact"})
-
-
-def _base(units: frozenset[str]) -> tuple[str, float] | None:
-    """The measure of a unit and its size in that measure's base unit, for one unit of :data:`_SCALES`."""
-    known = [_SCALES[u] for u in units if u in _SCALES]
-    return known[0] if len(known) == 1 else None
-
-
-_SCALES = {
-    "km": ("length", 1000.0), "m": ("length", 1.0), "cm": ("length", 0.01), "mm": ("length", 0.001),
-    "mi": ("length", 1609.344), "ft": ("length", 0.3048), "yd": ("length", 0.9144), "people": ("count", 1.0),
-    "t": ("mass", 1000.0), "kg": ("mass", 1.0), "g": ("mass", 0.001),
-    "km2": ("area", 1_000_000.0), "ha": ("area", 10_000.0), "m2": ("area", 1.0),
-    "GW": ("power", 1000.0), "MW": ("power", 1.0), "kW": ("power", 0.001), "W": ("power", 0.000001),
-    "week": ("time", 604_800.0), "day": ("time", 86_400.0), "hour": ("time", 3600.0),
-    "minute": ("time", 60.0), "second": ("time", 1.0), "year": ("months", 12.0), "month": ("months", 1.0),
-}  # fmt: skip
 
 
 def written_as_year(q: Quantity, text: str) -> bool:
