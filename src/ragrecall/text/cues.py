@@ -183,8 +183,9 @@ def _latin_cues(norm: str) -> list[Cue]:
         if cue is None:
             continue
         first, last = words[i], words[j - 1]
-        if first.group()[0].isupper() and not _SENTENCE_START.search(norm[: first.start()]):
-            continue  # a name inside a sentence: "in May 1921", "Rose Hill", "Will Carter"
+        capitalised = first.group()[0].isupper() and not _SENTENCE_START.search(norm[: first.start()])
+        if capitalised and not _TABLE[cue][0].value.startswith("weekday:"):
+            continue  # a name inside a sentence: "in May 1921", "Rose Hill", "Will Carter" (not "on Tuesday")
         found += _entries(norm, cue, first.start() + head, last.end())
     return found
 

@@ -133,8 +133,7 @@ def test_the_scripted_judge_refuses_a_claim_the_sample_does_not_have() -> None:
 # of, the predicate is left unread (a note, not a failure: "passed away" for "died" must not be flagged), so a
 # Chinese claim whose verb the evidence does not share passes code (夺得冠军 / 获得称号, 实现电气化 / 延伸至动物园,
 # 毕业 / 考入: a place name in the predicate, 南京大学, is read as the predicate's word); "可停放300辆汽车" shares the
-# count and noun of "可搭载300辆汽车"; a Chinese sentence opening with a book title names no subject code can see;
-# fragments of two passages that each name the opera do not add up, but the person of one is not read as a name.
+# count and noun of "可搭载300辆汽车"; a Chinese sentence opening with a book title names no subject code can see.
 CODE_MISSES = {
     "zh-recheck_switch-2": "a Chinese place name is read as part of the predicate",
     "zh-recheck_switch-3": "the predicates differ by one verb the evidence does not need to share",
@@ -142,7 +141,6 @@ CODE_MISSES = {
     "zh-other_predicate-2": "an unread predicate: every name and number agrees (夺得冠军 / 获得国际大师称号)",
     "zh-other_predicate-4": "an unread predicate: every name and number agrees (实现电气化 / 延伸至动物园)",
     "zh-other_predicate-5": "a place name in the predicate is read as its word (从南京大学毕业 / 考入南京大学)",
-    "zh-unrelated_fragments-5": "a Chinese person named after a role noun is not read as a name",
 }
 
 

@@ -86,35 +86,40 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
 @pytest.mark.parametrize(
     ("world", "lies", "honest_samples", "background"),
     [
-        ("verification_world_ii_heldout.json", 101, 3, 3),
+        ("verification_world_ii_heldout.json", 102, 3, 3),
         ("verification_world_iii_heldout.json", 98, 1, 3),
         ("verification_world_iv_heldout.json", 91, 7, 9),
-        ("verification_world_v_heldout.json", 105, 2, 10),
-        ("verification_world_vi_heldout.json", 110, 3, 6),
-        ("verification_world_vii_heldout.json", 99, 1, 4),
+        ("verification_world_v_heldout.json", 107, 2, 9),
+        ("verification_world_vi_heldout.json", 111, 3, 6),
+        ("verification_world_vii_heldout.json", 101, 1, 4),
         ("verification_world_viii_heldout.json", 105, 6, 14),
-        ("verification_world_ix_heldout.json", 106, 16, 58),
+        ("verification_world_ix_heldout.json", 107, 14, 56),
         ("verification_world_x_heldout.json", 105, 3, 14),
         ("verification_world_xi_heldout.json", 102, 1, 4),
-        ("verification_world_xii_heldout.json", 100, 0, 5),
-        ("verification_world_xiii_heldout.json", 102, 0, 1),
-        ("verification_world_xiv_heldout.json", 107, 1, 0),
-        ("verification_world_xv_heldout.json", 107, 1, 1),
+        ("verification_world_xii_heldout.json", 101, 0, 5),
+        ("verification_world_xiii_heldout.json", 104, 0, 1),
+        ("verification_world_xiv_heldout.json", 109, 1, 0),
+        ("verification_world_xv_heldout.json", 109, 1, 1),
         ("verification_world_xvi_heldout.json", 104, 1, 1),
         ("verification_world_xvii_heldout.json", 108, 2, 6),
         ("verification_world_xviii_heldout.json", 108, 0, 2),
-        ("verification_world_xix_heldout.json", 105, 0, 1),
+        ("verification_world_xix_heldout.json", 107, 0, 1),
         ("verification_world_xx_heldout.json", 109, 0, 0),
         # honest-only stress worlds (every verdict right), written blind and tuned on: 90 samples, 270 background
         # claims; 31 samples and 23 background verdicts flagged on the code before they were read
         # blind on the code before it was read (first figures 103, 4, 9), then read
-        ("verification_world_xxi_heldout.json", 103, 0, 3),
+        ("verification_world_xxi_heldout.json", 104, 0, 3),
         ("verification_world_honest_stress_i.json", 0, 9, 7),
         # the second, read after the first was tuned on: 24 samples and 28 background verdicts flagged on the code
         # before this round's last session and on the code tuned on the first alike (its forms were new)
         ("verification_world_honest_stress_ii.json", 0, 7, 8),
         # the third, written blind while the first two were read, scored once on the final code (23, 21), then read
         ("verification_world_honest_stress_iii.json", 0, 21, 19),
+        # the fourth, paraphrasing harder (arithmetic, combined passages), scored blind on the landed code (77, 119),
+        # then read: most of what is left needs arithmetic code does not do
+        ("verification_world_honest_stress_iv.json", 0, 65, 89),
+        # blind first (72, 15, 33), then read
+        ("verification_world_xxii_heldout.json", 91, 15, 31),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
@@ -155,6 +160,7 @@ PROBES = {
     "verification_world_xix_heldout": (0, 0, 10, 0),
     "verification_world_xx_heldout": (1, 0, 11, 1),
     "verification_world_xxi_heldout": (0, 0, 11, 0),
+    "verification_world_xxii_heldout": (1, 0, 11, 0),
 }
 
 

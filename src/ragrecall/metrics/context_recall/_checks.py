@@ -350,7 +350,9 @@ def _asserted(
     for ev in evidence:
         scope = Scope.of(ev, facts)
         failed = (
-            reading_failure(facts, scope) or roles_failure(facts, scope) or speaker_failure(facts, scope, ev.earlier)
+            reading_failure(facts, scope)
+            or roles_failure(facts, scope, ev.earlier)
+            or speaker_failure(facts, scope, ev.earlier)
         )
         if failed is not None:
             return failed

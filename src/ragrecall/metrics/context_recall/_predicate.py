@@ -102,9 +102,8 @@ def _definite(sentence: str, before: str, facts: ClaimFacts) -> bool:
 
 
 _THE_NOUN = re.compile(r"\W*the\s+([^\W\d_]+)\b", re.IGNORECASE)
-_LIFE_DATES = re.compile(
-    r"\(\s*(?:b\.\s*|born\s+)?\d{4}(?:[-./]\d{1,2}[-./]\d{1,2})?\s*[–—-]+\s*(?:d\.\s*)?\d{4}(?:[-./]\d{1,2}[-./]\d{1,2})?\s*\)"
-)
+_DATE_OF_LIFE = r"\d{4}(?:[-./]\d{1,2}[-./]\d{1,2})?年?"  # 1871, 1898-02-17, 1902年
+_LIFE_DATES = re.compile(rf"\(\s*(?:b\.\s*|born\s+)?{_DATE_OF_LIFE}\s*[–—-]+\s*(?:d\.\s*)?{_DATE_OF_LIFE}\s*\)")
 # "(b. 1898-02-17, Delfzand; d. 1961-09-04, Utrecht)": born and died, abbreviated before a date.
 _BORN_SHORT = re.compile(r"\(\s*b\.\s*[^()]*?\d{4}")
 _DIED_SHORT = re.compile(r"(?:\(|[;,]\s)\s*d\.\s*[^()]*?\d{4}")

@@ -201,8 +201,13 @@ def _exclusive(
         if not written:
             continue
         said = {c.value: c.text.casefold() for c in claim_cues if _key(c) == key}
-        # a value the evidence writes in a form no cue reads ("so Blue light is scattered") is still written
-        missing = [v for v in values if v not in written and not _writes(folded, said[v])]
+        # a value the evidence writes in a form no cue reads ("so Blue light is scattered") is still written, but
+        # not inside a cue of another value ("all" in "almost all")
+        rest = folded
+        for c in evidence_cues:
+            if _key(c) == key:
+                rest = rest.replace(c.text.casefold(), " ")
+        missing = [v for v in values if v not in written and not _writes(rest, said[v])]
         if key[0] == "quantifier":
             missing = [v for v in missing if _same_noun(claim_cues, evidence_cues, v, claim_text, sentence)]
         if key[0] == "outcome" and not _loser_is_the_winner(claim_cues, evidence_cues, claim_text, sentence):

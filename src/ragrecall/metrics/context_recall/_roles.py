@@ -22,6 +22,8 @@ import itertools
 import re
 
 from ...text.cues import Cue, cues_in, plain, pole, verb_of
+from ...text.names import claim_names
+from ...text.segment import sentence_spans
 from ...text.terms import base_form
 from ._facts import PROBLEMS, ClaimFacts, Failure
 from ._predicate import meanings
@@ -66,15 +68,26 @@ _SYMMETRIC = re.compile(
 )
 
 
-def _weights(text: str, *, before: bool) -> dict[str, float]:
+def _weights(text: str, *, before: bool, antecedent: frozenset[str] = frozenset()) -> dict[str, float]:
     """The terms of ``text`` (one side of a predicate), each weighted by its nearness to the predicate: 1 for
-    the nearest, 1/2 for the next … (a party stands next to its predicate; a shared object further away)."""
+    the nearest, 1/2 for the next … (a party stands next to its predicate; a shared object further away); with
+    the terms of ``antecedent`` at full weight where the side holds a pronoun that refers back to it ("they
+    were beaten by …", 他…师从…)."""
     folded = text.casefold()
     terms = strict_terms(text) | {m.casefold() for m in _IDENTIFIER.findall(text)}  # "Vega-R" is not "Vega-S"
     placed = sorted(terms, key=lambda t: folded.find(t) if t in folded else len(folded))
     if before:
         placed.reverse()
-    return {t: 1 / (1 + i) for i, t in enumerate(placed)}
+    side = {t: 1 / (1 + i) for i, t in enumerate(placed)}
+    if antecedent and _REFERS_BACK.search(text):
+        side.update(dict.fromkeys(antecedent, 1.0))
+    return side
+
+
+# A pronoun (or 公司, "the company") that stands for what the passage named before
+_REFERS_BACK = re.compile(
+    r"\b(?:they|it|he|she)\b|^\W*(?:its|his|her|their)\b|他|她|它|(?:^|[，,；;：:])\s*(?:其|该公司|公司|该厂)", re.I
+)
 
 
 Side = dict[str, float]
@@ -82,36 +95,43 @@ Side = dict[str, float]
 _IDENTIFIER = re.compile(r"(?<![\w-])[A-Z][\w]*(?:-[\w]+)+")
 
 
-def _roles(text: str, cue: Cue, start: int, end: int) -> tuple[Side, Side]:
+def _roles(text: str, cue: Cue, start: int, end: int, antecedent: frozenset[str] = frozenset()) -> tuple[Side, Side]:
     """(who acts, who undergoes) around the predicate ``cue`` in ``text[start:end]``: before and after it when
     active; after and before it with "by" after it; in Chinese, between 被/由 and the predicate for who acts and
     before 被/由 for who undergoes, and for a predicate closing its clause (X是Y的支流) before and after 是."""
     before, after = text[start : cue.start], text[cue.end : end]
+
+    def side(words: str, leading: bool) -> Side:
+        return _weights(words, before=leading, antecedent=antecedent)
+
     passive_cjk = _PASSIVE_CJK.search(before)
     if passive_cjk is not None and passive_cjk.group() == "由" and strict_terms(after):
         # 该调查由青川市图书馆委托市统计局开展: 由 names who acts, and what it acts on follows the verb
-        return _weights(before[passive_cjk.end() :], before=True), _weights(after, before=False)
+        return side(before[passive_cjk.end() :], True), side(after, False)
     if passive_cjk is not None:
-        return _weights(before[passive_cjk.end() :], before=True), _weights(before[: passive_cjk.start()], before=True)
+        return side(before[passive_cjk.end() :], True), side(before[: passive_cjk.start()], True)
     towards = _TOWARDS_CJK.search(before) if cue.cls == "relation" and not strict_terms(after) else None
     if towards is not None:  # 禾丰公司已完成对瑞昌斋酱园的收购: who acts before 对, what it acts on after
-        return _weights(before[: towards.start()], before=True), _weights(before[towards.end() :], before=True)
+        return side(before[: towards.start()], True), side(before[towards.end() :], True)
     located = _LOCATED_CJK.search(before) if cue.cls == "direction" else None
     if located is not None:  # 苍渊海位于碧螺湖以北: what is placed before 位于, the landmark after it
-        return _weights(before[: located.start()], before=True), _weights(before[located.end() :], before=True)
+        return side(before[: located.start()], True), side(before[located.end() :], True)
     if _COPULA_CJK.match(after.lstrip()):  # 鹤川最长的支流是墨溪: the tributary is after 是
-        return _weights(after.lstrip()[1:], before=False), _weights(before, before=True)
+        return side(after.lstrip()[1:], False), side(before, True)
     if not strict_terms(after):
         copula = list(_COPULA_CJK.finditer(before))
         if copula:
             at = copula[-1]
-            return _weights(before[: at.start()], before=True), _weights(before[at.end() :], before=False)
-    agent, patient = _weights(before, before=True), _weights(after, before=False)
+            return side(before[: at.start()], True), side(before[at.end() :], False)
+    agent, patient = (
+        side(before, True),
+        side(after, False),
+    )
     if cue.value.startswith("rel:"):  # a role noun: "Petra Lund's trainer was Mia Hale" (Mia Hale trained her)
         bearer = _ROLE_BEARER.match(after)
         if _ROLE_HELD.search(before) is None or bearer is None:
             return {}, {}  # "the coach Lars Enqvist", "the biggest employer in Tressel": no order to read
-        return _weights(after[bearer.end() :], before=False), _weights(before, before=True)
+        return side(after[bearer.end() :], False), side(before, True)
     if cue.cls == "relation" and _passive(cue, before, after):
         return patient, agent
     return agent, patient
@@ -125,7 +145,8 @@ def _passive(cue: Cue, before: str, after: str) -> bool:
         return True
     if cue.text.isascii() and cue.text.endswith("ed") and _PREPOSITION_AFTER.match(after):
         return True  # "a building society founded in Leeds": a participle after its noun, no object after it
-    opens = not strict_terms(before) or before.rstrip().endswith(",")
+    # a participle opens its clause; "She taught at …" is no participle
+    opens = not (strict_terms(before) or _REFERS_BACK.search(before)) or before.rstrip().endswith(",")
     return opens and cue.text.isascii() and _PREPOSITION_AFTER.match(after) is not None
 
 
@@ -136,7 +157,7 @@ def _distinct(a: Side, b: Side) -> tuple[Side, Side]:
     return {t: w for t, w in a.items() if t not in both}, {t: w for t, w in b.items() if t not in both}
 
 
-def sides_swapped(claim: str, ours: Cue, scope: Scope, theirs: Cue) -> bool | None:
+def sides_swapped(claim: str, ours: Cue, scope: Scope, theirs: Cue, earlier: str = "") -> bool | None:
     """Whether the parties around the claim's predicate ``ours`` have each other's roles around the evidence's
     predicate ``theirs`` (read within the clauses stating the claim; a passive read as its active): True when
     a word of each party stands on the other party's side, False when no word does, None when only one does
@@ -148,7 +169,12 @@ def sides_swapped(claim: str, ours: Cue, scope: Scope, theirs: Cue) -> bool | No
     # "The observatory's founder, the banker Henry Pole, …": who holds a role noun may stand in the clause after it
     last = max(scope.chosen) + (1 if theirs.value.startswith("rel:") else 0)
     end = scope.clauses[min(last, len(scope.clauses) - 1)][1]
-    their_agent, their_patient = _distinct(*_roles(scope.text, theirs, start, end))
+    antecedent = _antecedent(earlier)
+    their_agent, their_patient = _distinct(*_roles(scope.text, theirs, start, end, antecedent))
+    if ours.cls == "relation" and not (their_agent and their_patient) and start > scope.clauses[0][0]:
+        # "Brenlow Systems, a maker of scanners, was acquired by …": the party before an apposition
+        start = scope.clauses[0][0]
+        their_agent, their_patient = _distinct(*_roles(scope.text, theirs, start, end, antecedent))
     if ours.cls == "relation" and not (agent and patient and their_agent and their_patient):
         return None  # a party left unsaid on one side ("was founded in 1919", "She taught at …"): no order to read
     crossed = (agent.keys() & their_patient.keys(), patient.keys() & their_agent.keys())
@@ -162,10 +188,26 @@ def sides_swapped(claim: str, ours: Cue, scope: Scope, theirs: Cue) -> bool | No
 def _key(cue: Cue) -> str:
     """What a predicate is compared by: its words ("defeated", "succeeded" of "succeeded by"), or the verb a role
     noun says ("trainer": trained)."""
-    return verb_of(cue).removesuffix(" by")
+    verb = verb_of(cue).removesuffix(" by")
+    return _ONE_VERB.get(verb, verb)
 
 
-def roles_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
+# Forms of one predicate with two roles, so that "B was beaten by A" is read against "B defeated A"
+_ONE_VERB = {
+    "beat": "defeated", "beaten": "defeated", "beats": "defeated", "defeats": "defeated", "overcame": "defeated",
+    "bought": "acquired", "buys": "acquired", "acquires": "acquired", "purchased": "acquired",
+}  # fmt: skip
+
+
+def _antecedent(earlier: str) -> frozenset[str]:
+    """The words of what a pronoun opening the evidence's clause refers back to: the first name of the sentence
+    before it in its passage."""
+    spans = sentence_spans(earlier) if earlier.strip() else []
+    names = claim_names(earlier[spans[-1][0] : spans[-1][1]]) if spans else ()
+    return strict_terms(names[0].text) if names else frozenset()
+
+
+def roles_failure(facts: ClaimFacts, scope: Scope, earlier: str = "") -> Failure | None:
     """The roles of the claim's parties swapped in the evidence (see the module docstring), or None."""
     claim = plain(facts.text)
     ours = [c for c in cues_in(facts.text) if _ordered(c)]
@@ -180,7 +222,7 @@ def roles_failure(facts: ClaimFacts, scope: Scope) -> Failure | None:
     for cue in ours:
         for other in (t for t in theirs if _key(t) == _key(cue)):
             read = read or cue.cls == "relation"
-            if sides_swapped(claim, cue, scope, other):
+            if sides_swapped(claim, cue, scope, other, earlier):
                 return Failure("roles", f"{PROBLEMS['roles']}: “{cue.text}” with its parties the other way round")
     if read:
         return None
