@@ -184,10 +184,16 @@ def _latin_cues(norm: str) -> list[Cue]:
             continue
         first, last = words[i], words[j - 1]
         capitalised = first.group()[0].isupper() and not _SENTENCE_START.search(norm[: first.start()])
-        if capitalised and not _TABLE[cue][0].value.startswith("weekday:"):
+        if capitalised and not (_TABLE[cue][0].value.startswith("weekday:") and _alone(words, i, j)):
             continue  # a name inside a sentence: "in May 1921", "Rose Hill", "Will Carter" (not "on Tuesday")
         found += _entries(norm, cue, first.start() + head, last.end())
     return found
+
+
+def _alone(words: list[re.Match[str]], i: int, j: int) -> bool:
+    """Whether the words ``i`` to ``j`` stand outside a capitalised name: neither the word before nor the word
+    after is capitalised ("on Tuesday", not "Sheffield Wednesday" or "Sunday Times")."""
+    return not any(0 <= k < len(words) and words[k].group()[0].isupper() for k in (i - 1, j))
 
 
 def _fiction(norm: str) -> list[Cue]:

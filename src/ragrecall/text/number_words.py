@@ -218,7 +218,7 @@ def chinese_numbers(text: str) -> list[WordNumber]:
         positional = any(c in _CN_SMALL or c in _CN_LARGE for c in run)
         has_digit = any(c in _CN_DIGITS for c in run)
         # 百余间, 一百多间: an approximation between the number and its measure word
-        approx = 1 if text[end : end + 1] and text[end] in "余多" else 0
+        approx = 1 if text[end : end + 1] and text[end] in "余多来" else 0
         measured = _CN_MEASURE.match(text, end + approx) is not None or text[end : end + 1] == "成"
         # 二比三: a score in words, both its sides
         score = _CN_SCORE.match(text, end) is not None or _CN_SCORE_AFTER.search(text, 0, start) is not None
@@ -239,7 +239,7 @@ def chinese_numbers(text: str) -> list[WordNumber]:
             run, end = run[:-1], end - 1
         value = parse_chinese(run)
         scaled = _CN_LARGE.get(text[end + 1 : end + 2]) if approx else None
-        if value is not None and value.isdigit() and scaled:  # 五十多亿, 两百多万: the scale after the 多 is its own
+        if value is not None and value.isdigit() and scaled:  # 五十多亿, 十来万: the scale after the 多 is its own
             value, end = str(int(value) * scaled), end + 2
         decimal = _CN_DECIMAL.match(text, end)
         if value is not None and value.isdigit() and decimal:

@@ -104,3 +104,38 @@ def test_a_count_of_years_no_two_years_are_apart_is_caught(
     claim: str, contexts: list[str], quotes: list[tuple[int, str]]
 ) -> None:
     assert_caught(claim, contexts, quotes, "number not in evidence")
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts"),
+    [
+        ("Fewer than 1,000 people attended the festival.",
+         ["The festival was attended by 12,000 people; 5 people were injured."]),
+        ("Fewer than a hundred permits were issued in 2020.",
+         ["In 2020 the office issued 870 permits and revoked 3 permits."]),
+        ("In 2020 the fair drew more than 1,000 visitors.",
+         ["In 2019 the fair drew 1,900 visitors; in 2020 it drew 800 visitors."]),
+        ("该厂2020年产量两百多万吨。", ["该厂2019年产量280万吨，2020年产量150万吨。"]),
+        ("该队十人多为女性。", ["该队共有十五人，多为女性。"]),
+        ("陈立投资三十万元出头。", ["陈立投资三十九万元。"]),
+        ("Anna Berg was 65 years old when she founded Berg Print.",
+         ["Anna Berg was born in 1920, founded Berg Print in 1950 and retired in 1985."]),
+        ("陈立创办立华纺织时六十五岁。", ["陈立1940年出生，1970年创办立华纺织，2005年退休。"]),
+        ("The bell weighs about 90 pounds.", ["The bell weighs 60 kg and cost £88."]),
+    ],
+)  # fmt: skip
+def test_a_bound_does_not_reach_a_figure_of_another_year_or_thing_nor_an_age_three_years_leave_open(
+    claim: str, contexts: list[str]
+) -> None:
+    assert_caught(claim, contexts, [(1, contexts[0].rstrip("。."))], "number not in evidence")
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts"),
+    [
+        ("The bell weighs about 500 pounds.", ["The bell weighs 227 kg."]),
+        ("该镇有十来万人。", ["该镇有十二万人。"]),
+    ],
+)
+def test_pounds_of_weight_and_ten_odd_ten_thousands_verify(claim: str, contexts: list[str]) -> None:
+    assert_verified(claim, contexts, (1, contexts[0].rstrip("。.")))

@@ -87,7 +87,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
     ("world", "lies", "honest_samples", "background"),
     [
         ("verification_world_ii_heldout.json", 102, 3, 3),
-        ("verification_world_iii_heldout.json", 98, 1, 3),
+        ("verification_world_iii_heldout.json", 99, 1, 3),
         ("verification_world_iv_heldout.json", 91, 7, 9),
         ("verification_world_v_heldout.json", 107, 2, 9),
         ("verification_world_vi_heldout.json", 111, 3, 6),
@@ -117,7 +117,7 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_honest_stress_iii.json", 0, 21, 19),
         # the fourth, paraphrasing harder (arithmetic, combined passages), scored blind on the landed code (77, 119),
         # then read: most of what is left needs arithmetic code does not do
-        ("verification_world_honest_stress_iv.json", 0, 65, 89),
+        ("verification_world_honest_stress_iv.json", 0, 64, 88),
         # blind first (72, 15, 33), then read
         ("verification_world_xxii_heldout.json", 91, 15, 31),
         # blind on f415c8f, the code that ended the session that read XXII; not read

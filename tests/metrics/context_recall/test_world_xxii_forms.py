@@ -140,3 +140,23 @@ def test_the_same_said_with_its_frame_or_value_verifies(
     claim: str, contexts: list[str], quotes: list[tuple[int, str]]
 ) -> None:
     assert_verified(claim, contexts, *quotes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "contexts", "quote"),
+    [
+        ("Harlow Mining acquired Dunmore Steel.",
+         ["Dunmore Steel reported record results. Harlow Mining said it had been acquired by Dunmore Steel."],
+         "Harlow Mining said it had been acquired by Dunmore Steel"),
+        ("清溪牧业收购了宁海集团。", ["宁海集团收购了清溪牧业及其他企业。"], "宁海集团收购了清溪牧业及其他企业"),
+    ],
+)  # fmt: skip
+def test_a_pronoun_after_a_name_of_its_own_sentence_or_inside_a_word_takes_no_name_from_before(
+    claim: str, contexts: list[str], quote: str
+) -> None:
+    assert_caught(claim, contexts, [(1, quote)], "roles differ")
+
+
+def test_a_weekday_inside_a_count_or_a_word_of_publicity_inside_a_noun_is_no_cue() -> None:
+    assert_verified("俱乐部每周一次集训。", ["俱乐部每周六集训一次。"], (1, "俱乐部每周六集训一次"))
+    assert_verified("张华2010年起担任部长。", ["张华2010年起担任宣传部部长。"], (1, "张华2010年起担任宣传部部长"))

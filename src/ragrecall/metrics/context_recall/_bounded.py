@@ -13,23 +13,31 @@ from ...text.segment import has_cjk
 __all__ = ["SCALES", "base", "bounds_around", "bounds_before", "measure", "place", "within"]
 
 
-def measure(q: Quantity, other: frozenset[str] = frozenset()) -> tuple[str, float] | None:
-    """The measure of a quantity and its size in that measure's base unit; a bare number is a count. Of the units
-    an ambiguous spelling may mean, those of the ``other`` figure it is compared with."""
-    units = q.units & other or q.units
-    return base(units) if units else ("count", 1.0)
+def measure(q: Quantity, measures: frozenset[str] = frozenset()) -> tuple[str, float] | None:
+    """The measure of a quantity and its size in that measure's base unit; a bare number is a count. A spelling
+    that may mean units of several measures ("pounds": money or weight) means the one of ``measures`` (those the
+    evidence writes figures of) when exactly one of them is there, and none otherwise."""
+    if not q.units:
+        return ("count", 1.0)
+    known = {SCALES[u] for u in q.units if u in SCALES}
+    if len({m for m, _ in known}) > 1:
+        known = {k for k in known if k[0] in measures}
+    return next(iter(known)) if len(known) == 1 else None
 
 
 def within(ours: float, theirs: float, bounds: frozenset[str], place: float) -> bool:
-    """Whether ``theirs`` is a figure the claim's bound on ``ours`` rounds: a lower bound within the place of its
-    last written digit or a tenth above ("more than 6 million" for 6.2 million, 二十多公里 for 23 km, "over
-    2,100 m" for 2,150 m), a plain upper bound as far below ("fewer than a hundred" for 87), "nearly" within a
-    tenth below, "about" within 5 per cent either side."""
+    """Whether ``theirs`` is a figure the claim's bound on ``ours`` rounds: a Chinese figure with 多 or 余 (二十多,
+    百余) anywhere before the next value of its last written digit (二十多公里 for 23 km, 五十多亿 for 53亿); a
+    lower bound ("more than", 超过, 出头) up to a fifth above ("more than a thousand" for 1,150, 超过九成 for 93%);
+    a plain upper bound ("fewer than", 不足) up to a fifth below ("fewer than a hundred" for 87); "nearly" (近) a
+    tenth below; "about" (约) within 5 per cent either side."""
+    if "odd" in bounds:
+        return ours < theirs < ours + place
     if "lower" in bounds:
-        return ours < theirs and (theirs < ours + place or theirs <= 1.1 * ours)
+        return ours < theirs <= 1.2 * ours
     if "upper" in bounds:
-        # "nearly 10,000" for 9,800; "nearly two million" is not 2.1 million, nor "nearly 10,000" 1,000
-        return theirs < ours and (0.9 * ours <= theirs or ("approx" not in bounds and ours - place < theirs))
+        # "nearly 10,000" for 9,800; "nearly two million" is not 2.1 million, nor "nearly 10,000" 8,000
+        return (0.9 if "approx" in bounds else 0.8) * ours <= theirs < ours
     return "approx" in bounds and abs(ours - theirs) <= 0.05 * theirs
 
 
@@ -53,17 +61,22 @@ def bounds_before(text: str, start: int) -> frozenset[str]:
 
 
 def bounds_around(claim: str, q: Quantity) -> frozenset[str]:
-    """The bound families a claim writes around its number: :func:`_bounds_before` it, and 左右 or 上下
-    (approximately), 多 or 余 or 以上 (more than) after a Chinese number."""
+    """The bound families a claim writes around its number: :func:`bounds_before` it; 左右 or 上下 after it
+    (approximately); 多, 余 or 来 after it or after its unit (二十多, 七米多, 百余, 十来个), or inside it (五十多亿,
+    十来万), and 有余 (its "odd" family: up to the next value of its last digit); 以上 or 出头 after it (more than)."""
     found = set(bounds_before(claim, q.start))
     after = claim[q.end : q.end + 4]
-    if re.match(r"\s*\S{0,2}?(?:左右|上下)", after) or after.startswith("来"):
+    if re.match(r"\s*\S{0,2}?(?:左右|上下)", after):
         found.add("approx")
-    if re.match(r"\s*(?:\S?(?:多|余)(?![次数種种样樣])|有余|以上|\S?出头)", after) or re.search(
-        "[多余]", claim[q.start : q.end]
-    ):
-        found.add("lower")  # 三十万有余, 三十岁出头; 五十多亿 holds its 多
+    if _ODD.match(after) or re.search("[多余来]", claim[q.start : q.end]):
+        found.add("odd")
+    if re.match(r"\s*(?:以上|\S?出头)", after):
+        found.add("lower")
     return frozenset(found - {"exact"})
+
+
+# 二十多, 七米多, 百余, 三十万有余; not 人多为 ("most of them"), 多次, 多数
+_ODD = re.compile(r"\s*(?:\S?[多余](?![为為是数數次種种样樣半在居])|有余|来)")
 
 
 def base(units: frozenset[str]) -> tuple[str, float] | None:

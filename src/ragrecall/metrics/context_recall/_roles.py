@@ -24,7 +24,7 @@ import re
 from ...text.cues import Cue, cues_in, plain, pole, verb_of
 from ...text.names import claim_names
 from ...text.segment import sentence_spans
-from ...text.terms import base_form
+from ...text.terms import STOPWORDS, base_form
 from ._facts import PROBLEMS, ClaimFacts, Failure
 from ._predicate import meanings
 from ._scope import Scope
@@ -79,15 +79,30 @@ def _weights(text: str, *, before: bool, antecedent: frozenset[str] = frozenset(
     if before:
         placed.reverse()
     side = {t: 1 / (1 + i) for i, t in enumerate(placed)}
-    if antecedent and _REFERS_BACK.search(text):
+    if antecedent and _refers_back(text):
         side.update(dict.fromkeys(antecedent, 1.0))
     return side
 
 
-# A pronoun (or 公司, "the company") that stands for what the passage named before
-_REFERS_BACK = re.compile(
-    r"\b(?:they|it|he|she)\b|^\W*(?:its|his|her|their)\b|他|她|它|(?:^|[，,；;：:])\s*(?:其|该公司|公司|该厂)", re.I
+def _refers_back(text: str) -> bool:
+    """Whether a side holds a pronoun (or 公司, "the company") standing for what the sentence before named: no
+    party is named before it in the side ("In the final at Pellow Park they were beaten", not "Harlow Mining said
+    it had been acquired"; a place after a preposition is no party); not 其他, 其中, 吉他."""
+    m = _PRONOUN.search(text)
+    if m is None:
+        return False
+    before = text[: m.start()]
+    names = [n for n in _CAPITALISED.finditer(before) if n.group().split()[0].casefold() not in STOPWORDS]
+    return not any(not _AFTER_PREPOSITION.search(before[: n.start()]) for n in names)
+
+
+_PRONOUN = re.compile(
+    r"\b(?:they|it|he|she)\b|^\W*(?:its|his|her|their)\b"
+    r"|(?<![其吉])[他她它](?!们)|(?:^|[，,；;：:])\s*(?:其(?![他它中实余次])|该公司|公司|该厂)",
+    re.IGNORECASE,
 )
+_CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")
+_AFTER_PREPOSITION = re.compile(r"\b(?:at|in|on|from|of|for|with|near|during|after|before|to)\s+(?:the\s+)?$", re.I)
 
 
 Side = dict[str, float]
@@ -146,7 +161,7 @@ def _passive(cue: Cue, before: str, after: str) -> bool:
     if cue.text.isascii() and cue.text.endswith("ed") and _PREPOSITION_AFTER.match(after):
         return True  # "a building society founded in Leeds": a participle after its noun, no object after it
     # a participle opens its clause; "She taught at …" is no participle
-    opens = not (strict_terms(before) or _REFERS_BACK.search(before)) or before.rstrip().endswith(",")
+    opens = not (strict_terms(before) or _PRONOUN.search(before)) or before.rstrip().endswith(",")
     return opens and cue.text.isascii() and _PREPOSITION_AFTER.match(after) is not None
 
 

@@ -47,7 +47,10 @@ def years_apart(n: str, claim: str, spans: set[str]) -> bool:
     """Whether the claim's ``n`` counts years (an age, how long something lasted or stood: "was 74 years old",
     "owned them for seven years", 已成立二十二年, 约三十六岁, 三十岁出头) that two years of the evidence are apart:
     the same count, one fewer for an age (a birthday may not have come yet), or a count the claim's bound reaches
-    (:func:`._bounded.within`)."""
+    (:func:`._bounded.within`). Only where the evidence writes two years: of three, which two an age spans is not
+    known (born 1920, founded 1950, retired 1985 gives no age of 65 at the founding)."""
+    if len(spans) != 1:
+        return False
     text = plain(claim)
     for q in quantities(text):
         if q.value != n or "year" not in q.units or not n.isdigit() or written_as_year(q, text):
@@ -233,7 +236,7 @@ def by_arithmetic(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
     direction = {c.value for c in cues_in(facts.text) if c.value in ("change:up", "change:down")}
     if len(direction) == 1:
         sign = 1 if direction == {"change:up"} else -1
-        figures = [d for ev in evidence for d in dated(ev.text) if _samemeasure(units, d[1].units)]
+        figures = [d for ev in evidence for d in dated(ev.text) if _same_measure(units, d[1].units)]
         return any(
             y1 < y2 and abs(sign * (float(q2.value) - float(q1.value)) - value) < 1e-9
             for (y1, q1), (y2, q2) in itertools.permutations(figures, 2)
@@ -270,7 +273,7 @@ _WON = r"[^.;:]{0,40}?\b(?:defeated|beat|won|overcame|edged|outscored)\b"
 _WON_CJK = r"[^。；]{0,12}?(?:击败|战胜|胜|赢)"
 
 
-def _samemeasure(ours: frozenset[str], theirs: frozenset[str]) -> bool:
+def _same_measure(ours: frozenset[str], theirs: frozenset[str]) -> bool:
     """Whether a change in ``ours`` can be the difference of two figures in ``theirs``: the same unit, or none,
     or percentage points of per cents; not per cent of counts."""
     if "%" in ours and "%" not in theirs:
@@ -325,23 +328,26 @@ def converted(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
 def rounded(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
     """Whether the claim's ``n``, written with a word of approximation or a bound ("about 500 feet", "roughly 22
     km", "nearly 10,000", "more than two million", 约, 近, 逾, 左右, 多), rounds a figure of the evidence of the same
-    measure, in its unit or another (152 m, 14 miles, 9,800, 2.1 million): within 5 per cent of it for a word of
-    approximation, above the claim's figure by at most a tenth for a lower bound, below it by at most a tenth for
-    an upper one; and only one figure of the evidence is so near."""
+    measure, in its unit or another (152 m, 14 miles, 9,800, 2.1 million), as far as :func:`._bounded.within`
+    lets the bound reach; the figure is not one the evidence gives for a year the claim does not name, and only
+    one figure of the evidence is so near."""
     claim = plain(facts.text)
+    found = [(ev.text, e) for ev in evidence for e in quantities(ev.text) if _number(e.value)]
+    measures = frozenset(m[0] for _, e in found if (m := measure(e)) is not None)
+    years = {int(y) for y in facts.numbers if is_year(y)}
+    # "该厂2019年产量280万吨，2020年产量150万吨": 280万 is no figure for 2020
+    other_year = {(text, q.start) for text, _ in found for y, q in dated(text) if years and y not in years}
     for q in quantities(claim):
         bounds = bounds_around(claim, q) if q.value == n and _number(n) else frozenset()
-        if not bounds:
+        ours = (SCALES["%"] if claim[q.end - 1] == "成" else measure(q, measures)) if bounds else None  # 九成: 90%
+        if ours is None:
             continue
         near = {  # a set: two quotes of one sentence write its figure once
-            (ev.text, e.start)
-            for ev in evidence
-            for e in quantities(ev.text)
-            if _number(e.value)
-            and not written_as_year(e, ev.text)
-            # 九成 is 90%; "pounds" is money beside £ and weight beside kg
-            and (ours := SCALES["%"] if claim[q.end - 1] == "成" else measure(q, e.units)) is not None
-            and (theirs := measure(e, q.units)) is not None
+            (text, e.start)
+            for text, e in found
+            if not written_as_year(e, text)
+            and (text, e.start) not in other_year
+            and (theirs := measure(e, frozenset({ours[0]}))) is not None
             and theirs[0] == ours[0]
             and within(float(n) * ours[1], float(e.value) * theirs[1], bounds, place(n) * ours[1])
         }
