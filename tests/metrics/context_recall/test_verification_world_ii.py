@@ -120,8 +120,8 @@ def test_no_honest_or_background_verdict_is_flagged(sample: dict[str, Any], outc
         ("verification_world_honest_stress_iv.json", 0, 64, 88),
         # blind first (72, 15, 33), then read
         ("verification_world_xxii_heldout.json", 91, 15, 31),
-        # blind on f415c8f, the code that ended the session that read XXII; not read
-        ("verification_world_xxiii_heldout.json", 69, 20, 48),
+        # blind on f415c8f (69, 20, 48); on b869e7a, after a review's fixes, 68; not read
+        ("verification_world_xxiii_heldout.json", 68, 20, 48),
     ],
 )
 def test_the_worlds_first_measured_blind_hold_their_figures(
