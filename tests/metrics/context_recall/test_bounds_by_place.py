@@ -135,7 +135,12 @@ def test_a_bound_does_not_reach_a_figure_of_another_year_or_thing_nor_an_age_thr
     [
         ("The bell weighs about 500 pounds.", ["The bell weighs 227 kg."]),
         ("该镇有十来万人。", ["该镇有十二万人。"]),
+        ("该厂2020年产量两百多万吨。", ["该厂2019年产量150万吨，2020年产量280万吨。"]),
+        ("In 2020 the fair drew more than 1,000 visitors.",
+         ["In 2019 the fair drew 800 visitors; in 2020 it drew 1,100 visitors."]),
     ],
-)
-def test_pounds_of_weight_and_ten_odd_ten_thousands_verify(claim: str, contexts: list[str]) -> None:
+)  # fmt: skip
+def test_pounds_of_weight_ten_odd_ten_thousands_and_the_figure_of_the_claims_year_verify(
+    claim: str, contexts: list[str]
+) -> None:
     assert_verified(claim, contexts, (1, contexts[0].rstrip("。.")))

@@ -4,6 +4,7 @@ conversion worked out. Deterministic, no LLM call (numbers that name a thing: :m
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -282,8 +283,8 @@ def _same_measure(ours: frozenset[str], theirs: frozenset[str]) -> bool:
 
 
 def dated(text: str) -> list[tuple[int, Quantity]]:
-    """The figures of ``text`` with the year of their clause nearest to them ("250 staff in 2010 and 400 in
-    2018": 2010 and 2018), figures with no year in their clause left out."""
+    """The figures of ``text`` (placed in ``text``) with the year of their clause nearest to them ("250 staff in
+    2010 and 400 in 2018": 2010 and 2018), figures with no year in their clause left out."""
     out = []
     for s, e in clause_spans(text) or ((0, len(text)),):
         found = quantities(text[s:e])
@@ -292,7 +293,7 @@ def dated(text: str) -> list[tuple[int, Quantity]]:
             if q in years or not _number(q.value) or not years:
                 continue
             year = min(years, key=lambda y: abs(y.start - q.start))
-            out.append((int(year.value), q))
+            out.append((int(year.value), dataclasses.replace(q, start=q.start + s, end=q.end + s)))
     return out
 
 
@@ -336,7 +337,8 @@ def rounded(n: str, facts: ClaimFacts, evidence: list[Evidence]) -> bool:
     measures = frozenset(m[0] for _, e in found if (m := measure(e)) is not None)
     years = {int(y) for y in facts.numbers if is_year(y)}
     # "该厂2019年产量280万吨，2020年产量150万吨": 280万 is no figure for 2020
-    other_year = {(text, q.start) for text, _ in found for y, q in dated(text) if years and y not in years}
+    texts = dict.fromkeys(ev.text for ev in evidence) if years else {}
+    other_year = {(text, q.start) for text in texts for y, q in dated(text) if y not in years}
     for q in quantities(claim):
         bounds = bounds_around(claim, q) if q.value == n and _number(n) else frozenset()
         ours = (SCALES["%"] if claim[q.end - 1] == "成" else measure(q, measures)) if bounds else None  # 九成: 90%
