@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from functools import lru_cache
 
 from ...text.cues import Cue, cues_in, plain, pole, verb_of
 from ...text.names import claim_names
@@ -93,7 +94,7 @@ def _refers_back(text: str) -> bool:
         return False
     before = text[: m.start()]
     names = [n for n in _CAPITALISED.finditer(before) if n.group().split()[0].casefold() not in STOPWORDS]
-    return not any(not _AFTER_PREPOSITION.search(before[: n.start()]) for n in names)
+    return all(_AFTER_PREPOSITION.search(before[: n.start()]) for n in names)
 
 
 _PRONOUN = re.compile(
@@ -138,10 +139,7 @@ def _roles(text: str, cue: Cue, start: int, end: int, antecedent: frozenset[str]
         if copula:
             at = copula[-1]
             return side(before[: at.start()], True), side(before[at.end() :], False)
-    agent, patient = (
-        side(before, True),
-        side(after, False),
-    )
+    agent, patient = side(before, True), side(after, False)
     if cue.value.startswith("rel:"):  # a role noun: "Petra Lund's trainer was Mia Hale" (Mia Hale trained her)
         bearer = _ROLE_BEARER.match(after)
         if _ROLE_HELD.search(before) is None or bearer is None:
@@ -214,6 +212,7 @@ _ONE_VERB = {
 }  # fmt: skip
 
 
+@lru_cache(maxsize=1024)  # asked again for every pair of predicates a claim and its evidence share
 def _antecedent(earlier: str) -> frozenset[str]:
     """The words of what a pronoun opening the evidence's clause refers back to: the first name of the sentence
     before it in its passage."""
